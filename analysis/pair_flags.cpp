@@ -1,0 +1,126 @@
+#include "analysis/pair_flags.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "analysis/baseline.hpp"
+#include "analysis/stats.hpp"
+
+namespace podperf {
+namespace {
+
+// Robust sigma of the per-iteration busbw, derived from the per-iteration times:
+// busbw_i = busbw(median) * median_s / t_i.
+double pair_noise_gbps(const PairResult& p) {
+  if (p.samples_s.empty() || p.median_s <= 0.0) return 0.0;
+  std::vector<double> busbw;
+  busbw.reserve(p.samples_s.size());
+  for (double t : p.samples_s) {
+    if (t > 0.0) busbw.push_back(p.busbw_gbps * p.median_s / t);
+  }
+  return robust_sigma(busbw);
+}
+
+const std::string& label_of(const Run& run, int node) {
+  static const std::string kUnknown = "?";
+  if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return kUnknown;
+  return run.nodes[static_cast<std::size_t>(node)].label;
+}
+
+}  // namespace
+
+void analyze_pairs(Run& run, const PairThresholds& t) {
+  run.baselines.clear();
+  run.stragglers.clear();
+  run.links.clear();
+  run.judged_size_bytes = 0;
+
+  // Baselines per (op, size) from the ok pairs.
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<double>> values;
+  for (const PairResult& p : run.pairs) {
+    if (p.status == "ok") values[{p.op, p.size_bytes}].push_back(p.busbw_gbps);
+  }
+  std::map<std::pair<std::string, std::uint64_t>, Baseline> baselines;
+  for (const auto& [key, v] : values) {
+    Baseline b = robust_baseline(v, t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
+    baselines[key] = b;
+    run.baselines.push_back(SizeBaseline{key.second, b.value, b.kept, b.total});
+  }
+
+  for (PairResult& p : run.pairs) {
+    p.noise_gbps = pair_noise_gbps(p);
+    auto it = baselines.find({p.op, p.size_bytes});
+    p.baseline_gbps = it != baselines.end() ? it->second.value : 0.0;
+    p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
+    if (p.status != "ok") {
+      p.flagged = true;
+      continue;
+    }
+    const double gap = p.baseline_gbps - p.busbw_gbps;
+    p.flagged = p.busbw_gbps < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * p.noise_gbps;
+  }
+
+  // Judge nodes at the largest size measured.
+  for (const PairResult& p : run.pairs) run.judged_size_bytes = std::max(run.judged_size_bytes, p.size_bytes);
+  const std::size_t n = run.nodes.size();
+  std::vector<int> flagged(n, 0), total(n, 0);
+  std::vector<std::vector<double>> ratios(n);
+  std::vector<const PairResult*> judged;
+  for (const PairResult& p : run.pairs) {
+    if (p.size_bytes != run.judged_size_bytes) continue;
+    judged.push_back(&p);
+    for (int node : p.nodes) {
+      if (node < 0 || static_cast<std::size_t>(node) >= n) continue;
+      const auto i = static_cast<std::size_t>(node);
+      ++total[i];
+      if (p.flagged) ++flagged[i];
+      if (p.status == "ok") ratios[i].push_back(p.ratio);
+    }
+  }
+  std::vector<bool> is_straggler(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (total[i] == 0) continue;
+    const double share = static_cast<double>(flagged[i]) / static_cast<double>(total[i]);
+    if (share > t.straggler_fraction) {
+      is_straggler[i] = true;
+      Straggler s;
+      s.node = static_cast<int>(i);
+      s.hostname = run.nodes[i].label;
+      s.flagged_pairs = flagged[i];
+      s.total_pairs = total[i];
+      s.median_ratio = median(ratios[i]);
+      s.evidence = fmt::format("{} of {} pairs flagged at {} bytes; median busbw {:.0f}% of baseline", flagged[i],
+                               total[i], run.judged_size_bytes, s.median_ratio * 100.0);
+      run.stragglers.push_back(std::move(s));
+    }
+  }
+  for (const PairResult* p : judged) {
+    if (!p->flagged) continue;
+    const auto a = static_cast<std::size_t>(p->nodes[0]);
+    const auto b = static_cast<std::size_t>(p->nodes[1]);
+    if (a >= n || b >= n || is_straggler[a] || is_straggler[b]) continue;
+    LinkFinding l;
+    l.nodes = p->nodes;
+    l.hostnames = {label_of(run, p->nodes[0]), label_of(run, p->nodes[1])};
+    l.ratio = p->ratio;
+    l.evidence = p->status != "ok"
+                     ? fmt::format("pair {} <-> {} {}: {}", l.hostnames[0], l.hostnames[1], p->status, p->error)
+                     : fmt::format("pair {} <-> {} at {:.0f}% of baseline ({:.2f} of {:.2f} GB/s); both nodes "
+                                   "healthy in their other pairs",
+                                   l.hostnames[0], l.hostnames[1], p->ratio * 100.0, p->busbw_gbps, p->baseline_gbps);
+    run.links.push_back(std::move(l));
+  }
+}
+
+int pairs_exit_code(const Run& run) {
+  for (const PairResult& p : run.pairs) {
+    if (p.status != "ok") return 1;
+    if (p.flagged && p.size_bytes == run.judged_size_bytes) return 1;
+  }
+  return run.stragglers.empty() && run.links.empty() ? 0 : 1;
+}
+
+}  // namespace podperf

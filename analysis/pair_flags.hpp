@@ -1,0 +1,22 @@
+#pragma once
+// Flags slow pairs and names straggler nodes and slow links. Pure: works on a Run's pairs.
+#include "analysis/run.hpp"
+#include "analysis/thresholds.hpp"
+
+namespace podperf {
+
+// Fills, in `run`: every pair's baseline_gbps, ratio, noise_gbps and flagged; run.baselines;
+// run.judged_size_bytes; run.stragglers; run.links. Reads run.pairs and run.nodes only.
+//  - per op and size, baseline = robust_baseline of the ok pairs' median busbw;
+//  - a pair is flagged when busbw < baseline * (1 - threshold) and the gap exceeds
+//    noise_factor * its robust sigma; a pair whose status is not ok is flagged too;
+//  - at the judged size (largest measured), a node whose flagged share of pairs is above
+//    straggler_fraction is a straggler; a flagged pair between two non-stragglers is a link finding.
+void analyze_pairs(Run& run, const PairThresholds& thresholds);
+
+// Exit code a finished run deserves: 1 when any pair failed (status not ok) at any size, or is flagged
+// at the judged size, or a straggler or link finding exists; else 0. Flags at smaller sizes are
+// reported but do not change the exit code (latency-bound sizes are noisy).
+int pairs_exit_code(const Run& run);
+
+}  // namespace podperf

@@ -1,0 +1,121 @@
+#pragma once
+// The Run: one object holding everything a run measured and concluded. Every output (run.json,
+// events.jsonl, terminal summary, later HTML/CSV/JUnit) is a projection of it; writers compute nothing.
+// Schema documented in docs/schema.md; bump kSchemaVersion on incompatible changes.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace podperf {
+
+inline constexpr int kSchemaVersion = 1;
+
+struct NodeInfo {
+  int index = 0;
+  std::string hostname;       // the host's name (shared by virtual nodes of one host)
+  std::string label;          // what reports print: hostname, or "hostname/v2" for virtual nodes
+  std::string instance_id;    // /sys/devices/virtual/dmi/id/board_asset_tag where readable
+  std::string instance_type;  // /sys/devices/virtual/dmi/id/product_name where readable
+  std::vector<int> ranks;     // world ranks on this node, ascending
+  bool is_virtual = false;    // a --virtual-nodes split of one host (local demos and tests)
+};
+
+// One message size of one pair of nodes.
+struct PairResult {
+  int round = 0;  // 1-based round of the schedule
+  std::array<int, 2> nodes{0, 0};
+  std::string op = "all_reduce";
+  std::string dtype = "float";
+  std::uint64_t size_bytes = 0;
+  std::uint64_t count = 0;        // elements per rank
+  int ranks = 0;                  // ranks in the pair's communicator
+  std::vector<double> samples_s;  // per iteration, slowest rank of the pair
+  double median_s = 0.0;
+  double min_s = 0.0;
+  double max_s = 0.0;
+  double p99_s = 0.0;
+  double cv = 0.0;
+  double algbw_gbps = 0.0;  // from the median time
+  double busbw_gbps = 0.0;  // from the median time
+  std::int64_t wrong = 0;   // mismatched elements in the correctness check
+  std::string status = "ok";  // ok | wrong | error | timeout
+  std::string error;
+  // Filled by analysis:
+  bool flagged = false;
+  double baseline_gbps = 0.0;
+  double ratio = 0.0;             // busbw / baseline
+  double noise_gbps = 0.0;        // robust sigma of per-iteration busbw
+};
+
+struct SizeBaseline {
+  std::uint64_t size_bytes = 0;
+  double baseline_gbps = 0.0;
+  std::size_t pairs_kept = 0;
+  std::size_t pairs_total = 0;
+};
+
+struct Straggler {
+  int node = 0;
+  std::string hostname;  // the node's label
+  int flagged_pairs = 0;
+  int total_pairs = 0;
+  double median_ratio = 0.0;  // median busbw/baseline over its pairs at the judged size
+  std::string evidence;
+};
+
+// A flagged pair whose two nodes are both healthy: the link (or path) between them.
+struct LinkFinding {
+  std::array<int, 2> nodes{0, 0};
+  std::array<std::string, 2> hostnames;
+  double ratio = 0.0;
+  std::string evidence;
+};
+
+struct Launcher {
+  std::string kind;  // slurm | openmpi | singleton
+  std::string job_id;
+  std::string step_id;
+};
+
+struct RunOptions {
+  std::string op = "all_reduce";
+  std::vector<std::uint64_t> sizes_bytes;
+  int iters = 0;
+  int warmup = 0;
+  bool check = true;
+  std::string concurrency;  // round | sequential
+  double threshold = 0.0;
+  double timeout_s = 0.0;
+  int virtual_nodes = 0;  // 0: real nodes
+  std::string thresholds_source;
+};
+
+struct Run {
+  int schema_version = kSchemaVersion;
+  std::string podperf_version;
+  std::string run_id;
+  std::string command;  // pairs | run
+  std::vector<std::string> argv;
+  std::string started_at;   // ISO 8601 UTC
+  std::string finished_at;  // ISO 8601 UTC
+  Launcher launcher;
+  std::string backend;
+  int ranks = 0;
+  RunOptions options;
+  std::vector<NodeInfo> nodes;
+  int rounds_planned = 0;
+  int rounds_completed = 0;
+  std::vector<PairResult> pairs;
+  // Analysis:
+  std::uint64_t judged_size_bytes = 0;  // size at which nodes are judged (the largest measured)
+  std::vector<SizeBaseline> baselines;
+  std::vector<Straggler> stragglers;
+  std::vector<LinkFinding> links;
+  // Outcome:
+  std::string status = "complete";  // complete | timeout | aborted
+  std::string error;
+  std::vector<std::string> unfinished;  // pairs that did not finish, "round 3: h1 <-> h4"
+};
+
+}  // namespace podperf

@@ -1,0 +1,28 @@
+#pragma once
+// Descriptive statistics of a sample. Pure functions.
+#include <span>
+#include <vector>
+
+namespace podperf {
+
+struct Summary {
+  std::size_t count = 0;
+  double min = 0.0;
+  double max = 0.0;
+  double mean = 0.0;
+  double median = 0.0;
+  double p99 = 0.0;
+  double stddev = 0.0;        // sample standard deviation (n-1)
+  double robust_sigma = 0.0;  // 1.4826 * median absolute deviation
+  double cv = 0.0;            // stddev / mean (0 when mean is 0)
+};
+
+// Summarizes `values`; an empty span gives a zero Summary.
+Summary summarize(std::span<const double> values);
+// Linear-interpolated quantile, q in [0, 1]; `values` need not be sorted. Empty -> 0.
+double quantile(std::span<const double> values, double q);
+double median(std::span<const double> values);
+// 1.4826 * MAD: a standard-deviation estimate that ignores outliers.
+double robust_sigma(std::span<const double> values);
+
+}  // namespace podperf

@@ -1,0 +1,123 @@
+#include "analysis/summary_text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+
+#include "analysis/units.hpp"
+
+namespace podperf {
+namespace {
+
+constexpr std::size_t kMaxMatrixNodes = 24;
+
+template <typename... Args>
+void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+constexpr std::size_t kMaxListedPairs = 20;
+
+std::string label(const Run& run, int node) {
+  if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return "?";
+  return run.nodes[static_cast<std::size_t>(node)].label;
+}
+
+void render_matrix(const Run& run, std::string& out) {
+  const std::size_t n = run.nodes.size();
+  std::map<std::pair<int, int>, const PairResult*> cell;
+  for (const PairResult& p : run.pairs) {
+    if (p.size_bytes != run.judged_size_bytes) continue;
+    cell[{p.nodes[0], p.nodes[1]}] = &p;
+    cell[{p.nodes[1], p.nodes[0]}] = &p;
+  }
+  std::size_t width = 8;
+  for (const NodeInfo& node : run.nodes) width = std::max(width, node.label.size() + 1);
+  fmt::format_to(std::back_inserter(out), "Pair busbw (GB/s) at {}, '!' flagged, 'x' failed:\n",
+                 format_size(run.judged_size_bytes));
+  fmt::format_to(std::back_inserter(out), "{:>{}}", "", width);
+  for (std::size_t c = 0; c < n; ++c) fmt::format_to(std::back_inserter(out), " {:>9}", c);
+  out += "\n";
+  for (std::size_t r = 0; r < n; ++r) {
+    fmt::format_to(std::back_inserter(out), "{:>{}}", fmt::format("{} {}", r, run.nodes[r].label), width);
+    for (std::size_t c = 0; c < n; ++c) {
+      auto it = cell.find({static_cast<int>(r), static_cast<int>(c)});
+      std::string text = r == c ? "-" : ".";
+      if (it != cell.end()) {
+        const PairResult& p = *it->second;
+        text = p.status != "ok" ? "x" : fmt::format("{:.3f}{}", p.busbw_gbps, p.flagged ? "!" : " ");
+      }
+      fmt::format_to(std::back_inserter(out), " {:>9}", text);
+    }
+    out += "\n";
+  }
+}
+
+}  // namespace
+
+std::string render_summary(const Run& run, const std::string& results_dir) {
+  std::string out;
+
+  bool any_virtual = std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return n.is_virtual; });
+  append(out, "\npodperf {} — run {} — {} backend, {} ranks on {} nodes{}\n", run.command, run.run_id, run.backend, run.ranks,
+      run.nodes.size(), any_virtual ? " (VIRTUAL nodes: ranks of one host split for a local demo; not a fabric test)" : "");
+  append(out, "launcher: {}{}; op {}; {} of {} rounds; status {}\n", run.launcher.kind,
+      run.launcher.job_id.empty() ? "" : fmt::format(" job {}", run.launcher.job_id), run.options.op,
+      run.rounds_completed, run.rounds_planned, run.status);
+  if (!run.error.empty()) append(out, "error: {}\n", run.error);
+  for (const std::string& u : run.unfinished) append(out, "  unfinished: {}\n", u);
+  out += "\n";
+
+  if (run.judged_size_bytes > 0) {
+    if (run.nodes.size() <= kMaxMatrixNodes) {
+      render_matrix(run, out);
+    } else {
+      append(out, "({} nodes: pair matrix omitted from the terminal; see run.json)\n", run.nodes.size());
+    }
+    for (const SizeBaseline& b : run.baselines) {
+      if (b.size_bytes == run.judged_size_bytes) {
+        append(out, "baseline at {}: {:.3f} GB/s (robust mean of {} of {} pairs)\n", format_size(b.size_bytes), b.baseline_gbps,
+            b.pairs_kept, b.pairs_total);
+      }
+    }
+  }
+
+  std::vector<const PairResult*> flagged;
+  for (const PairResult& p : run.pairs) {
+    if (p.flagged && (p.size_bytes == run.judged_size_bytes || p.status != "ok")) flagged.push_back(&p);
+  }
+  std::sort(flagged.begin(), flagged.end(), [](const PairResult* a, const PairResult* b) { return a->ratio < b->ratio; });
+  if (flagged.empty()) {
+    append(out, "\nFlagged pairs: none (threshold {:.0f}% below baseline)\n", run.options.threshold * 100.0);
+  } else {
+    append(out, "\nFlagged pairs ({}; threshold {:.0f}% below baseline):\n", flagged.size(), run.options.threshold * 100.0);
+    for (std::size_t i = 0; i < flagged.size() && i < kMaxListedPairs; ++i) {
+      const PairResult& p = *flagged[i];
+      if (p.status != "ok") {
+        append(out, "  {} <-> {} {} {}: {}{}\n", label(run, p.nodes[0]), label(run, p.nodes[1]), format_size(p.size_bytes),
+            p.status, p.wrong > 0 ? fmt::format("{} wrong elements ", p.wrong) : "", p.error);
+      } else {
+        append(out, "  {} <-> {} {}: {:.3f} GB/s, {:.0f}% of baseline {:.3f} (noise ±{:.3f})\n", label(run, p.nodes[0]),
+            label(run, p.nodes[1]), format_size(p.size_bytes), p.busbw_gbps, p.ratio * 100.0, p.baseline_gbps,
+            p.noise_gbps);
+      }
+    }
+    if (flagged.size() > kMaxListedPairs) append(out, "  ... and {} more in run.json\n", flagged.size() - kMaxListedPairs);
+  }
+
+  if (run.stragglers.empty()) {
+    append(out, "Straggler nodes: none\n");
+  } else {
+    append(out, "Straggler nodes ({}):\n", run.stragglers.size());
+    for (const Straggler& s : run.stragglers) append(out, "  {} (node {}): {}\n", s.hostname, s.node, s.evidence);
+  }
+  if (!run.links.empty()) {
+    append(out, "Slow links between healthy nodes ({}):\n", run.links.size());
+    for (const LinkFinding& l : run.links) append(out, "  {}\n", l.evidence);
+  }
+  if (!results_dir.empty()) append(out, "\nResults: {}/run.json, events.jsonl\n", results_dir);
+  return out;
+}
+
+}  // namespace podperf

@@ -1,0 +1,93 @@
+#include "analysis/thresholds.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "analysis/embedded_configs.hpp"
+#include "analysis/errors.hpp"
+
+namespace podperf {
+namespace {
+
+std::string where(const std::string& source, const toml::node& node) {
+  const auto& src = node.source();
+  return fmt::format("{}:{}", source, src.begin.line);
+}
+
+const toml::table& require_table(const toml::table& parent, std::string_view key, const std::string& source) {
+  const toml::node* node = parent.get(key);
+  if (node == nullptr) throw ConfigError(fmt::format("{}: missing table [{}]", source, key));
+  const auto* table = node->as_table();
+  if (table == nullptr) throw ConfigError(fmt::format("{}: [{}] must be a table", where(source, *node), key));
+  return *table;
+}
+
+void reject_unknown(const toml::table& table, const std::set<std::string_view>& known, std::string_view prefix,
+                    const std::string& source) {
+  for (const auto& [key, value] : table) {
+    if (!known.contains(key.str())) {
+      throw ConfigError(fmt::format("{}: unknown key '{}{}' (expected one of: {})", where(source, value), prefix,
+                                    key.str(), fmt::join(known, ", ")));
+    }
+  }
+}
+
+double require_fraction(const toml::table& table, std::string_view key, std::string_view prefix, double lo, double hi,
+                        const std::string& source) {
+  const toml::node* node = table.get(key);
+  if (node == nullptr) throw ConfigError(fmt::format("{}: missing key '{}{}'", source, prefix, key));
+  std::optional<double> value = node->value<double>();
+  if (!value || !(node->is_floating_point() || node->is_integer())) {
+    throw ConfigError(fmt::format("{}: '{}{}' must be a number", where(source, *node), prefix, key));
+  }
+  if (!(*value >= lo && *value <= hi)) {
+    throw ConfigError(
+        fmt::format("{}: '{}{}' = {} is out of range (expected {} to {})", where(source, *node), prefix, key, *value, lo, hi));
+  }
+  return *value;
+}
+
+}  // namespace
+
+Thresholds parse_thresholds(std::string_view toml_text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()));
+  }
+  reject_unknown(root, {"pairs"}, "", source);
+  const toml::table& pairs = require_table(root, "pairs", source);
+  reject_unknown(pairs, {"threshold", "noise_factor", "straggler_fraction", "baseline_max_passes",
+                                "baseline_min_kept_fraction"}, "pairs.", source);
+  Thresholds out;
+  out.source = source;
+  out.pairs.threshold = require_fraction(pairs, "threshold", "pairs.", 0.0, 1.0, source);
+  out.pairs.noise_factor = require_fraction(pairs, "noise_factor", "pairs.", 0.0, 100.0, source);
+  out.pairs.straggler_fraction = require_fraction(pairs, "straggler_fraction", "pairs.", 0.0, 1.0, source);
+  out.pairs.baseline_max_passes =
+      static_cast<int>(require_fraction(pairs, "baseline_max_passes", "pairs.", 1.0, 10000.0, source));
+  out.pairs.baseline_min_kept_fraction =
+      require_fraction(pairs, "baseline_min_kept_fraction", "pairs.", 0.0, 1.0, source);
+  return out;
+}
+
+Thresholds load_thresholds(const std::string& path) {
+  if (path.empty()) {
+    const auto& configs = embedded_configs();
+    auto it = configs.find("thresholds.toml");
+    if (it == configs.end()) throw ConfigError("built-in configs/thresholds.toml is missing from this build");
+    return parse_thresholds(it->second, "configs/thresholds.toml (built in)");
+  }
+  std::ifstream in(path);
+  if (!in) throw ConfigError(fmt::format("{}: cannot read config file", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_thresholds(text.str(), path);
+}
+
+}  // namespace podperf

@@ -1,0 +1,26 @@
+#pragma once
+// Analysis thresholds loaded from configs/thresholds.toml (embedded) or a user file.
+#include <string>
+#include <string_view>
+
+namespace podperf {
+
+struct PairThresholds {
+  double threshold = 0.0;           // fraction below baseline that flags a pair
+  double noise_factor = 0.0;        // gap must exceed noise_factor * pair robust sigma
+  double straggler_fraction = 0.0;  // node is a straggler above this fraction of flagged pairs
+  int baseline_max_passes = 0;
+  double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the pairs
+};
+
+struct Thresholds {
+  PairThresholds pairs;
+  std::string source;  // "embedded:thresholds.toml" or the file path
+};
+
+// Parses TOML text; `source` names it in errors. Throws ConfigError (file, line, key, expected).
+Thresholds parse_thresholds(std::string_view toml_text, const std::string& source);
+// Loads `path`, or the embedded configs/thresholds.toml when path is empty. Throws ConfigError.
+Thresholds load_thresholds(const std::string& path);
+
+}  // namespace podperf

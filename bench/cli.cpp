@@ -1,0 +1,111 @@
+#include "bench/cli.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "analysis/errors.hpp"
+#include "bench/run_metadata.hpp"
+
+namespace podperf {
+namespace {
+
+void add_pairs_options(CLI::App* app, PairsOptions& o) {
+  app->add_option("--backend", o.backend, "host (MPI on host memory) or auto (host until the NCCL backend lands)")
+      ->check(CLI::IsMember({"auto", "host"}))
+      ->capture_default_str();
+  app->add_option("--op", o.op, "collective to test each pair with")->capture_default_str();
+  app->add_option("-b,--minbytes", o.min_bytes, "smallest message size in bytes (K/M/G suffixes)")->capture_default_str();
+  app->add_option("-e,--maxbytes", o.max_bytes, "largest message size; nodes are judged at this size")
+      ->capture_default_str();
+  app->add_option("-f,--stepfactor", o.step_factor, "multiply the size by this factor between steps")
+      ->capture_default_str();
+  app->add_option("-i,--stepbytes", o.step_bytes, "add this many bytes between steps instead of -f (0: use -f)")
+      ->capture_default_str();
+  app->add_option("-n,--iters", o.iters, "timed iterations per size (identical on every rank)")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  app->add_option("-w,--warmup_iters", o.warmup, "untimed warm-up iterations per size")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  app->add_option("-c,--check", o.check, "check results (1) or not (0); any wrong element fails the pair")
+      ->check(CLI::Range(0, 1))
+      ->capture_default_str();
+  app->add_option("--concurrency", o.concurrency,
+                  "round: pairs of a round run at once; sequential: one pair at a time (fabrics where "
+                  "concurrent pairs interfere)")
+      ->check(CLI::IsMember({"round", "sequential"}))
+      ->capture_default_str();
+  app->add_option("--pairs", o.pairs, "retest only these pairs: node indices or hostnames, e.g. 0:3,2:5 or h1:h3");
+  app->add_option("--threshold", o.threshold,
+                  "flag a pair more than this fraction below the robust baseline (default from "
+                  "configs/thresholds.toml: 0.05)")
+      ->check(CLI::Range(0.0, 1.0));
+  app->add_option("-T,--timeout", o.timeout_s,
+                  "seconds a round may take before the watchdog ends the run (exit 3, finished rounds kept)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app->add_option("--out", o.out, "results root; files go to OUT/RUN_ID/")->capture_default_str();
+  app->add_option("--run-id", o.run_id, "name of this run's results directory (default: time and job id)");
+  app->add_option("--virtual-nodes", o.virtual_nodes,
+                  "split the ranks of each host into K labelled virtual nodes (local demos and tests only)")
+      ->check(CLI::Range(0, 1 << 20))
+      ->capture_default_str();
+  app->add_option("--config", o.config, "thresholds file replacing the built-in configs/thresholds.toml");
+}
+
+}  // namespace
+
+std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
+  const bool print = launcher_rank_from_env() == 0;
+  cli.argv.assign(argv, argv + argc);
+  CLI::App app{
+      "podperf: which node or link is slow? Benchmarks GPU training clusters from inside an srun or mpirun "
+      "job.\nExit codes: 0 nothing flagged, 1 something flagged, 2 bad usage or configuration, 3 runtime "
+      "failure (timeout, lost rank).",
+      "podperf"};
+  app.require_subcommand(0, 1);
+  bool version = false;
+  app.add_flag("--version", version, "print the version and build options");
+
+  CLI::App* pairs = app.add_subcommand(
+      "pairs",
+      "all-reduce between every pair of nodes in concurrent rounds (circle method); flags pairs below the "
+      "robust baseline and names straggler nodes");
+  add_pairs_options(pairs, cli.pairs);
+  CLI::App* run = app.add_subcommand("run", "the main job: every stage podperf has (today: pairs)");
+  add_pairs_options(run, cli.pairs);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      if (print) app.exit(e);
+      return 0;
+    }
+    if (print) std::fprintf(stderr, "podperf: error: %s\nRun 'podperf --help' for usage.\n", e.what());
+    return kExitUsage;
+  }
+  if (version) {
+    if (print) {
+#ifdef PODPERF_HAVE_NCCL
+      std::printf("podperf %s (backends: host, nccl)\n", PODPERF_VERSION);
+#else
+      std::printf("podperf %s (backends: host)\n", PODPERF_VERSION);
+#endif
+    }
+    return 0;
+  }
+  if (pairs->parsed()) {
+    cli.command = "pairs";
+  } else if (run->parsed()) {
+    cli.command = "run";
+  } else {
+    if (print) std::fprintf(stdout, "%s", app.help().c_str());
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+}  // namespace podperf

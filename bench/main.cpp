@@ -1,0 +1,21 @@
+// podperf: command line -> plan -> run -> gather -> analysis -> report. The one top-level catch.
+#include <cstdio>
+#include <exception>
+
+#include "analysis/errors.hpp"
+#include "bench/cli.hpp"
+#include "bench/pairs_command.hpp"
+#include "bench/watchdog.hpp"
+
+int main(int argc, char** argv) {
+  // Before MPI starts threads: SIGTERM/SIGINT go to podperf's signal thread, which keeps results.
+  podperf::block_termination_signals();
+  try {
+    podperf::Cli cli;
+    if (auto code = podperf::parse_cli(argc, argv, cli)) return *code;
+    return podperf::run_pairs_command(&argc, &argv, cli);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "podperf: error: %s\n", e.what());
+    return podperf::kExitRuntime;
+  }
+}

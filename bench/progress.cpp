@@ -1,0 +1,30 @@
+#include "bench/progress.hpp"
+
+#include <fmt/format.h>
+
+namespace podperf {
+
+std::string format_duration(double seconds) {
+  if (seconds < 0) seconds = 0;
+  if (seconds < 60) return fmt::format("{:.1f}s", seconds);
+  const auto total = static_cast<long long>(seconds + 0.5);
+  if (total < 3600) return fmt::format("{}m{:02}s", total / 60, total % 60);
+  return fmt::format("{}h{:02}m", total / 3600, (total % 3600) / 60);
+}
+
+Progress::Progress(int total_steps, std::string unit, std::FILE* out)
+    : total_(total_steps), unit_(std::move(unit)), out_(out), start_(std::chrono::steady_clock::now()) {}
+
+double Progress::elapsed_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Progress::step_done(int done, const std::string& detail) {
+  const double elapsed = elapsed_s();
+  const double left = done > 0 ? elapsed / done * (total_ - done) : 0.0;
+  fmt::print(out_, "podperf: {} {}/{} done, elapsed {}, ~{} left{}{}\n", unit_, done, total_, format_duration(elapsed),
+             format_duration(left), detail.empty() ? "" : "; ", detail);
+  std::fflush(out_);
+}
+
+}  // namespace podperf

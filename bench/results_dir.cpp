@@ -1,0 +1,86 @@
+#include "bench/results_dir.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "analysis/errors.hpp"
+
+namespace podperf {
+namespace {
+
+std::string dump(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void write_all(int fd, const std::string& text, const std::string& what) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw RuntimeFailure(fmt::format("cannot write {}: {}", what, std::strerror(errno)));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+ResultsDir::ResultsDir(const std::string& root, const std::string& run_id) {
+  namespace fs = std::filesystem;
+  if (run_id.empty() || run_id.find('/') != std::string::npos || run_id == "." || run_id == "..") {
+    throw UsageError(fmt::format("--run-id '{}': must be a plain name (no '/')", run_id));
+  }
+  path_ = (fs::path(root) / run_id).string();
+  std::error_code ec;
+  fs::create_directories(path_, ec);
+  if (ec) throw UsageError(fmt::format("--out {}: cannot create results directory {}: {}", root, path_, ec.message()));
+  if (fs::exists(fs::path(path_) / "run.json")) {
+    throw UsageError(fmt::format("--out {}: {} already holds a run.json; choose another --run-id", root, path_));
+  }
+  const std::string events = path_ + "/events.jsonl";
+  events_fd_ = ::open(events.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (events_fd_ < 0) {
+    throw UsageError(fmt::format("--out {}: cannot write {}: {}", root, events, std::strerror(errno)));
+  }
+}
+
+ResultsDir::~ResultsDir() {
+  if (events_fd_ >= 0) ::close(events_fd_);
+}
+
+void ResultsDir::append_event(const nlohmann::json& event) {
+  write_all(events_fd_, dump(event, -1) + "\n", path_ + "/events.jsonl");
+  if (::fsync(events_fd_) != 0) {
+    throw RuntimeFailure(fmt::format("cannot fsync {}/events.jsonl: {}", path_, std::strerror(errno)));
+  }
+}
+
+void ResultsDir::write_run(const nlohmann::json& run) {
+  const std::string final_path = path_ + "/run.json";
+  const std::string tmp_path = path_ + "/.run.json.tmp";
+  const int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw RuntimeFailure(fmt::format("cannot write {}: {}", tmp_path, std::strerror(errno)));
+  try {
+    write_all(fd, dump(run, 2) + "\n", tmp_path);
+    if (::fsync(fd) != 0) throw RuntimeFailure(fmt::format("cannot fsync {}: {}", tmp_path, std::strerror(errno)));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp_path.c_str());
+    throw;
+  }
+  ::close(fd);
+  if (std::rename(tmp_path.c_str(), final_path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp_path.c_str());
+    throw RuntimeFailure(fmt::format("cannot rename {} to {}: {}", tmp_path, final_path, std::strerror(err)));
+  }
+}
+
+}  // namespace podperf

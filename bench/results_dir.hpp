@@ -1,0 +1,29 @@
+#pragma once
+// The run's results directory: results/<run-id>/ with events.jsonl (appended and fsynced as rounds
+// finish) and run.json (written atomically). Used on rank 0 only.
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace podperf {
+
+class ResultsDir {
+ public:
+  // Creates <root>/<run_id> (and root). Throws UsageError when it cannot be created or written,
+  // or already holds a run.json (a run id is never reused).
+  ResultsDir(const std::string& root, const std::string& run_id);
+  ~ResultsDir();
+  ResultsDir(const ResultsDir&) = delete;
+  ResultsDir& operator=(const ResultsDir&) = delete;
+
+  [[nodiscard]] const std::string& path() const { return path_; }
+  // One line, flushed and fsynced. Throws RuntimeFailure on I/O errors.
+  void append_event(const nlohmann::json& event);
+  // Writes run.json via a temporary file, fsync and rename. Throws RuntimeFailure.
+  void write_run(const nlohmann::json& run);
+
+ private:
+  std::string path_;
+  int events_fd_ = -1;
+};
+
+}  // namespace podperf

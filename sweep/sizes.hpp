@@ -1,0 +1,20 @@
+#pragma once
+// Message sizes: parsing with K/M/G suffixes (binary, as nccl-tests) and size sweeps (-b -e -f -i).
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace podperf {
+
+// "8", "64K", "4M", "1G", "2GiB", "512KB" -> bytes (multiples of 1024). Throws UsageError naming
+// `what` (the flag) on garbage, negative numbers or overflow.
+std::uint64_t parse_size(std::string_view text, std::string_view what);
+
+// nccl-tests semantics: from min_bytes to max_bytes inclusive, multiplying by `factor` (>= 2), or,
+// when increment_bytes > 0, adding it instead. Each size is rounded down to a multiple of
+// `type_bytes`. Throws UsageError for min 0, min > max, factor < 2 without increment, or a size
+// below one element.
+std::vector<std::uint64_t> size_sweep(std::uint64_t min_bytes, std::uint64_t max_bytes, std::uint64_t factor,
+                                      std::uint64_t increment_bytes, std::uint64_t type_bytes);
+
+}  // namespace podperf

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# run_pairs_test.sh PODPERF_BINARY - end-to-end test of `podperf pairs` on the
+# 4-host namespace cluster (cluster.sh), once per launcher (srun --mpi=pmix, mpirun).
+# Root + Debian 12 packages: slurm-wlm munge openmpi-bin libopenmpi-dev iproute2 jq
+#
+# Contract checked, per launcher L, 4 ranks one per host h1..h4:
+#   podperf pairs -b 4M -e 4M -n 10 -w 2 --out $RESULTS --run-id L-unshaped
+#     exit 0; $RESULTS/L-unshaped/run.json: .stragglers | length == 0,
+#     .nodes[].hostname are h1..h4, no pair flagged
+#   h3 shaped to 200mbit (tbf, both directions), --run-id L-shaped
+#     exit 1; .stragglers == one entry with .hostname == "h3";
+#     every .pairs[] entry whose .nodes (two indices into .nodes[]) includes h3's
+#     index has .flagged == true, every other pair .flagged == false
+# Prints PASS/FAIL per launcher and ends with "cluster: N passed, M failed".
+#
+# Environment: PODPERF_RESULTS (results dir; default a temp dir, kept on failure),
+#   PODPERF_LAUNCH_TIMEOUT (seconds per launch, default 300),
+#   PODPERF_LAUNCHERS (default "srun mpirun"), PODPERF_CLUSTER_DIR (see cluster.sh).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CLUSTER=$HERE/cluster.sh
+LAUNCH_TIMEOUT=${PODPERF_LAUNCH_TIMEOUT:-300}
+LAUNCHERS=${PODPERF_LAUNCHERS:-srun mpirun}
+pass=0
+fail=0
+
+if [ $# -ne 1 ]; then echo "usage: $0 PODPERF_BINARY" >&2; exit 2; fi
+case "$1" in /*) BIN=$1 ;; *) BIN=$PWD/$1 ;; esac
+
+if [ -n "${PODPERF_RESULTS:-}" ]; then RESULTS=$PODPERF_RESULTS; mkdir -p "$RESULTS"; own_results=0
+else RESULTS=$(mktemp -d /tmp/podperf-pairs.XXXXXX); own_results=1; fi
+
+cleanup() {
+  "$CLUSTER" down >/dev/null 2>&1 || "$CLUSTER" down
+  if [ "$own_results" = 1 ]; then
+    if [ "$fail" = 0 ]; then rm -rf "$RESULTS"; else echo "results kept in $RESULTS"; fi
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+summary() { echo "cluster: $pass passed, $fail failed"; [ "$fail" = 0 ]; exit $?; }
+
+if [ ! -x "$BIN" ]; then
+  for l in $LAUNCHERS; do echo "FAIL: $l: podperf binary '$BIN' not found or not executable"; fail=$((fail + 1)); done
+  summary
+fi
+command -v jq >/dev/null || { echo "FAIL: jq not installed"; fail=1; summary; }
+
+if ! "$CLUSTER" up; then
+  for l in $LAUNCHERS; do echo "FAIL: $l: cluster did not come up"; fail=$((fail + 1)); done
+  summary
+fi
+
+# ------------------------------------------------------------------ helpers
+errors=()
+note() { echo "  ok:     $*"; }
+err()  { echo "  not ok: $*"; errors+=("$*"); }
+
+# run_podperf LAUNCHER RUN_ID -> exit code of the launch; log in $RESULTS/RUN_ID.log
+run_podperf() {
+  local l=$1 id=$2 launch
+  case "$l" in
+    srun)   launch=(srun --mpi=pmix -N4 -n4 --ntasks-per-node=1) ;;
+    mpirun) launch=(mpirun -np 4 --map-by node) ;;
+    *) echo "unknown launcher $l" >&2; return 99 ;;
+  esac
+  echo "  run:    $l $id: ${launch[*]} $BIN pairs -b 4M -e 4M -n 10 -w 2 --out $RESULTS --run-id $id"
+  timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" "${launch[@]}" \
+    "$BIN" pairs -b 4M -e 4M -n 10 -w 2 --out "$RESULTS" --run-id "$id" \
+    >"$RESULTS/$id.log" 2>&1
+}
+
+# check_exit ID GOT WANT
+check_exit() {
+  local id=$1 got=$2 want=$3
+  if [ "$got" = "$want" ]; then note "$id: exit code $got"
+  elif [ "$got" = 124 ] || [ "$got" = 137 ]; then err "$id: timed out after ${LAUNCH_TIMEOUT}s (want exit $want)"
+  else err "$id: exit code $got, want $want"; fi
+  if [ "$got" != "$want" ]; then sed 's/^/      | /' "$RESULTS/$id.log" | tail -n 25; fi
+}
+
+# jq_check ID FILE DESCRIPTION FILTER  (FILTER must produce true)
+jq_check() {
+  local id=$1 f=$2 what=$3 filter=$4
+  if jq -e "$filter" "$f" >/dev/null 2>&1; then note "$id: $what"; else err "$id: $what"; fi
+}
+
+check_json() {
+  local id=$1 shaped=$2 f=$RESULTS/$1/run.json
+  if [ ! -s "$f" ]; then err "$id: $f missing"; return; fi
+  if ! jq -e . "$f" >/dev/null 2>&1; then err "$id: $f is not valid JSON"; return; fi
+  jq_check "$id" "$f" "4 nodes, hostnames h1..h4" \
+    '(.nodes | length) == 4 and ([.nodes[].hostname] | sort) == ["h1","h2","h3","h4"]'
+  jq_check "$id" "$f" ".pairs non-empty, each with two node indices" \
+    '(.pairs | length) > 0 and all(.pairs[]; (.nodes | length) == 2 and all(.nodes[]; type == "number"))'
+  if [ "$shaped" = 0 ]; then
+    jq_check "$id" "$f" ".stragglers is empty" '(.stragglers | length) == 0'
+    jq_check "$id" "$f" "no pair flagged" 'all(.pairs[]; .flagged == false)'
+  else
+    jq_check "$id" "$f" ".stragglers is exactly [h3]" \
+      '(.stragglers | length) == 1 and .stragglers[0].hostname == "h3"'
+    jq_check "$id" "$f" "pairs with h3 flagged, all others not" \
+      '([.nodes[].hostname] | index("h3")) as $h3
+       | $h3 != null
+       and any(.pairs[]; any(.nodes[]; . == $h3))
+       and all(.pairs[]; .flagged == any(.nodes[]; . == $h3))'
+    if ! jq -e '([.nodes[].hostname] | index("h3")) as $h3 | all(.pairs[]; .flagged == any(.nodes[]; . == $h3))' "$f" >/dev/null 2>&1; then
+      jq -r '. as $r | .pairs[] | "      | pair \([.nodes[] | $r.nodes[.].hostname] | join("-")) flagged=\(.flagged)"' "$f" 2>/dev/null || true
+    fi
+  fi
+}
+
+# ------------------------------------------------------------------ tests
+for l in $LAUNCHERS; do
+  echo "== launcher $l"
+  errors=()
+  "$CLUSTER" unshape h3 >/dev/null 2>&1 || true
+
+  run_podperf "$l" "$l-unshaped"; rc=$?
+  check_exit "$l-unshaped" "$rc" 0
+  check_json "$l-unshaped" 0
+
+  if "$CLUSTER" shape h3 200mbit; then
+    run_podperf "$l" "$l-shaped"; rc=$?
+    check_exit "$l-shaped" "$rc" 1
+    check_json "$l-shaped" 1
+  else
+    err "$l: could not shape h3"
+  fi
+  "$CLUSTER" unshape h3 || err "$l: could not unshape h3"
+
+  if [ ${#errors[@]} = 0 ]; then echo "PASS: $l: podperf pairs unshaped/shaped(h3)"; pass=$((pass + 1))
+  else echo "FAIL: $l: ${#errors[@]} check(s) failed: ${errors[0]}"; fail=$((fail + 1)); fi
+done
+
+summary

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# selftest.sh - checks the namespace cluster itself (cluster.sh), no podperf needed.
+# Root + Debian 12 packages: slurm-wlm munge openmpi-bin libopenmpi-dev iproute2 jq
+#
+#  * srun --mpi=pmix and mpirun: 4 ranks -> hostnames h1..h4, MPI_COMM_TYPE_SHARED size 1;
+#    8 ranks (2 per host) -> each host twice, shared size 2
+#  * 4 MiB ping-pong between every rank pair: unshaped all fast; with h3 shaped
+#    (tbf 200mbit) the pairs with h3 are slow and the others stay fast.
+# Prints PASS/FAIL lines and ends with "selftest: N passed, M failed".
+# The cluster is always taken down on exit.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CLUSTER=$HERE/cluster.sh
+STATE=${PODPERF_CLUSTER_DIR:-/tmp/podperf-cluster}
+LAUNCH_TIMEOUT=${PODPERF_LAUNCH_TIMEOUT:-120}
+PP_BYTES=$((4 * 1024 * 1024))
+PP_ITERS=${PODPERF_PP_ITERS:-3}
+pass=0
+fail=0
+OUT=$(mktemp -d /tmp/podperf-selftest.XXXXXX)
+
+cleanup() {
+  "$CLUSTER" down >/dev/null 2>&1 || "$CLUSTER" down
+  rm -rf "$OUT"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+finish() {
+  echo "selftest: $pass passed, $fail failed"
+  [ "$fail" = 0 ]
+  exit $?
+}
+
+# run a launch with a hard timeout; output in $OUT/$1.out
+launch() {
+  local name=$1; shift
+  timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
+  local rc=$?
+  if [ $rc != 0 ]; then
+    echo "--- $name: rc=$rc; stderr:"; tail -n 20 "$OUT/$name.err"; echo "--- stdout:"; tail -n 20 "$OUT/$name.out"
+  fi
+  return $rc
+}
+
+# check_hello NAME NRANKS PER_HOST: HELLO lines cover h1..h4, PER_HOST ranks each,
+# and every rank's shared-communicator size is PER_HOST
+check_hello() {
+  local name=$1 n=$2 per=$3 f=$OUT/$1.out got
+  got=$(awk '/^HELLO /{
+          for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+          print v["host"], v["shared"], v["size"] }' "$f" | sort | uniq -c | awk '{print $2":"$1":"$3":"$4}' | tr '\n' ' ')
+  local want="" h
+  for h in h1 h2 h3 h4; do want+="$h:$per:$per:$n "; done
+  if [ "$got" = "$want" ]; then ok "$name: $n ranks, hosts h1..h4 x$per, shared size $per"
+  else bad "$name: want [$want] got [$got]"; sed 's/^/    /' "$f"; fi
+}
+
+# pair_stats NAME -> prints "min_h3 max_h3 min_other max_other" (MB/s)
+pair_stats() {
+  awk '/^PAIR /{ split($6, kv, "="); bw = kv[2] + 0
+         if ($4 == "h3" || $5 == "h3") { if (!n3++ || bw < mn3) mn3 = bw; if (bw > mx3) mx3 = bw }
+         else { if (!no++ || bw < mno) mno = bw; if (bw > mxo) mxo = bw } }
+       END { printf "%.1f %.1f %.1f %.1f %d\n", mn3, mx3, mno, mxo, n3 + no }' "$OUT/$1.out"
+}
+show_pairs() { grep '^PAIR ' "$OUT/$1.out" | awk -v t="$1" '{print "    " t ": " $4 "-" $5 " " $6}'; }
+
+# ------------------------------------------------------------------ cluster up
+t0=$SECONDS
+if "$CLUSTER" up; then ok "cluster up in $((SECONDS - t0))s"; else bad "cluster up"; finish; fi
+if "$CLUSTER" up 2>&1 | grep -q 'already up'; then ok "up is idempotent"; else bad "second up did not see the running cluster"; fi
+
+mkdir -p "$STATE/bin"
+if mpicc -O2 -o "$STATE/bin/mpi_hello" "$HERE/mpi_hello.c"; then ok "mpicc mpi_hello"; else bad "mpicc mpi_hello"; finish; fi
+HELLO=$STATE/bin/mpi_hello
+
+# ------------------------------------------------------------------ placement
+launch srun4 srun --mpi=pmix -N4 -n4 "$HELLO" && check_hello srun4 4 1 || bad "srun --mpi=pmix -N4 -n4 failed"
+launch srun8 srun --mpi=pmix -N4 -n8 --ntasks-per-node=2 "$HELLO" && check_hello srun8 8 2 || bad "srun --mpi=pmix -N4 -n8 failed"
+launch mpirun4 mpirun -np 4 --map-by node "$HELLO" && check_hello mpirun4 4 1 || bad "mpirun -np 4 failed"
+launch mpirun8 mpirun -np 8 --map-by node "$HELLO" && check_hello mpirun8 8 2 || bad "mpirun -np 8 failed"
+
+# ------------------------------------------------------------------ bandwidth
+# unshaped: every pair well above the 200mbit (25 MB/s) shaping rate
+if launch pp-unshaped srun --mpi=pmix -N4 -n4 "$HELLO" --pingpong "$PP_BYTES" "$PP_ITERS"; then
+  show_pairs pp-unshaped
+  read -r mn3 mx3 mno mxo np <<<"$(pair_stats pp-unshaped)"
+  if [ "$np" = 6 ] && awk -v a="$mn3" -v b="$mno" 'BEGIN{exit !(a > 60 && b > 60)}'; then
+    ok "unshaped: all 6 pairs > 60 MB/s (h3 pairs min $mn3, others min $mno)"
+  else bad "unshaped: expected 6 pairs > 60 MB/s (n=$np h3 min $mn3, others min $mno)"; fi
+else bad "unshaped ping-pong run failed"; fi
+
+if "$CLUSTER" shape h3 200mbit; then ok "shape h3 200mbit"; else bad "shape h3"; fi
+for l in srun mpirun; do
+  if [ $l = srun ]; then args=(srun --mpi=pmix -N4 -n4); else args=(mpirun -np 4 --map-by node); fi
+  if launch "pp-shaped-$l" "${args[@]}" "$HELLO" --pingpong "$PP_BYTES" "$PP_ITERS"; then
+    show_pairs "pp-shaped-$l"
+    read -r mn3 mx3 mno mxo np <<<"$(pair_stats "pp-shaped-$l")"
+    # tbf 200mbit = 25 MB/s; h3 pairs must be near that, the other pairs far above
+    if [ "$np" = 6 ] && awk -v mx3="$mx3" -v mno="$mno" 'BEGIN{exit !(mx3 < 40 && mno > 4 * mx3)}'; then
+      ok "$l shaped h3: h3 pairs <= $mx3 MB/s, other pairs >= $mno MB/s"
+    else bad "$l shaped h3: want h3 pairs < 40 MB/s and others > 4x (n=$np h3 max $mx3, others min $mno)"; fi
+  else bad "$l shaped ping-pong run failed"; fi
+done
+if "$CLUSTER" unshape h3 && ! "$CLUSTER" status 2>/dev/null | grep -q '^shaping'; then ok "unshape h3"; else bad "unshape h3"; fi
+
+# ------------------------------------------------------------------ down
+if "$CLUSTER" down && [ ! -e /var/run/netns/h1 ] && [ ! -e "$STATE" ]; then ok "cluster down (netns and state gone)"
+else bad "cluster down left something behind"; fi
+echo "selftest: total time $((SECONDS - t0))s"
+finish
