@@ -24,6 +24,10 @@ double pair_noise_gbps(const PairResult& p) {
   return robust_sigma(busbw);
 }
 
+// Pairs the run did not finish (watchdog, signal) say nothing about their nodes' speed: the
+// unfinished list names them instead.
+bool measured(const PairResult& p) { return p.status != "timeout" && p.status != "aborted"; }
+
 const std::string& label_of(const Run& run, int node) {
   static const std::string kUnknown = "?";
   if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return kUnknown;
@@ -64,13 +68,15 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
   }
 
   // Judge nodes at the largest size measured.
-  for (const PairResult& p : run.pairs) run.judged_size_bytes = std::max(run.judged_size_bytes, p.size_bytes);
+  for (const PairResult& p : run.pairs) {
+    if (measured(p)) run.judged_size_bytes = std::max(run.judged_size_bytes, p.size_bytes);
+  }
   const std::size_t n = run.nodes.size();
   std::vector<int> flagged(n, 0), total(n, 0);
   std::vector<std::vector<double>> ratios(n);
   std::vector<const PairResult*> judged;
   for (const PairResult& p : run.pairs) {
-    if (p.size_bytes != run.judged_size_bytes) continue;
+    if (p.size_bytes != run.judged_size_bytes || !measured(p)) continue;
     judged.push_back(&p);
     for (int node : p.nodes) {
       if (node < 0 || static_cast<std::size_t>(node) >= n) continue;

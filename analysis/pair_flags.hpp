@@ -12,6 +12,7 @@ namespace podperf {
 //    noise_factor * its robust sigma; a pair whose status is not ok is flagged too;
 //  - at the judged size (largest measured), a node whose flagged share of pairs is above
 //    straggler_fraction is a straggler; a flagged pair between two non-stragglers is a link finding.
+//  - pairs with status timeout/aborted (not finished) are flagged but judge no node.
 void analyze_pairs(Run& run, const PairThresholds& thresholds);
 
 // Exit code a finished run deserves: 1 when any pair failed (status not ok) at any size, or is flagged

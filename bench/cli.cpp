@@ -12,6 +12,8 @@ namespace podperf {
 namespace {
 
 void add_pairs_options(CLI::App* app, PairsOptions& o) {
+  // A flag given twice: the last one wins, as with nccl-tests and getopt.
+  app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app->add_option("--backend", o.backend, "host (MPI on host memory) or auto (host until the NCCL backend lands)")
       ->check(CLI::IsMember({"auto", "host"}))
       ->capture_default_str();

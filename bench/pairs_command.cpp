@@ -19,6 +19,7 @@
 #include "bench/backend_host.hpp"
 #include "bench/mpi.hpp"
 #include "bench/node_map.hpp"
+#include "bench/pair_payload.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
 #include "bench/run_metadata.hpp"
@@ -95,6 +96,13 @@ std::string describe_pair(const NodeMap& map, const NodePair& p) {
                      fmt::join(b.ranks, ","));
 }
 
+// One pair of the current step, as rank 0 sees it: where its results land and how to read them.
+struct Slot {
+  PairContext ctx;
+  std::vector<double> payload;
+  bool recorded = false;
+};
+
 // Rank 0's record of the run. Shared with the watchdog threads, hence the lock; the watchdog only
 // tries the lock for a while, so a stuck writer cannot keep the process from ending.
 class Recorder {
@@ -109,28 +117,26 @@ class Recorder {
     dir_.append_event(event);
   }
 
-  void begin_step(int round, const Round& pairs) {
+  // The step's receive buffers; rank 0's main thread posts receives into them.
+  std::vector<Slot>& begin_step(int round, std::vector<Slot> slots) {
     std::lock_guard lock(mutex_);
     step_round_ = round;
-    pending_.clear();
-    for (const NodePair& p : pairs) pending_.insert(p);
-    step_results_.clear();
+    slots_ = std::move(slots);
+    return slots_;
   }
 
-  void pair_arrived(std::vector<PairResult> results) {
-    std::lock_guard lock(mutex_);
-    if (results.empty()) return;
-    pending_.erase(NodePair{results.front().nodes[0], results.front().nodes[1]});
-    for (PairResult& r : results) step_results_.push_back(std::move(r));
-  }
-
-  // The step's results become part of the run; one events.jsonl line per finished step.
+  // Every message of the step has been received: the results become part of the run, and one
+  // events.jsonl line is written.
   void end_step(bool round_complete) {
     std::lock_guard lock(mutex_);
-    nlohmann::json event = {{"event", "round"}, {"round", step_round_}, {"pairs", step_results_}};
-    dir_.append_event(event);
-    for (PairResult& r : step_results_) run_.pairs.push_back(std::move(r));
-    step_results_.clear();
+    std::vector<PairResult> results;
+    for (Slot& slot : slots_) {
+      for (PairResult& r : decode_payload(slot.payload, slot.ctx)) results.push_back(std::move(r));
+      slot.recorded = true;
+    }
+    dir_.append_event({{"event", "round"}, {"round", step_round_}, {"pairs", results}});
+    for (PairResult& r : results) run_.pairs.push_back(std::move(r));
+    slots_.clear();
     if (round_complete) run_.rounds_completed = step_round_;
   }
 
@@ -144,35 +150,43 @@ class Recorder {
     return {render_summary(run_, dir_.path()), pairs_exit_code(run_)};
   }
 
-  // Abnormal end (watchdog, signal, error): keeps everything measured, names what did not finish,
-  // writes run.json and an events line. Safe to call from another thread; never throws.
+  // Abnormal end (watchdog, signal): keeps everything measured, including pairs of the current step
+  // whose results had landed, names the pairs that did not finish, and writes run.json and an end
+  // event. Called from another thread while the main thread may be stuck in MPI; never throws.
   void abort(const std::string& status, const std::string& error) noexcept {
     std::unique_lock lock(mutex_, std::defer_lock);
     const bool locked = lock.try_lock_for(std::chrono::seconds(5));
+    if (!locked) std::fprintf(stderr, "podperf: results lock busy; writing run.json anyway\n");
     try {
       run_.status = status;
       run_.error = error;
       run_.finished_at = iso8601_now();
-      for (PairResult& r : step_results_) run_.pairs.push_back(std::move(r));
-      step_results_.clear();
-      for (const NodePair& p : pending_) {
-        run_.unfinished.push_back(fmt::format("round {}: {}", step_round_, describe_pair(map_, p)));
-        for (std::uint64_t size : run_.options.sizes_bytes) {
+      for (const Slot& slot : slots_) {
+        if (slot.recorded) continue;
+        if (payload_arrived(slot.payload)) {
+          for (PairResult& r : decode_payload(slot.payload, slot.ctx)) run_.pairs.push_back(std::move(r));
+          continue;
+        }
+        const std::string pair = describe_pair(map_, slot.ctx.nodes);
+        run_.unfinished.push_back(fmt::format("round {}: {}", step_round_, pair));
+        for (std::uint64_t size : slot.ctx.sizes) {
           PairResult r;
           r.round = step_round_;
-          r.nodes = p;
-          r.op = run_.options.op;
+          r.nodes = slot.ctx.nodes;
+          r.op = std::string(slot.ctx.op->name);
           r.size_bytes = size;
+          r.count = size / sizeof(float);
+          r.ranks = slot.ctx.ranks;
           r.status = status;
-          r.error = error;
+          r.error = fmt::format("pair {} did not report its results: {}", pair, error);
           run_.pairs.push_back(std::move(r));
         }
       }
-      pending_.clear();
+      slots_.clear();
       analyze_pairs(run_, thresholds_);
-      if (!locked) std::fprintf(stderr, "podperf: results lock busy; writing run.json anyway\n");
-      dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}});
+      // run.json first: the launcher may follow its SIGTERM with SIGKILL within a second.
       dir_.write_run(run_);
+      dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}});
       std::fprintf(stderr, "%s", render_summary(run_, dir_.path()).c_str());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());
@@ -188,65 +202,33 @@ class Recorder {
   const NodeMap& map_;
   PairThresholds thresholds_;
   int step_round_ = 0;
-  std::set<NodePair> pending_;
-  std::vector<PairResult> step_results_;
+  std::vector<Slot> slots_;
 };
 
-// Measures every size of one pair on this rank's pair communicator. Failures become data.
-std::vector<PairResult> measure_pair(Backend& backend, const Comm& pair_comm, const Plan& plan, const PairsOptions& o,
-                                     const NodePair& pair, int round) {
-  std::vector<PairResult> results;
-  std::string failure;
-  std::unique_ptr<Group> group;
+// Measures every size of one pair on this rank's pair communicator. A failure ends the pair's
+// measurements and becomes data (the error text travels to rank 0).
+PairMeasurement measure_pair(Backend& backend, const Comm& pair_comm, const Plan& plan, const PairsOptions& o) {
+  PairMeasurement m;
   try {
-    group = backend.make_group(pair_comm, plan.sizes.back());
+    std::unique_ptr<Group> group = backend.make_group(pair_comm, plan.sizes.back());
+    for (std::uint64_t size : plan.sizes) {
+      m.cases.push_back(run_case(*group, pair_comm, *plan.op, size, o.warmup, o.iters, o.check != 0));
+    }
   } catch (const std::exception& e) {
-    failure = e.what();
+    m.error = e.what();
   }
-  for (std::uint64_t size : plan.sizes) {
-    PairResult r;
-    r.round = round;
-    r.nodes = pair;
-    r.op = std::string(plan.op->name);
-    r.size_bytes = size;
-    r.count = size / sizeof(float);
-    r.ranks = pair_comm.size();
-    if (failure.empty()) {
-      try {
-        fill_timing(r, run_case(*group, pair_comm, *plan.op, size, o.warmup, o.iters, o.check != 0), *plan.op,
-                    pair_comm.size());
-      } catch (const std::exception& e) {
-        failure = e.what();
-      }
-    }
-    if (!failure.empty()) {
-      r.status = "error";
-      r.error = failure;
-    }
-    results.push_back(std::move(r));
-  }
-  return results;
+  return m;
 }
 
-// Rank 0: receives one message per pair of the step (from each pair's lowest rank), polling so the
-// MPI progress engine runs while the watchdog keeps time.
-void collect_step(Recorder& recorder, std::size_t pairs_in_step) {
-  for (std::size_t received = 0; received < pairs_in_step;) {
-    int ready = 0;
-    MPI_Status status;
-    PODPERF_CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kResultTag, MPI_COMM_WORLD, &ready, &status));
-    if (!ready) {
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
-      continue;
-    }
-    int length = 0;
-    PODPERF_CHECK_MPI(MPI_Get_count(&status, MPI_CHAR, &length));
-    std::string text(static_cast<std::size_t>(length), '\0');
-    PODPERF_CHECK_MPI(MPI_Recv(text.data(), length, MPI_CHAR, status.MPI_SOURCE, kResultTag, MPI_COMM_WORLD,
-                               MPI_STATUS_IGNORE));
-    recorder.pair_arrived(nlohmann::json::parse(text).get<std::vector<PairResult>>());
-    ++received;
-  }
+// The lowest world rank of a pair: it sends the pair's results.
+int pair_leader(const NodeMap& map, const NodePair& p) {
+  return std::min(map.nodes[static_cast<std::size_t>(p[0])].ranks.front(),
+                  map.nodes[static_cast<std::size_t>(p[1])].ranks.front());
+}
+
+int pair_ranks(const NodeMap& map, const NodePair& p) {
+  return static_cast<int>(map.nodes[static_cast<std::size_t>(p[0])].ranks.size() +
+                          map.nodes[static_cast<std::size_t>(p[1])].ranks.size());
 }
 
 Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::string& run_id, int world_size) {
@@ -357,25 +339,41 @@ int run_pairs(const Cli& cli, const Comm& world) {
     for (std::size_t p = 0; p < step.size(); ++p) {
       if (step[p][0] == my_node || step[p][1] == my_node) my_pair = static_cast<int>(p);
     }
+    // Rank 0 speaks for the round (its report names the unfinished pairs); other ranks for their pair.
     const std::string what =
-        my_pair >= 0 ? fmt::format("round {} (pair {})", round, describe_pair(map, step[static_cast<std::size_t>(my_pair)]))
-                     : fmt::format("round {}", round);
+        my_pair >= 0 && !root
+            ? fmt::format("round {} (pair {})", round, describe_pair(map, step[static_cast<std::size_t>(my_pair)]))
+            : fmt::format("round {}", round);
     watchdog.arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
-    if (root) recorder->begin_step(round, step);
+    std::vector<MPI_Request> receives;
+    if (root) {
+      std::vector<Slot> slots;
+      for (const NodePair& p : step) {
+        Slot slot;
+        slot.ctx = PairContext{round, p, plan.op, plan.sizes, o.iters, pair_ranks(map, p)};
+        slot.payload = empty_payload(plan.sizes.size(), o.iters);
+        slots.push_back(std::move(slot));
+      }
+      for (Slot& slot : recorder->begin_step(round, std::move(slots))) {
+        receives.emplace_back();
+        PODPERF_CHECK_MPI(MPI_Irecv(slot.payload.data(), static_cast<int>(slot.payload.size()), MPI_DOUBLE,
+                                    pair_leader(map, slot.ctx.nodes), kResultTag, MPI_COMM_WORLD, &receives.back()));
+      }
+    }
 
     Comm pair_comm = world.split(my_pair, world.rank());
     MPI_Request send_request = MPI_REQUEST_NULL;
-    std::string payload;
+    std::vector<double> payload;
     if (!pair_comm.is_null()) {
-      std::vector<PairResult> results =
-          measure_pair(backend, pair_comm, plan, o, step[static_cast<std::size_t>(my_pair)], round);
+      payload = encode_payload(measure_pair(backend, pair_comm, plan, o), plan.sizes.size(), o.iters);
       if (pair_comm.rank() == 0) {
-        payload = nlohmann::json(results).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_CHAR, 0, kResultTag,
+        PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag,
                                     MPI_COMM_WORLD, &send_request));
       }
     }
-    if (root) collect_step(*recorder, step.size());
+    if (root) {
+      PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
+    }
     PODPERF_CHECK_MPI(MPI_Wait(&send_request, MPI_STATUS_IGNORE));
     if (root) {
       const bool round_complete = s + 1 == plan.steps.size() || plan.round_of_step[s + 1] != round;

@@ -1,0 +1,73 @@
+#include "bench/pair_payload.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace podperf {
+namespace {
+constexpr double kHead = 4242.25;
+constexpr double kTail = -4242.75;
+constexpr std::size_t kErrorBytes = 1024;
+constexpr std::size_t kErrorDoubles = kErrorBytes / sizeof(double);
+constexpr double kMeasured = 1.0;
+}  // namespace
+
+std::size_t payload_length(std::size_t sizes, int iters) {
+  return 1 + sizes * (2 + static_cast<std::size_t>(iters)) + kErrorDoubles + 1;
+}
+
+std::vector<double> empty_payload(std::size_t sizes, int iters) {
+  return std::vector<double>(payload_length(sizes, iters), 0.0);
+}
+
+std::vector<double> encode_payload(const PairMeasurement& m, std::size_t sizes, int iters) {
+  std::vector<double> out = empty_payload(sizes, iters);
+  out.front() = kHead;
+  const auto stride = 2 + static_cast<std::size_t>(iters);
+  for (std::size_t s = 0; s < sizes && s < m.cases.size(); ++s) {
+    double* slot = out.data() + 1 + s * stride;
+    slot[0] = kMeasured;
+    slot[1] = static_cast<double>(m.cases[s].wrong);
+    std::copy_n(m.cases[s].samples_s.begin(), std::min(m.cases[s].samples_s.size(), static_cast<std::size_t>(iters)),
+                slot + 2);
+  }
+  const std::size_t len = std::min(m.error.size(), kErrorBytes - 1);
+  std::memcpy(out.data() + 1 + sizes * stride, m.error.data(), len);
+  out.back() = kTail;
+  return out;
+}
+
+bool payload_arrived(const std::vector<double>& payload) {
+  return payload.size() >= 2 && payload.front() == kHead && payload.back() == kTail;
+}
+
+std::vector<PairResult> decode_payload(const std::vector<double>& payload, const PairContext& ctx) {
+  const auto stride = 2 + static_cast<std::size_t>(ctx.iters);
+  std::string error(kErrorBytes, '\0');
+  std::memcpy(error.data(), payload.data() + 1 + ctx.sizes.size() * stride, kErrorBytes);
+  error.resize(std::strlen(error.c_str()));
+  std::vector<PairResult> results;
+  for (std::size_t s = 0; s < ctx.sizes.size(); ++s) {
+    const double* slot = payload.data() + 1 + s * stride;
+    PairResult r;
+    r.round = ctx.round;
+    r.nodes = ctx.nodes;
+    r.op = std::string(ctx.op->name);
+    r.size_bytes = ctx.sizes[s];
+    r.count = ctx.sizes[s] / sizeof(float);
+    r.ranks = ctx.ranks;
+    if (slot[0] == kMeasured) {
+      CaseMeasurement m;
+      m.wrong = static_cast<std::int64_t>(slot[1]);
+      m.samples_s.assign(slot + 2, slot + 2 + ctx.iters);
+      fill_timing(r, m, *ctx.op, ctx.ranks);
+    } else {
+      r.status = "error";
+      r.error = error.empty() ? "not measured" : error;
+    }
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+}  // namespace podperf

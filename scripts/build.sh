@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Configures and builds podperf into build/ (or $PODPERF_BUILD_DIR). Incremental and idempotent.
+# The NCCL backend is built where the CUDA toolkit with NCCL is found (PODPERF_WITH_CUDA=AUTO).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${PODPERF_BUILD_DIR:-$root/build}
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-RelWithDebInfo} ${PODPERF_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j "$(nproc)"

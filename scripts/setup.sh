@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what podperf needs to build and test, from Debian 12 packages. Idempotent: installs only
+# what is missing (apt-get update runs only then). Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  openmpi-bin libopenmpi-dev
+  libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
+  libgtest-dev libbenchmark-dev
+  # tests: JSON schema checks, the namespaced multi-host cluster (Slurm + munge + PMIx)
+  jq python3 python3-jsonschema
+  slurm-wlm slurm-client munge libpmix2 iproute2 util-linux procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"

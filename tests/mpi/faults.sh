@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Faults during a run: a rank stopped with SIGSTOP (a hung pair) and a rank killed with SIGKILL.
+# The run must end (watchdog or launcher), keep every finished round in events.jsonl and run.json,
+# and name the pair that did not finish.
+source "$(dirname "$0")/lib.sh" "$1"
+
+# start_run RUN_ID TIMEOUT: 4 virtual nodes, rounds long enough to interrupt (about a second each).
+start_run() {
+  (timeout 120 mpirun --oversubscribe -np 4 "$PODPERF" pairs --virtual-nodes 4 -b 4M -e 4M -n 80 -w 1 \
+    --timeout "$2" --out "$WORK/res" --run-id "$1" >"$WORK/$1.out" 2>&1
+   echo $? >"$WORK/$1.rc") &
+  for _ in $(seq 1 300); do
+    grep -q '"event":"round"' "$WORK/res/$1/events.jsonl" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  fail "$1: round 1 never finished"
+  return 1
+}
+
+# signal_rank RUN_ID SIGNAL RANK
+signal_rank() {
+  local p
+  for p in $(pgrep -f -- "--run-id $1"); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$3"; then
+      kill "-$2" "$p" && return 0
+    fi
+  done
+  fail "$1: rank $3 not found"
+  return 1
+}
+
+wait_run() {  # sets $took: seconds until the launcher returned
+  local start=$SECONDS
+  wait
+  took=$((SECONDS - start))
+}
+
+# --- hung pair: rank 3 stopped; rank 0's watchdog ends the run after --timeout.
+if start_run hang 6 && signal_rank hang STOP 3; then
+  wait_run
+  expect_eq "hung pair: exit 3" "$(cat "$WORK/hang.rc")" "3"
+  if ((took <= 6 + 15)); then pass "hung pair: ended ${took}s after the stop (timeout 6s)"; else fail "took ${took}s"; fi
+  run="$WORK/res/hang/run.json"
+  expect_eq "hung pair: status" "$(jq -r .status "$run")" "timeout"
+  expect_match "hung pair: rank 3's pair named unfinished" "$(jq -r '.unfinished[]' "$run")" "v3.*ranks .*3"
+  expect_match "hung pair: error names the round and timeout" "$(jq -r .error "$run")" "round [0-9]+ did not finish within 6 s"
+  rounds=$(grep -c '"event":"round"' "$WORK/res/hang/events.jsonl")
+  if ((rounds >= 1)); then pass "hung pair: $rounds finished round(s) in events.jsonl"; else fail "no rounds kept"; fi
+  ok_pairs=$(jq '[.pairs[] | select(.status == "ok")] | length' "$run")
+  if ((ok_pairs >= 2)); then pass "hung pair: $ok_pairs measured pairs kept in run.json"; else fail "ok pairs $ok_pairs"; fi
+  expect_eq "hung pair: no node judged from unfinished pairs" \
+    "$(jq '[.stragglers[] | select(.total_pairs == 0)] | length' "$run")" "0"
+  expect_match "hung pair: message on stderr" "$(cat "$WORK/hang.out")" "podperf: error: round [0-9]+ did not finish"
+  /usr/bin/python3 "$TESTS_DIR/check_run.py" "$WORK/res/hang" --nodes 4 >/dev/null &&
+    pass "hung pair: partial run.json valid against the schema" || fail "partial run.json invalid"
+fi
+pkill -CONT -f -- "--run-id hang" 2>/dev/null; pkill -KILL -f -- "--run-id hang" 2>/dev/null
+
+# --- killed rank: the launcher ends the job; rank 0 keeps what was measured.
+if start_run kill 60 && signal_rank kill KILL 3; then
+  wait_run
+  rc=$(cat "$WORK/kill.rc")
+  # mpirun reports the first failed process: the killed rank (128+9); podperf's own ranks exit 3.
+  if [[ $rc -ne 0 ]]; then pass "killed rank: job failed (exit $rc)"; else fail "killed rank: exit 0"; fi
+  if ((took <= 20)); then pass "killed rank: ended ${took}s after the kill"; else fail "took ${took}s"; fi
+  run="$WORK/res/kill/run.json"
+  expect_eq "killed rank: status" "$(jq -r .status "$run")" "aborted"
+  expect_match "killed rank: pair of rank 3 named unfinished" "$(jq -r '.unfinished[]' "$run")" "v3.*ranks .*3"
+  rounds=$(grep -c '"event":"round"' "$WORK/res/kill/events.jsonl")
+  if ((rounds >= 1)); then pass "killed rank: $rounds finished round(s) in events.jsonl"; else fail "no rounds kept"; fi
+  expect_eq "killed rank: end event written" "$(tail -1 "$WORK/res/kill/events.jsonl" | jq -r .status)" "aborted"
+fi
+finish

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Options of podperf pairs under mpirun: sequential concurrency, retesting chosen pairs (by index and
+# by name), threshold override, sizes from -b/-e/-f.
+source "$(dirname "$0")/lib.sh" "$1"
+host=$(hostname)
+common=(--virtual-nodes 4 -n 3 -w 1 --out "$WORK/res")
+
+podperf_mpirun 4 pairs "${common[@]}" -b 16K -e 256K -f 4 --concurrency sequential --run-id seq
+expect_match "sequential: ran" "$?" "^[01]$"
+expect_match "sequential: one pair per step in the progress" "$(cat "$WORK/out")" "pair 6/6 done"
+run="$WORK/res/seq/run.json"
+expect_eq "sequential: 3 circle rounds recorded" "$(jq .rounds_completed "$run")" "3"
+expect_eq "sequential: sizes 16K 64K 256K" "$(jq -c .options.sizes_bytes "$run")" "[16384,65536,262144]"
+expect_eq "sequential: 6 events of one pair" "$(grep -c '"event":"round"' "$WORK/res/seq/events.jsonl")" "6"
+expect_eq "sequential: 18 pair results" "$(jq '.pairs | length' "$run")" "18"
+
+podperf_mpirun 4 pairs "${common[@]}" -b 64K -e 64K --pairs 0:3,1:2,0:1 --run-id retest --threshold 0.2
+expect_match "retest: ran" "$?" "^[01]$"
+run="$WORK/res/retest/run.json"
+expect_eq "retest: only the chosen pairs" "$(jq -c '[.pairs[].nodes] | sort' "$run")" "[[0,1],[0,3],[1,2]]"
+expect_eq "retest: packed into 2 rounds" "$(jq .rounds_planned "$run")" "2"
+expect_eq "retest: threshold override recorded" "$(jq .options.threshold "$run")" "0.2"
+
+podperf_mpirun 4 pairs "${common[@]}" -b 64K -e 64K --pairs "$host/v1:$host/v3" --run-id byname -c 0
+expect_match "retest by name: ran" "$?" "^[01]$"
+expect_eq "retest by name: the named pair" "$(jq -c '[.pairs[].nodes]' "$WORK/res/byname/run.json")" "[[1,3]]"
+expect_eq "-c 0 recorded" "$(jq .options.check "$WORK/res/byname/run.json")" "false"
+finish
