@@ -1,8 +1,11 @@
 #include "analysis/baseline.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <vector>
+
+#include "analysis/stats.hpp"
 
 namespace podperf {
 
@@ -12,7 +15,8 @@ Baseline robust_baseline(std::span<const double> values, double threshold, int m
   out.total = values.size();
   std::vector<double> kept(values.begin(), values.end());
   if (kept.empty()) return out;
-  const auto min_kept = static_cast<std::size_t>(std::ceil(min_kept_fraction * static_cast<double>(values.size())));
+  const auto min_kept = std::max<std::size_t>(
+      1, static_cast<std::size_t>(std::floor(min_kept_fraction * static_cast<double>(values.size()))));
   double mean = std::accumulate(kept.begin(), kept.end(), 0.0) / static_cast<double>(kept.size());
   for (int pass = 1; pass <= max_passes; ++pass) {
     out.passes = pass;
@@ -27,6 +31,7 @@ Baseline robust_baseline(std::span<const double> values, double threshold, int m
     mean = std::accumulate(kept.begin(), kept.end(), 0.0) / static_cast<double>(kept.size());
   }
   out.value = mean;
+  out.spread = summarize(kept).stddev;
   out.kept = kept.size();
   return out;
 }

@@ -6,6 +6,7 @@ namespace podperf {
 
 struct Baseline {
   double value = 0.0;     // mean of the values kept
+  double spread = 0.0;    // standard deviation of the values kept (outliers are already dropped)
   std::size_t kept = 0;   // values kept after the iteration
   std::size_t total = 0;  // values given
   int passes = 0;
@@ -13,7 +14,8 @@ struct Baseline {
 
 // Takes the mean, drops every value more than `threshold` (fraction) below it, recomputes, and
 // repeats until nothing is dropped (or `max_passes`). Bad pairs then do not drag the baseline down.
-// Guard: a pass that would keep fewer than `min_kept_fraction` of the values is not taken, so a
+// Guard: a pass that would keep fewer than floor(min_kept_fraction * n) values (at least 1) is not
+// taken, so a
 // noisy healthy set cannot cascade up to its single best value. Empty input gives value 0.
 Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes,
                          double min_kept_fraction);

@@ -51,7 +51,7 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
   for (const auto& [key, v] : values) {
     Baseline b = robust_baseline(v, t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
     baselines[key] = b;
-    run.baselines.push_back(SizeBaseline{key.second, b.value, b.kept, b.total});
+    run.baselines.push_back(SizeBaseline{key.second, b.value, b.spread, b.kept, b.total});
   }
 
   for (PairResult& p : run.pairs) {
@@ -64,7 +64,9 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
       continue;
     }
     const double gap = p.baseline_gbps - p.busbw_gbps;
-    p.flagged = p.busbw_gbps < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * p.noise_gbps;
+    const double spread = it != baselines.end() ? it->second.spread : 0.0;
+    p.flagged = p.busbw_gbps < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * p.noise_gbps &&
+                gap > t.spread_factor * spread;
   }
 
   // Judge nodes at the largest size measured.

@@ -8,8 +8,10 @@ namespace podperf {
 // Fills, in `run`: every pair's baseline_gbps, ratio, noise_gbps and flagged; run.baselines;
 // run.judged_size_bytes; run.stragglers; run.links. Reads run.pairs and run.nodes only.
 //  - per op and size, baseline = robust_baseline of the ok pairs' median busbw;
-//  - a pair is flagged when busbw < baseline * (1 - threshold) and the gap exceeds
-//    noise_factor * its robust sigma; a pair whose status is not ok is flagged too;
+//  - a pair is flagged when busbw < baseline * (1 - threshold), the gap exceeds noise_factor * its
+//    own robust sigma, and the gap exceeds spread_factor * the robust sigma of the healthy pairs (so
+//    that among hundreds of pairs, ordinary pair-to-pair spread is not flagged); a pair whose
+//    status is not ok is flagged too;
 //  - at the judged size (largest measured), a node whose flagged share of pairs is above
 //    straggler_fraction is a straggler; a flagged pair between two non-stragglers is a link finding.
 //  - pairs with status timeout/aborted (not finished) are flagged but judge no node.

@@ -51,6 +51,7 @@ struct PairResult {
 struct SizeBaseline {
   std::uint64_t size_bytes = 0;
   double baseline_gbps = 0.0;
+  double spread_gbps = 0.0;  // standard deviation of the pairs kept in the baseline
   std::size_t pairs_kept = 0;
   std::size_t pairs_total = 0;
 };
@@ -80,6 +81,8 @@ struct Launcher {
 
 struct RunOptions {
   std::string op = "all_reduce";
+  std::string dtype = "float";
+  std::string time_combine = "max";  // how per-rank times of an iteration combine (-a)
   std::vector<std::uint64_t> sizes_bytes;
   int iters = 0;
   int warmup = 0;

@@ -17,7 +17,16 @@ void add_pairs_options(CLI::App* app, PairsOptions& o) {
   app->add_option("--backend", o.backend, "host (MPI on host memory) or auto (host until the NCCL backend lands)")
       ->check(CLI::IsMember({"auto", "host"}))
       ->capture_default_str();
-  app->add_option("--op", o.op, "collective to test each pair with")->capture_default_str();
+  app->add_option("--op", o.op,
+                  "collective to test each pair with: all_reduce, all_gather, reduce_scatter, alltoall, broadcast, "
+                  "reduce, sendrecv")
+      ->capture_default_str();
+  app->add_option("-d,--datatype", o.dtype, "element type: float, double, int32 (nccl: also half, bfloat16)")
+      ->capture_default_str();
+  app->add_option("-a,--average", o.combine,
+                  "how the ranks' times of an iteration combine: 0 rank 0, 1 average, 2 min, 3 max (the slowest)")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
   app->add_option("-b,--minbytes", o.min_bytes, "smallest message size in bytes (K/M/G suffixes)")->capture_default_str();
   app->add_option("-e,--maxbytes", o.max_bytes, "largest message size; nodes are judged at this size")
       ->capture_default_str();

@@ -9,6 +9,8 @@ namespace podperf {
 struct PairsOptions {
   std::string backend = "auto";
   std::string op = "all_reduce";
+  std::string dtype = "float";
+  int combine = 3;  // -a: 0 rank0, 1 avg, 2 min, 3 max
   std::string min_bytes = "16M";
   std::string max_bytes = "256M";
   std::uint64_t step_factor = 2;

@@ -46,4 +46,34 @@ double bus_factor(const Op& op, int nranks) {
   return 1.0;
 }
 
+CaseCounts case_counts(const Op& op, std::uint64_t size_bytes, std::size_t type_bytes, int nranks) {
+  CaseCounts c;
+  const std::uint64_t elements = size_bytes / type_bytes;
+  const auto n = static_cast<std::uint64_t>(nranks);
+  switch (op.kind) {
+    case OpKind::kAllGather:
+      c.chunk = elements / n;
+      c.send_count = c.chunk;
+      c.recv_count = c.chunk * n;
+      break;
+    case OpKind::kReduceScatter:
+      c.chunk = elements / n;
+      c.send_count = c.chunk * n;
+      c.recv_count = c.chunk;
+      break;
+    case OpKind::kAllToAll:
+      c.chunk = elements / n;
+      c.send_count = c.chunk * n;
+      c.recv_count = c.chunk * n;
+      break;
+    default:
+      c.chunk = elements;
+      c.send_count = elements;
+      c.recv_count = elements;
+      break;
+  }
+  c.size_bytes = (op.per_rank_count_times_n ? c.chunk * n : c.chunk) * type_bytes;
+  return c;
+}
+
 }  // namespace podperf

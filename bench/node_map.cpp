@@ -62,6 +62,13 @@ NodeMap build_node_map(std::vector<RankRecord> records, int virtual_nodes) {
       map.node_of_rank[static_cast<std::size_t>(ranks[i]->world_rank)] = node.index;
     }
   }
+  // Virtual nodes of round-robin placed hosts interleave: order every node by its lowest rank.
+  std::sort(map.nodes.begin(), map.nodes.end(),
+            [](const NodeInfo& a, const NodeInfo& b) { return a.ranks.front() < b.ranks.front(); });
+  for (std::size_t i = 0; i < map.nodes.size(); ++i) {
+    map.nodes[i].index = static_cast<int>(i);
+    for (int r : map.nodes[i].ranks) map.node_of_rank[static_cast<std::size_t>(r)] = static_cast<int>(i);
+  }
   return map;
 }
 

@@ -53,8 +53,10 @@ std::vector<PairResult> decode_payload(const std::vector<double>& payload, const
     r.round = ctx.round;
     r.nodes = ctx.nodes;
     r.op = std::string(ctx.op->name);
-    r.size_bytes = ctx.sizes[s];
-    r.count = ctx.sizes[s] / sizeof(float);
+    const CaseCounts counts = case_counts(*ctx.op, ctx.sizes[s], dtype_info(ctx.dtype).bytes, ctx.ranks);
+    r.dtype = std::string(dtype_info(ctx.dtype).name);
+    r.size_bytes = counts.size_bytes;
+    r.count = counts.chunk;
     r.ranks = ctx.ranks;
     if (slot[0] == kMeasured) {
       CaseMeasurement m;

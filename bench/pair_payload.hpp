@@ -8,6 +8,7 @@
 
 #include "analysis/run.hpp"
 #include "bench/collectives.hpp"
+#include "bench/dtype.hpp"
 #include "bench/runner.hpp"
 
 namespace podperf {
@@ -29,7 +30,8 @@ struct PairContext {
   int round = 0;
   std::array<int, 2> nodes{0, 0};
   const Op* op = nullptr;
-  std::vector<std::uint64_t> sizes;
+  DType dtype = DType::kFloat;
+  std::vector<std::uint64_t> sizes;  // nominal (-b/-e); each result carries the size that ran
   int iters = 0;
   int ranks = 0;  // ranks in the pair's communicator
 };

@@ -37,6 +37,7 @@ constexpr double kNonRootGraceS = 10.0;  // non-root watchdogs wait this long af
 // The plan: identical on every rank.
 struct Plan {
   const Op* op = nullptr;
+  DType dtype = DType::kFloat;
   std::vector<std::uint64_t> sizes;
   std::vector<Round> steps;        // what runs at once
   std::vector<int> round_of_step;  // 1-based schedule round of each step
@@ -49,12 +50,11 @@ Plan make_plan(const PairsOptions& o, const NodeMap& map) {
   plan.thresholds = load_thresholds(o.config);
   if (o.threshold) plan.thresholds.pairs.threshold = *o.threshold;
   plan.op = &find_op(o.op);
-  if (plan.op->kind != OpKind::kAllReduce) {
-    throw UsageError(fmt::format("--op {}: pairs tests all_reduce only in this version", o.op));
-  }
+  plan.dtype = find_dtype(o.dtype).type;
+  const std::size_t type_bytes = dtype_info(plan.dtype).bytes;
   plan.sizes = size_sweep(parse_size(o.min_bytes, "-b/--minbytes"), parse_size(o.max_bytes, "-e/--maxbytes"),
-                          o.step_factor, parse_size(o.step_bytes, "-i/--stepbytes"), sizeof(float));
-  if (plan.sizes.back() / sizeof(float) > static_cast<std::uint64_t>(INT_MAX)) {
+                          o.step_factor, parse_size(o.step_bytes, "-i/--stepbytes"), type_bytes);
+  if (plan.sizes.back() / type_bytes > static_cast<std::uint64_t>(INT_MAX)) {
     throw UsageError(fmt::format("-e/--maxbytes {}: more than {} elements per message is not supported by the host "
                                  "backend",
                                  plan.sizes.back(), INT_MAX));
@@ -174,8 +174,11 @@ class Recorder {
           r.round = step_round_;
           r.nodes = slot.ctx.nodes;
           r.op = std::string(slot.ctx.op->name);
-          r.size_bytes = size;
-          r.count = size / sizeof(float);
+          const CaseCounts counts =
+              case_counts(*slot.ctx.op, size, dtype_info(slot.ctx.dtype).bytes, slot.ctx.ranks);
+          r.dtype = std::string(dtype_info(slot.ctx.dtype).name);
+          r.size_bytes = counts.size_bytes;
+          r.count = counts.chunk;
           r.ranks = slot.ctx.ranks;
           r.status = status;
           r.error = fmt::format("pair {} did not report its results: {}", pair, error);
@@ -205,14 +208,14 @@ class Recorder {
   std::vector<Slot> slots_;
 };
 
-// Measures every size of one pair on this rank's pair communicator. A failure ends the pair's
-// measurements and becomes data (the error text travels to rank 0).
-PairMeasurement measure_pair(Backend& backend, const Comm& pair_comm, const Plan& plan, const PairsOptions& o) {
+// Measures every size of one pair on its group. A failure ends the pair's measurements and becomes
+// data (the error text travels to rank 0).
+PairMeasurement measure_pair(Group& group, const Plan& plan, const PairsOptions& o) {
   PairMeasurement m;
   try {
-    std::unique_ptr<Group> group = backend.make_group(pair_comm, plan.sizes.back());
     for (std::uint64_t size : plan.sizes) {
-      m.cases.push_back(run_case(*group, pair_comm, *plan.op, size, o.warmup, o.iters, o.check != 0));
+      const Case c{plan.op, plan.dtype, size, false, 0};
+      m.cases.push_back(run_case(group, c, o.warmup, o.iters, o.check != 0, static_cast<TimeCombine>(o.combine)));
     }
   } catch (const std::exception& e) {
     m.error = e.what();
@@ -242,6 +245,8 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   run.backend = "host";
   run.ranks = world_size;
   run.options.op = std::string(plan.op->name);
+  run.options.dtype = std::string(dtype_info(plan.dtype).name);
+  run.options.time_combine = std::string(combine_name(static_cast<TimeCombine>(cli.pairs.combine)));
   run.options.sizes_bytes = plan.sizes;
   run.options.iters = cli.pairs.iters;
   run.options.warmup = cli.pairs.warmup;
@@ -350,7 +355,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
       std::vector<Slot> slots;
       for (const NodePair& p : step) {
         Slot slot;
-        slot.ctx = PairContext{round, p, plan.op, plan.sizes, o.iters, pair_ranks(map, p)};
+        slot.ctx = PairContext{round, p, plan.op, plan.dtype, plan.sizes, o.iters, pair_ranks(map, p)};
         slot.payload = empty_payload(plan.sizes.size(), o.iters);
         slots.push_back(std::move(slot));
       }
@@ -361,12 +366,27 @@ int run_pairs(const Cli& cli, const Comm& world) {
       }
     }
 
-    Comm pair_comm = world.split(my_pair, world.rank());
+    // Collective over the world: every rank takes part in creating the round's pair groups.
+    std::unique_ptr<Group> group;
+    std::string group_error;
+    try {
+      group = backend.split(world, my_pair, world.rank(), plan.sizes.back(), plan.dtype);
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::exception& e) {
+      group_error = e.what();
+    }
     MPI_Request send_request = MPI_REQUEST_NULL;
     std::vector<double> payload;
-    if (!pair_comm.is_null()) {
-      payload = encode_payload(measure_pair(backend, pair_comm, plan, o), plan.sizes.size(), o.iters);
-      if (pair_comm.rank() == 0) {
+    if (my_pair >= 0) {
+      PairMeasurement measured;
+      if (group) {
+        measured = measure_pair(*group, plan, o);
+      } else {
+        measured.error = group_error;
+      }
+      payload = encode_payload(measured, plan.sizes.size(), o.iters);
+      if (world.rank() == pair_leader(map, step[static_cast<std::size_t>(my_pair)])) {
         PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag,
                                     MPI_COMM_WORLD, &send_request));
       }

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace podperf {
 
 std::string format_duration(double seconds) {
   if (seconds < 0) seconds = 0;
-  if (seconds < 60) return fmt::format("{:.1f}s", seconds);
+  if (std::round(seconds * 10.0) / 10.0 < 60.0) return fmt::format("{:.1f}s", seconds);
   const auto total = static_cast<long long>(seconds + 0.5);
   if (total < 3600) return fmt::format("{}m{:02}s", total / 60, total % 60);
   return fmt::format("{}h{:02}m", total / 3600, (total % 3600) / 60);

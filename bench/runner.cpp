@@ -1,39 +1,48 @@
 #include "bench/runner.hpp"
 
-#include "analysis/stats.hpp"
-
 namespace podperf {
 
-CaseMeasurement run_case(Group& group, const Comm& members, const Op& op, std::uint64_t size_bytes, int warmup,
-                         int iters, bool check) {
-  CaseMeasurement m;
-  if (check) {
-    long long wrong = group.check(op, size_bytes);
-    PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG_LONG, MPI_SUM, members.raw()));
-    m.wrong = wrong;
+std::string_view combine_name(TimeCombine c) {
+  switch (c) {
+    case TimeCombine::kRank0:
+      return "rank0";
+    case TimeCombine::kAverage:
+      return "avg";
+    case TimeCombine::kMin:
+      return "min";
+    case TimeCombine::kMax:
+      return "max";
   }
-  if (warmup > 0) (void)group.run(op, size_bytes, warmup);
-  m.samples_s = group.run(op, size_bytes, iters);
-  PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, m.samples_s.data(), static_cast<int>(m.samples_s.size()), MPI_DOUBLE,
-                                  MPI_MAX, members.raw()));
-  return m;
+  return "max";
 }
 
-void fill_timing(PairResult& result, const CaseMeasurement& m, const Op& op, int nranks) {
-  result.samples_s = m.samples_s;
-  result.wrong = m.wrong;
-  const Summary s = summarize(m.samples_s);
-  result.median_s = s.median;
-  result.min_s = s.min;
-  result.max_s = s.max;
-  result.p99_s = s.p99;
-  result.cv = s.cv;
-  result.ranks = nranks;
-  if (s.median > 0.0) {
-    result.algbw_gbps = static_cast<double>(result.size_bytes) / s.median / 1e9;
-    result.busbw_gbps = result.algbw_gbps * bus_factor(op, nranks);
+CaseMeasurement run_case(Group& group, const Case& c, int warmup, int iters, bool check, TimeCombine combine) {
+  const Comm& comm = group.comm();
+  CaseMeasurement m;
+  if (check) {
+    long long wrong = group.check(c);
+    PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG_LONG, MPI_SUM, comm.raw()));
+    m.wrong = wrong;
   }
-  result.status = m.wrong > 0 ? "wrong" : "ok";
+  if (warmup > 0) (void)group.run(c, warmup);
+  m.samples_s = group.run(c, iters);
+  const int count = static_cast<int>(m.samples_s.size());
+  switch (combine) {
+    case TimeCombine::kRank0:
+      PODPERF_CHECK_MPI(MPI_Bcast(m.samples_s.data(), count, MPI_DOUBLE, 0, comm.raw()));
+      break;
+    case TimeCombine::kAverage:
+      PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, m.samples_s.data(), count, MPI_DOUBLE, MPI_SUM, comm.raw()));
+      for (double& s : m.samples_s) s /= comm.size();
+      break;
+    case TimeCombine::kMin:
+      PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, m.samples_s.data(), count, MPI_DOUBLE, MPI_MIN, comm.raw()));
+      break;
+    case TimeCombine::kMax:
+      PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, m.samples_s.data(), count, MPI_DOUBLE, MPI_MAX, comm.raw()));
+      break;
+  }
+  return m;
 }
 
 }  // namespace podperf

@@ -1,26 +1,47 @@
 #pragma once
-// Runs one Case (op, size) on a Group with a fixed number of iterations, identical on all ranks,
-// and turns the per-iteration times into a PairResult's timing fields.
+// Runs one Case on a Group with a fixed number of iterations, identical on all ranks, and turns the
+// per-iteration times into a result's timing fields.
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "analysis/run.hpp"
+#include "analysis/stats.hpp"
 #include "bench/backend.hpp"
 
 namespace podperf {
 
+// How per-rank times of one iteration combine (nccl-tests -a): 0 rank 0, 1 average, 2 min, 3 max.
+enum class TimeCombine { kRank0 = 0, kAverage = 1, kMin = 2, kMax = 3 };
+std::string_view combine_name(TimeCombine c);
+
 struct CaseMeasurement {
-  std::vector<double> samples_s;  // per iteration: the slowest rank of the group
+  std::vector<double> samples_s;  // per iteration, combined over the group's ranks
   std::int64_t wrong = 0;         // summed over the group
 };
 
-// Collective over `members`: an untimed checked operation (when `check`), `warmup` untimed
-// iterations, then `iters` timed ones; per-iteration times reduced with MAX over the group.
-CaseMeasurement run_case(Group& group, const Comm& members, const Op& op, std::uint64_t size_bytes, int warmup,
-                         int iters, bool check);
+// Collective over the group: an untimed checked operation (when `check`), `warmup` untimed
+// iterations, then `iters` timed ones; per-iteration times combined over the group.
+CaseMeasurement run_case(Group& group, const Case& c, int warmup, int iters, bool check, TimeCombine combine);
 
-// Fills the timing fields of `result` (median/min/max/p99/cv, algbw/busbw from the median) and its
-// status (wrong > 0 -> "wrong") from a measurement on `nranks` ranks.
-void fill_timing(PairResult& result, const CaseMeasurement& m, const Op& op, int nranks);
+// Fills the timing fields of a PairResult or CollectiveResult (median/min/max/p99/cv, algbw and
+// busbw from the median) and its status (wrong > 0 -> "wrong"). `size_bytes` must be set.
+template <typename Result>
+void fill_timing(Result& result, const CaseMeasurement& m, const Op& op, int nranks) {
+  result.samples_s = m.samples_s;
+  result.wrong = m.wrong;
+  const Summary s = summarize(m.samples_s);
+  result.median_s = s.median;
+  result.min_s = s.min;
+  result.max_s = s.max;
+  result.p99_s = s.p99;
+  result.cv = s.cv;
+  result.ranks = nranks;
+  if (s.median > 0.0) {
+    result.algbw_gbps = static_cast<double>(result.size_bytes) / s.median / 1e9;
+    result.busbw_gbps = result.algbw_gbps * bus_factor(op, nranks);
+  }
+  result.status = m.wrong > 0 ? "wrong" : "ok";
+}
 
 }  // namespace podperf

@@ -1,30 +1,14 @@
-#include <cmath>
-
+// Explicit instantiations of the host pattern routines for the host backend's element types.
 #include "kernels/pattern.hpp"
 
 namespace podperf {
-
-void fill_pattern(std::span<float> buf, int rank, std::uint64_t first_index) {
-  for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = pattern_value(rank, first_index + i);
-}
-
-std::int64_t count_wrong_sum(std::span<const float> buf, int nranks, std::uint64_t first_index) {
-  std::int64_t wrong = 0;
-  for (std::size_t i = 0; i < buf.size(); ++i) {
-    double expected = 0.0;
-    for (int r = 0; r < nranks; ++r) expected += pattern_value(r, first_index + i);
-    const double got = buf[i];
-    if (!(std::fabs(got - expected) <= 1e-5 * std::fabs(expected))) ++wrong;
-  }
-  return wrong;
-}
-
-std::int64_t count_wrong_copy(std::span<const float> buf, int rank, std::uint64_t first_index) {
-  std::int64_t wrong = 0;
-  for (std::size_t i = 0; i < buf.size(); ++i) {
-    if (buf[i] != pattern_value(rank, first_index + i)) ++wrong;
-  }
-  return wrong;
-}
-
+template void fill_pattern<float>(std::span<float>, int, std::uint64_t);
+template void fill_pattern<double>(std::span<double>, int, std::uint64_t);
+template void fill_pattern<std::int32_t>(std::span<std::int32_t>, int, std::uint64_t);
+template std::int64_t count_wrong_sum<float>(std::span<const float>, int, std::uint64_t);
+template std::int64_t count_wrong_sum<double>(std::span<const double>, int, std::uint64_t);
+template std::int64_t count_wrong_sum<std::int32_t>(std::span<const std::int32_t>, int, std::uint64_t);
+template std::int64_t count_wrong_copy<float>(std::span<const float>, int, std::uint64_t);
+template std::int64_t count_wrong_copy<double>(std::span<const double>, int, std::uint64_t);
+template std::int64_t count_wrong_copy<std::int32_t>(std::span<const std::int32_t>, int, std::uint64_t);
 }  // namespace podperf

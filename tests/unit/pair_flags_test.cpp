@@ -1,0 +1,338 @@
+// analyze_pairs and pairs_exit_code on synthetic Runs, with the thresholds of the embedded
+// configs/thresholds.toml, so the tests follow the config.
+#include <cstdio>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+
+#include "analysis/pair_flags.hpp"
+#include "analysis/thresholds.hpp"
+#include "synthetic_run.hpp"
+
+namespace podperf {
+namespace {
+
+using synthetic::kJudgedSize;
+using synthetic::make_pair;
+using synthetic::make_run;
+
+const PairThresholds& config() {
+  static const PairThresholds t = load_thresholds("").pairs;
+  return t;
+}
+
+bool contains(const PairResult& p, int node) { return p.nodes[0] == node || p.nodes[1] == node; }
+
+std::set<int> straggler_nodes(const Run& run) {
+  std::set<int> out;
+  for (const Straggler& s : run.stragglers) out.insert(s.node);
+  return out;
+}
+
+// Per-pair factor 1 +- `noise` (uniform), from a fixed seed.
+std::function<double(int, int)> healthy(double gbps, double noise, std::uint32_t seed) {
+  auto rng = std::make_shared<std::mt19937>(seed);
+  return [=](int, int) {
+    std::uniform_real_distribution<double> u(-noise, noise);
+    return gbps * (1.0 + u(*rng));
+  };
+}
+
+// Nodes in `bad` run at `factor`; a pair runs at the slower of its two nodes.
+std::function<double(int, int)> with_bad_nodes(std::function<double(int, int)> base, std::set<int> bad, double factor) {
+  return [=](int a, int b) { return base(a, b) * (bad.contains(a) || bad.contains(b) ? factor : 1.0); };
+}
+
+TEST(PairFlags, ConfigIsTheOneTheseTestsAssume) {
+  // The scenarios below are sized for these values; a config change should be a conscious one.
+  EXPECT_DOUBLE_EQ(config().threshold, 0.05);
+  EXPECT_DOUBLE_EQ(config().straggler_fraction, 0.5);
+  EXPECT_DOUBLE_EQ(config().baseline_min_kept_fraction, 0.5);
+}
+
+TEST(PairFlags, HealthyEightNodesNoFlags) {
+  auto run = make_run(8, healthy(100.0, 0.02, 1));
+  analyze_pairs(run, config());
+
+  for (const PairResult& p : run.pairs) {
+    EXPECT_FALSE(p.flagged) << p.nodes[0] << ":" << p.nodes[1] << " ratio " << p.ratio;
+    EXPECT_NEAR(p.ratio, 1.0, 0.05);
+    EXPECT_GT(p.noise_gbps, 0.0);
+  }
+  EXPECT_TRUE(run.stragglers.empty());
+  EXPECT_TRUE(run.links.empty());
+  EXPECT_EQ(run.judged_size_bytes, kJudgedSize);
+  ASSERT_EQ(run.baselines.size(), 1U);
+  EXPECT_EQ(run.baselines[0].size_bytes, kJudgedSize);
+  EXPECT_EQ(run.baselines[0].pairs_kept, 28U);
+  EXPECT_EQ(run.baselines[0].pairs_total, 28U);
+  EXPECT_NEAR(run.baselines[0].baseline_gbps, 100.0, 2.0);
+  EXPECT_EQ(pairs_exit_code(run), 0);
+}
+
+TEST(PairFlags, OneBadNodeAmongEight) {
+  const int bad = 3;
+  auto run = make_run(8, with_bad_nodes(healthy(100.0, 0.02, 2), {bad}, 0.6));
+  analyze_pairs(run, config());
+
+  for (const PairResult& p : run.pairs) {
+    EXPECT_EQ(p.flagged, contains(p, bad)) << p.nodes[0] << ":" << p.nodes[1] << " ratio " << p.ratio;
+  }
+  ASSERT_EQ(run.stragglers.size(), 1U);
+  const Straggler& s = run.stragglers[0];
+  EXPECT_EQ(s.node, bad);
+  EXPECT_EQ(s.hostname, "node3");
+  EXPECT_EQ(s.flagged_pairs, 7);
+  EXPECT_EQ(s.total_pairs, 7);
+  EXPECT_NEAR(s.median_ratio, 0.6, 0.03);
+  EXPECT_NE(s.evidence.find("7 of 7 pairs flagged"), std::string::npos) << s.evidence;
+  EXPECT_TRUE(run.links.empty()) << "slow pairs of a straggler are not link findings";
+  ASSERT_EQ(run.baselines.size(), 1U);
+  EXPECT_EQ(run.baselines[0].pairs_kept, 21U);  // the 7 pairs of the bad node are dropped
+  EXPECT_NEAR(run.baselines[0].baseline_gbps, 100.0, 2.0);
+  EXPECT_EQ(pairs_exit_code(run), 1);
+}
+
+TEST(PairFlags, TwoBadNodesAmongEight) {
+  auto run = make_run(8, with_bad_nodes(healthy(100.0, 0.02, 3), {2, 5}, 0.6));
+  analyze_pairs(run, config());
+
+  for (const PairResult& p : run.pairs) {
+    EXPECT_EQ(p.flagged, contains(p, 2) || contains(p, 5)) << p.nodes[0] << ":" << p.nodes[1];
+  }
+  EXPECT_EQ(straggler_nodes(run), (std::set<int>{2, 5}));
+  for (const Straggler& s : run.stragglers) EXPECT_EQ(s.flagged_pairs, 7);
+  EXPECT_TRUE(run.links.empty());
+  EXPECT_EQ(run.baselines[0].pairs_kept, 15U);
+  EXPECT_EQ(pairs_exit_code(run), 1);
+}
+
+TEST(PairFlags, OneBadLinkBetweenHealthyNodes) {
+  auto base = healthy(100.0, 0.02, 4);
+  auto run = make_run(6, [&](int a, int b) { return base(a, b) * (a == 1 && b == 4 ? 0.6 : 1.0); });
+  analyze_pairs(run, config());
+
+  for (const PairResult& p : run.pairs) {
+    EXPECT_EQ(p.flagged, p.nodes == (std::array<int, 2>{1, 4})) << p.nodes[0] << ":" << p.nodes[1];
+  }
+  EXPECT_TRUE(run.stragglers.empty());
+  ASSERT_EQ(run.links.size(), 1U);
+  const LinkFinding& l = run.links[0];
+  EXPECT_EQ(l.nodes, (std::array<int, 2>{1, 4}));
+  EXPECT_EQ(l.hostnames, (std::array<std::string, 2>{"node1", "node4"}));
+  EXPECT_NEAR(l.ratio, 0.6, 0.03);
+  EXPECT_NE(l.evidence.find("node1"), std::string::npos) << l.evidence;
+  EXPECT_NE(l.evidence.find("node4"), std::string::npos) << l.evidence;
+  EXPECT_EQ(pairs_exit_code(run), 1);
+}
+
+TEST(PairFlags, FourNodesOneBadNode) {
+  // 3 of 6 pairs slow: exactly half, which the baseline guard still allows dropping.
+  auto run = make_run(4, with_bad_nodes(healthy(100.0, 0.02, 5), {0}, 0.6));
+  analyze_pairs(run, config());
+
+  for (const PairResult& p : run.pairs) EXPECT_EQ(p.flagged, contains(p, 0)) << p.nodes[0] << ":" << p.nodes[1];
+  ASSERT_EQ(run.stragglers.size(), 1U);
+  EXPECT_EQ(run.stragglers[0].node, 0);
+  EXPECT_EQ(run.stragglers[0].flagged_pairs, 3);
+  EXPECT_EQ(run.stragglers[0].total_pairs, 3);
+  EXPECT_TRUE(run.links.empty());
+  EXPECT_EQ(run.baselines[0].pairs_kept, 3U);
+  EXPECT_EQ(pairs_exit_code(run), 1);
+}
+
+// Realistic within-pair noise: 20 iterations, each time +-`spread` (uniform) around the median
+// plus an occasional slow iteration.
+std::vector<double> noisy_samples(std::mt19937& rng, double spread) {
+  std::uniform_real_distribution<double> u(-spread, spread);
+  std::bernoulli_distribution hiccup(0.05);
+  std::vector<double> out;
+  for (int i = 0; i < 20; ++i) out.push_back((1.0 + u(rng)) * (hiccup(rng) ? 1.5 : 1.0));
+  return out;
+}
+
+TEST(PairFlags, PureNoiseNeverMakesAStraggler) {
+  for (std::uint32_t seed = 1; seed <= 300; ++seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> pair_noise(-0.03, 0.03);
+    auto run = make_run(8, [](int, int) { return 100.0; });
+    for (PairResult& p : run.pairs) {
+      p = make_pair(p.nodes[0], p.nodes[1], kJudgedSize, 100.0 * (1.0 + pair_noise(rng)), noisy_samples(rng, 0.02));
+    }
+    analyze_pairs(run, config());
+    EXPECT_TRUE(run.stragglers.empty()) << "seed " << seed << ": " << run.stragglers[0].evidence;
+    EXPECT_TRUE(run.links.empty()) << "seed " << seed;
+    EXPECT_EQ(pairs_exit_code(run), 0) << "seed " << seed;
+  }
+}
+
+TEST(PairFlags, GaussianNoiseRarelyMakesAStraggler) {
+  // Heavier tails than the uniform case: 3% standard deviation per pair. Before the spread rule
+  // (gap > spread_factor x the healthy pairs' robust sigma) about 6% of pairs were flagged, 77% of
+  // healthy 8-node runs exited 1 and 10 of 3000 named a straggler; this bounds both rates.
+  const int trials = 3000;
+  int runs_with_straggler = 0;
+  int runs_exiting_1 = 0;
+  int flagged_pairs = 0;
+  for (std::uint32_t seed = 1; seed <= trials; ++seed) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> pair_noise(0.0, 0.03);
+    auto run = make_run(8, [](int, int) { return 100.0; });
+    for (PairResult& p : run.pairs) {
+      p = make_pair(p.nodes[0], p.nodes[1], kJudgedSize, 100.0 * (1.0 + pair_noise(rng)), noisy_samples(rng, 0.02));
+    }
+    analyze_pairs(run, config());
+    for (const PairResult& p : run.pairs) flagged_pairs += p.flagged ? 1 : 0;
+    runs_exiting_1 += pairs_exit_code(run);
+    if (!run.stragglers.empty()) {
+      ++runs_with_straggler;
+      // A straggler made of noise is a mild one: its pairs are near the threshold, not at 60%.
+      for (const Straggler& s : run.stragglers) EXPECT_GT(s.median_ratio, 0.9) << "seed " << seed << ": " << s.evidence;
+    }
+  }
+  std::printf("gaussian 3%%: %d flagged pairs, %d runs exit 1, %d runs with a straggler of %d\n", flagged_pairs,
+              runs_exiting_1, runs_with_straggler, trials);
+  EXPECT_LE(runs_with_straggler, trials / 1000) << "false straggler rate above 0.1%";
+  EXPECT_LE(runs_exiting_1, trials / 20) << "healthy runs exiting 1 above 5%";
+}
+
+TEST(PairFlags, GapSmallerThanOwnNoiseIsNotFlagged) {
+  auto base = healthy(100.0, 0.01, 6);
+  auto run = make_run(8, base);
+  // Pair 2:6 sits 7% below the others, but its iterations spread +-30%.
+  auto it = std::find_if(run.pairs.begin(), run.pairs.end(),
+                         [](const PairResult& p) { return p.nodes == std::array<int, 2>{2, 6}; });
+  ASSERT_NE(it, run.pairs.end());
+  *it = make_pair(2, 6, kJudgedSize, 93.0, 0.30);
+  analyze_pairs(run, config());
+
+  EXPECT_LT(it->ratio, 1.0 - config().threshold) << "the gap is above the threshold";
+  EXPECT_GT(it->noise_gbps * config().noise_factor, it->baseline_gbps - it->busbw_gbps) << "...but within its noise";
+  EXPECT_FALSE(it->flagged);
+  EXPECT_EQ(pairs_exit_code(run), 0);
+
+  // Control: the same gap with quiet samples is flagged.
+  *it = make_pair(2, 6, kJudgedSize, 93.0, 0.01);
+  analyze_pairs(run, config());
+  EXPECT_TRUE(it->flagged);
+  EXPECT_EQ(pairs_exit_code(run), 1);
+}
+
+TEST(PairFlags, FailedPairsAreFlaggedAndFailTheRun) {
+  auto run = make_run(6, healthy(100.0, 0.02, 7));
+  PairResult& wrong = run.pairs[0];  // 0:1
+  wrong.status = "wrong";
+  wrong.wrong = 12;
+  PairResult& error = run.pairs[9];  // 2:3
+  ASSERT_EQ(error.nodes, (std::array<int, 2>{2, 3}));
+  error.status = "error";
+  error.error = "ncclCommInitRank: unhandled system error";
+  error.busbw_gbps = 0.0;
+  error.samples_s.clear();
+  analyze_pairs(run, config());
+
+  EXPECT_TRUE(wrong.flagged);
+  EXPECT_TRUE(error.flagged);
+  for (const PairResult& p : run.pairs) {
+    if (&p != &wrong && &p != &error) {
+      EXPECT_FALSE(p.flagged) << p.nodes[0] << ":" << p.nodes[1];
+    }
+  }
+  ASSERT_EQ(run.baselines.size(), 1U);
+  EXPECT_EQ(run.baselines[0].pairs_total, 13U) << "failed pairs stay out of the baseline";
+  EXPECT_TRUE(run.stragglers.empty());
+  ASSERT_EQ(run.links.size(), 2U);
+  const auto error_link = std::find_if(run.links.begin(), run.links.end(),
+                                       [](const LinkFinding& l) { return l.nodes == std::array<int, 2>{2, 3}; });
+  ASSERT_NE(error_link, run.links.end());
+  EXPECT_NE(error_link->evidence.find("error"), std::string::npos) << error_link->evidence;
+  EXPECT_NE(error_link->evidence.find("unhandled system error"), std::string::npos) << error_link->evidence;
+  EXPECT_EQ(pairs_exit_code(run), 1);
+}
+
+TEST(PairFlags, StatusTableGivesExitCode) {
+  for (const char* status : {"ok", "wrong", "error", "timeout"}) {
+    auto run = make_run(4, healthy(100.0, 0.01, 8));
+    run.pairs[2].status = status;
+    analyze_pairs(run, config());
+    const bool ok = std::string(status) == "ok";
+    EXPECT_EQ(run.pairs[2].flagged, !ok) << status;
+    EXPECT_EQ(pairs_exit_code(run), ok ? 0 : 1) << status;
+  }
+}
+
+TEST(PairFlags, ThreeNodesOneBadNode) {
+  // 2 of 3 pairs slow: the guard keeps floor(0.5 * 3) = 1 pair, the healthy one, as the baseline.
+  auto run = make_run(3, with_bad_nodes(healthy(100.0, 0.01, 11), {1}, 0.6));
+  analyze_pairs(run, config());
+  EXPECT_EQ(run.baselines[0].pairs_kept, 1U);
+  for (const PairResult& p : run.pairs) EXPECT_EQ(p.flagged, contains(p, 1)) << p.nodes[0] << ":" << p.nodes[1];
+  EXPECT_EQ(straggler_nodes(run), std::set<int>{1});
+}
+
+TEST(PairFlags, DeadNodeIsAStraggler) {
+  // Every pair of node 6 failed: no bandwidth at all, but still the node to blame.
+  auto run = make_run(8, healthy(100.0, 0.02, 12));
+  for (PairResult& p : run.pairs) {
+    if (contains(p, 6)) {
+      p.status = "error";
+      p.error = "remote process exited";
+      p.busbw_gbps = 0.0;
+      p.samples_s.clear();
+    }
+  }
+  analyze_pairs(run, config());
+  ASSERT_EQ(run.stragglers.size(), 1U);
+  EXPECT_EQ(run.stragglers[0].node, 6);
+  EXPECT_EQ(run.stragglers[0].flagged_pairs, 7);
+  EXPECT_TRUE(run.links.empty());
+  EXPECT_EQ(run.baselines[0].pairs_total, 21U);
+  EXPECT_EQ(pairs_exit_code(run), 1);
+}
+
+TEST(PairFlags, SmallSizeFlagsAreReportedButDoNotFailTheRun) {
+  const std::uint64_t small = 1ULL << 20;
+  auto run = make_run(6, healthy(100.0, 0.01, 9));
+  // The same pairs at 1 MiB, where pair 0:5 is slow.
+  for (int a = 0; a < 6; ++a) {
+    for (int b = a + 1; b < 6; ++b) run.pairs.push_back(make_pair(a, b, small, a == 0 && b == 5 ? 5.0 : 10.0));
+  }
+  analyze_pairs(run, config());
+
+  EXPECT_EQ(run.judged_size_bytes, kJudgedSize);
+  EXPECT_EQ(run.baselines.size(), 2U);
+  int flagged_small = 0;
+  for (const PairResult& p : run.pairs) {
+    if (p.flagged) {
+      EXPECT_EQ(p.size_bytes, small);
+      ++flagged_small;
+    }
+  }
+  EXPECT_EQ(flagged_small, 1);
+  EXPECT_TRUE(run.stragglers.empty());
+  EXPECT_TRUE(run.links.empty());
+  EXPECT_EQ(pairs_exit_code(run), 0);
+
+  // A failure at the small size does fail the run.
+  run.pairs.back().status = "timeout";
+  analyze_pairs(run, config());
+  EXPECT_EQ(pairs_exit_code(run), 1);
+}
+
+TEST(PairFlags, AnalyzingTwiceGivesTheSameResult) {
+  auto run = make_run(8, with_bad_nodes(healthy(100.0, 0.02, 10), {7}, 0.6));
+  analyze_pairs(run, config());
+  const std::size_t stragglers = run.stragglers.size();
+  const std::size_t baselines = run.baselines.size();
+  analyze_pairs(run, config());
+  EXPECT_EQ(run.stragglers.size(), stragglers);
+  EXPECT_EQ(run.baselines.size(), baselines);
+}
+
+}  // namespace
+}  // namespace podperf

@@ -1,0 +1,59 @@
+// Progress lines: format_duration and the line Progress::step_done prints.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench/progress.hpp"
+
+namespace podperf {
+namespace {
+
+TEST(FormatDuration, Table) {
+  struct Case {
+    double seconds;
+    const char* text;
+  };
+  const std::vector<Case> cases{
+      {0.0, "0.0s"},
+      {0.5, "0.5s"},
+      {12.34, "12.3s"},
+      {59.9, "59.9s"},
+      {60.0, "1m00s"},
+      {65.0, "1m05s"},
+      {119.6, "2m00s"},  // whole seconds from a minute on, rounded
+      {3599.0, "59m59s"},
+      {3600.0, "1h00m"},
+      {7380.0, "2h03m"},
+      {90000.0, "25h00m"},
+      {-3.0, "0.0s"},  // a clock step backwards is shown as 0
+  };
+  for (const Case& c : cases) EXPECT_EQ(format_duration(c.seconds), c.text) << c.seconds;
+}
+
+TEST(FormatDuration, JustBelowAMinuteDoesNotPrintSixtySeconds) {
+  // 59.97 s rounds to 60.0 at one decimal: it should read as a minute, not "60.0s".
+  EXPECT_EQ(format_duration(59.97), "1m00s");
+  // Same at the hour boundary: 3599.6 s is one hour.
+  EXPECT_EQ(format_duration(3599.6), "1h00m");
+}
+
+TEST(Progress, StepDoneLine) {
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  Progress progress(4, "round", out);
+  progress.step_done(1, "node0 <-> node1");
+  progress.step_done(4, "");
+  std::rewind(out);
+  std::string text(4096, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), out));
+  std::fclose(out);
+  EXPECT_NE(text.find("podperf: round 1/4 done, elapsed "), std::string::npos) << text;
+  EXPECT_NE(text.find(" left; node0 <-> node1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("podperf: round 4/4 done"), std::string::npos) << text;
+  EXPECT_NE(text.find("~0.0s left\n"), std::string::npos) << "the last step has nothing left\n" << text;
+}
+
+}  // namespace
+}  // namespace podperf

@@ -1,0 +1,119 @@
+// render_summary: the terminal summary of an analyzed Run.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analysis/pair_flags.hpp"
+#include "analysis/summary_text.hpp"
+#include "analysis/thresholds.hpp"
+#include "synthetic_run.hpp"
+
+namespace podperf {
+namespace {
+
+using synthetic::make_run;
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// 6 nodes; node 4 runs at 60%.
+Run analyzed_run_with_straggler() {
+  auto run = make_run(6, [](int a, int b) { return a == 4 || b == 4 ? 60.0 : 100.0; });
+  run.rounds_planned = 5;
+  run.rounds_completed = 5;
+  run.launcher.kind = "slurm";
+  run.launcher.job_id = "4242";
+  analyze_pairs(run, load_thresholds("").pairs);
+  return run;
+}
+
+TEST(SummaryText, ShowsMatrixStragglerFlaggedPairsAndResults) {
+  const podperf::Run run = analyzed_run_with_straggler();
+  ASSERT_EQ(run.stragglers.size(), 1U);
+  const std::string text = render_summary(run, "results/test-run");
+
+  EXPECT_TRUE(has(text, "podperf pairs")) << text;
+  EXPECT_TRUE(has(text, "run test-run")) << text;
+  EXPECT_TRUE(has(text, "12 ranks on 6 nodes")) << text;
+  EXPECT_TRUE(has(text, "job 4242")) << text;
+  EXPECT_TRUE(has(text, "5 of 5 rounds")) << text;
+  EXPECT_TRUE(has(text, "Pair busbw (GB/s) at 1G")) << text;
+  EXPECT_TRUE(has(text, "4 node4")) << text;       // a matrix row header
+  EXPECT_TRUE(has(text, "60.000!")) << text;       // a flagged cell
+  EXPECT_TRUE(has(text, "100.000")) << text;       // a healthy cell
+  EXPECT_TRUE(has(text, "baseline at 1G: 100.000 GB/s (robust mean of 10 of 15 pairs)")) << text;
+  EXPECT_TRUE(has(text, "Flagged pairs (5;")) << text;
+  EXPECT_TRUE(has(text, "node0 <-> node4 1G: 60.000 GB/s, 60% of baseline 100.000")) << text;
+  EXPECT_TRUE(has(text, "Straggler nodes (1):")) << text;
+  EXPECT_TRUE(has(text, "node4 (node 4): " + run.stragglers[0].evidence)) << text;
+  EXPECT_TRUE(has(text, "5 of 5 pairs flagged")) << text;
+  EXPECT_TRUE(has(text, "Results: results/test-run/run.json")) << text;
+  EXPECT_FALSE(has(text, "VIRTUAL")) << text;
+}
+
+TEST(SummaryText, HealthyRunSaysNone) {
+  auto run = make_run(4, [](int, int) { return 100.0; });
+  analyze_pairs(run, load_thresholds("").pairs);
+  const std::string text = render_summary(run, "");
+  EXPECT_TRUE(has(text, "Flagged pairs: none (threshold 5% below baseline)")) << text;
+  EXPECT_TRUE(has(text, "Straggler nodes: none")) << text;
+  EXPECT_FALSE(has(text, "Results:")) << "an empty results dir is not printed\n" << text;
+}
+
+TEST(SummaryText, LinkFindingIsListed) {
+  auto run = make_run(6, [](int a, int b) { return a == 1 && b == 2 ? 50.0 : 100.0; });
+  analyze_pairs(run, load_thresholds("").pairs);
+  ASSERT_EQ(run.links.size(), 1U);
+  const std::string text = render_summary(run, "r");
+  EXPECT_TRUE(has(text, "Slow links between healthy nodes (1):")) << text;
+  EXPECT_TRUE(has(text, run.links[0].evidence)) << text;
+}
+
+TEST(SummaryText, VirtualNodesAreNoted) {
+  auto run = make_run(4, [](int, int) { return 100.0; });
+  run.nodes = synthetic::make_nodes(4, /*is_virtual=*/true);
+  analyze_pairs(run, load_thresholds("").pairs);
+  const std::string text = render_summary(run, "r");
+  EXPECT_TRUE(has(text, "VIRTUAL nodes")) << text;
+  EXPECT_TRUE(has(text, "box/v3")) << text;
+}
+
+TEST(SummaryText, TimeoutShowsErrorAndUnfinishedPairs) {
+  auto run = make_run(4, [](int, int) { return 100.0; });
+  run.rounds_planned = 3;
+  run.rounds_completed = 2;
+  run.status = "timeout";
+  run.error = "round 3 exceeded --timeout 60 s";
+  run.unfinished = {"round 3: node0 <-> node1", "round 3: node2 <-> node3"};
+  run.pairs.resize(4);  // rounds 1 and 2 only
+  run.pairs[3].status = "timeout";
+  run.pairs[3].error = "did not finish";
+  analyze_pairs(run, load_thresholds("").pairs);
+  const std::string text = render_summary(run, "r");
+
+  EXPECT_TRUE(has(text, "2 of 3 rounds; status timeout")) << text;
+  EXPECT_TRUE(has(text, "error: round 3 exceeded --timeout 60 s")) << text;
+  EXPECT_TRUE(has(text, "unfinished: round 3: node0 <-> node1")) << text;
+  EXPECT_TRUE(has(text, "unfinished: round 3: node2 <-> node3")) << text;
+  EXPECT_TRUE(has(text, "timeout: did not finish")) << text;  // the failed pair in the flagged list
+  EXPECT_TRUE(has(text, "        x")) << text;                // and 'x' in the matrix
+}
+
+TEST(SummaryText, WrongPairShowsItsCount) {
+  auto run = make_run(4, [](int, int) { return 100.0; });
+  run.pairs[0].status = "wrong";
+  run.pairs[0].wrong = 17;
+  analyze_pairs(run, load_thresholds("").pairs);
+  const std::string text = render_summary(run, "r");
+  EXPECT_TRUE(has(text, "node0 <-> node1 1G wrong: 17 wrong elements")) << text;
+}
+
+TEST(SummaryText, LargeRunsOmitTheMatrix) {
+  auto run = make_run(30, [](int, int) { return 100.0; });
+  analyze_pairs(run, load_thresholds("").pairs);
+  const std::string text = render_summary(run, "r");
+  EXPECT_TRUE(has(text, "30 nodes: pair matrix omitted")) << text;
+  EXPECT_FALSE(has(text, "Pair busbw (GB/s)")) << text;
+}
+
+}  // namespace
+}  // namespace podperf

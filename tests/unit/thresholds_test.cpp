@@ -1,0 +1,162 @@
+// Thresholds config: the embedded configs/thresholds.toml and the validation errors of
+// parse_thresholds (file, line, key, what was expected).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "analysis/errors.hpp"
+#include "analysis/thresholds.hpp"
+
+namespace podperf {
+namespace {
+
+const char* const kValid = R"([pairs]
+threshold = 0.07
+noise_factor = 2
+spread_factor = 2.5
+straggler_fraction = 0.6
+baseline_max_passes = 20
+baseline_min_kept_fraction = 0.4
+)";
+
+// kValid with one line replaced (or removed, when `replacement` is empty).
+std::string with_line(const std::string& key, const std::string& replacement) {
+  std::string text = kValid;
+  const std::size_t at = text.find(key + " =");
+  const std::size_t end = text.find('\n', at);
+  text.replace(at, end - at + 1, replacement.empty() ? "" : replacement + "\n");
+  return text;
+}
+
+std::string error_of(const std::string& text, const std::string& source = "my.toml") {
+  try {
+    (void)parse_thresholds(text, source);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ConfigError for:\n" << text;
+  return "";
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(Thresholds, EmbeddedConfigLoads) {
+  const Thresholds t = load_thresholds("");
+  EXPECT_DOUBLE_EQ(t.pairs.threshold, 0.05);
+  EXPECT_DOUBLE_EQ(t.pairs.noise_factor, 1.0);
+  EXPECT_DOUBLE_EQ(t.pairs.spread_factor, 4.0);
+  EXPECT_DOUBLE_EQ(t.pairs.straggler_fraction, 0.5);
+  EXPECT_EQ(t.pairs.baseline_max_passes, 50);
+  EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.5);
+  EXPECT_TRUE(has(t.source, "thresholds.toml")) << t.source;
+}
+
+TEST(Thresholds, ParsesEveryKey) {
+  const Thresholds t = parse_thresholds(kValid, "my.toml");
+  EXPECT_DOUBLE_EQ(t.pairs.threshold, 0.07);
+  EXPECT_DOUBLE_EQ(t.pairs.noise_factor, 2.0);  // an integer is a number too
+  EXPECT_DOUBLE_EQ(t.pairs.spread_factor, 2.5);
+  EXPECT_DOUBLE_EQ(t.pairs.straggler_fraction, 0.6);
+  EXPECT_EQ(t.pairs.baseline_max_passes, 20);
+  EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.4);
+  EXPECT_EQ(t.source, "my.toml");
+}
+
+TEST(Thresholds, LoadsAFile) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / "podperf_thresholds_test.toml";
+  {
+    std::ofstream out(path);
+    out << kValid;
+  }
+  const Thresholds t = load_thresholds(path.string());
+  EXPECT_DOUBLE_EQ(t.pairs.threshold, 0.07);
+  EXPECT_EQ(t.source, path.string());
+  std::filesystem::remove(path);
+}
+
+TEST(Thresholds, MissingFileNamesThePath) {
+  const std::string path = "/nonexistent/podperf/thresholds.toml";
+  try {
+    (void)load_thresholds(path);
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_TRUE(has(e.what(), path)) << e.what();
+  }
+}
+
+TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
+  const std::string what = error_of(std::string(kValid) + "treshold = 0.1\n");
+  EXPECT_TRUE(has(what, "my.toml:8")) << what;
+  EXPECT_TRUE(has(what, "pairs.treshold")) << what;
+  EXPECT_TRUE(has(what, "threshold")) << what;  // the expected keys are listed
+
+  const std::string top = error_of(std::string("[pair]\nthreshold = 0.1\n") + kValid);
+  EXPECT_TRUE(has(top, "my.toml:1")) << top;
+  EXPECT_TRUE(has(top, "'pair'")) << top;
+}
+
+TEST(Thresholds, MissingKeyTable) {
+  for (const std::string key :
+       {"threshold", "noise_factor", "spread_factor", "straggler_fraction", "baseline_max_passes",
+        "baseline_min_kept_fraction"}) {
+    const std::string what = error_of(with_line(key, ""));
+    EXPECT_TRUE(has(what, "my.toml")) << what;
+    EXPECT_TRUE(has(what, "missing key 'pairs." + key + "'")) << what;
+  }
+  EXPECT_TRUE(has(error_of("# nothing\n"), "missing table [pairs]"));
+  EXPECT_TRUE(has(error_of("pairs = 3\n"), "[pairs] must be a table"));
+}
+
+TEST(Thresholds, WrongTypeTable) {
+  const std::vector<std::string> values{"\"0.05\"", "true", "[0.05]", "{ v = 0.05 }", "2024-01-01"};
+  for (const std::string& value : values) {
+    const std::string what = error_of(with_line("threshold", "threshold = " + value));
+    EXPECT_TRUE(has(what, "my.toml:2")) << value << ": " << what;
+    EXPECT_TRUE(has(what, "'pairs.threshold' must be a number")) << value << ": " << what;
+  }
+}
+
+TEST(Thresholds, OutOfRangeTable) {
+  struct Case {
+    const char* line;
+    const char* key;
+  };
+  const std::vector<Case> cases{
+      {"threshold = 2", "pairs.threshold"},
+      {"threshold = -0.1", "pairs.threshold"},
+      {"straggler_fraction = 1.5", "pairs.straggler_fraction"},
+      {"baseline_max_passes = 0", "pairs.baseline_max_passes"},
+      {"baseline_min_kept_fraction = 1.01", "pairs.baseline_min_kept_fraction"},
+      {"noise_factor = -1", "pairs.noise_factor"},
+      {"threshold = nan", "pairs.threshold"},
+  };
+  for (const Case& c : cases) {
+    const std::string line = c.line;
+    const std::string key = line.substr(0, line.find(' '));
+    const std::string what = error_of(with_line(key, line));
+    EXPECT_TRUE(has(what, std::string("'") + c.key + "'")) << c.line << ": " << what;
+    EXPECT_TRUE(has(what, "out of range")) << c.line << ": " << what;
+    EXPECT_TRUE(has(what, "my.toml:")) << c.line << ": " << what;
+  }
+}
+
+TEST(Thresholds, BadSyntaxNamesFileAndLine) {
+  const std::string what = error_of("[pairs]\nthreshold = 0.05\nnoise_factor = = 1\n", "bad.toml");
+  EXPECT_TRUE(has(what, "bad.toml:3")) << what;
+
+  const std::string unclosed = error_of("[pairs\nthreshold = 0.05\n", "bad.toml");
+  EXPECT_TRUE(has(unclosed, "bad.toml:1")) << unclosed;
+}
+
+TEST(Thresholds, BaselineMaxPassesMustBeWhole) {
+  // A fractional pass count is a typo; silently truncating it to 2 would hide it.
+  const std::string text = with_line("baseline_max_passes", "baseline_max_passes = 2.5");
+  EXPECT_THROW((void)parse_thresholds(text, "my.toml"), ConfigError);
+}
+
+}  // namespace
+}  // namespace podperf
