@@ -29,6 +29,18 @@ class RuntimeFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An operation did not complete within its deadline (the communicator is aborted): exit 3.
+class TimeoutError : public RuntimeFailure {
+ public:
+  using RuntimeFailure::RuntimeFailure;
+};
+
+// The backend has no in-place form of this operation: the case is recorded as skipped.
+class InPlaceUnsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Reading or parsing a results file failed (offline commands): exit 2.
 class InputError : public UsageError {
  public:

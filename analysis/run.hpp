@@ -48,6 +48,28 @@ struct PairResult {
   double noise_gbps = 0.0;        // robust sigma of per-iteration busbw
 };
 
+// One size of one collective on one group (the whole job, or one node), nccl-tests style.
+struct CollectiveResult {
+  std::string group;  // "world" or the node's label
+  std::string op;
+  std::string dtype;
+  bool in_place = false;
+  std::uint64_t size_bytes = 0;  // what algbw is computed from (rounded as nccl-tests does)
+  std::uint64_t count = 0;       // elements per rank (per chunk for all_gather/reduce_scatter/alltoall)
+  int ranks = 0;
+  std::vector<double> samples_s;
+  double median_s = 0.0;
+  double min_s = 0.0;
+  double max_s = 0.0;
+  double p99_s = 0.0;
+  double cv = 0.0;
+  double algbw_gbps = 0.0;
+  double busbw_gbps = 0.0;
+  std::int64_t wrong = 0;
+  std::string status = "ok";  // ok | wrong | error | skipped (no such form on this backend)
+  std::string error;
+};
+
 struct SizeBaseline {
   std::uint64_t size_bytes = 0;
   double baseline_gbps = 0.0;
@@ -80,8 +102,9 @@ struct Launcher {
 };
 
 struct RunOptions {
-  std::string op = "all_reduce";
-  std::string dtype = "float";
+  std::string op = "all_reduce";  // collective: the comma list
+  std::string dtype = "float";     // collective: the comma list
+  std::string group_by;            // collective: world | node
   std::string time_combine = "max";  // how per-rank times of an iteration combine (-a)
   std::vector<std::uint64_t> sizes_bytes;
   int iters = 0;
@@ -98,7 +121,7 @@ struct Run {
   int schema_version = kSchemaVersion;
   std::string podperf_version;
   std::string run_id;
-  std::string command;  // pairs | run
+  std::string command;  // pairs | run | collective
   std::vector<std::string> argv;
   std::string started_at;   // ISO 8601 UTC
   std::string finished_at;  // ISO 8601 UTC
@@ -110,6 +133,7 @@ struct Run {
   int rounds_planned = 0;
   int rounds_completed = 0;
   std::vector<PairResult> pairs;
+  std::vector<CollectiveResult> collectives;  // podperf collective
   // Analysis:
   std::uint64_t judged_size_bytes = 0;  // size at which nodes are judged (the largest measured)
   std::vector<SizeBaseline> baselines;

@@ -13,17 +13,20 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeInfo, index, hostname, label
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairResult, round, nodes, op, dtype, size_bytes, count, ranks,
                                                 samples_s, median_s, min_s, max_s, p99_s, cv, algbw_gbps, busbw_gbps,
                                                 wrong, status, error, flagged, baseline_gbps, ratio, noise_gbps)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CollectiveResult, group, op, dtype, in_place, size_bytes, count,
+                                                ranks, samples_s, median_s, min_s, max_s, p99_s, cv, algbw_gbps,
+                                                busbw_gbps, wrong, status, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizeBaseline, size_bytes, baseline_gbps, spread_gbps, pairs_kept,
                                                 pairs_total)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Straggler, node, hostname, flagged_pairs, total_pairs, median_ratio,
                                                 evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LinkFinding, nodes, hostnames, ratio, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Launcher, kind, job_id, step_id)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, time_combine, sizes_bytes, iters, warmup, check, concurrency,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by, time_combine, sizes_bytes, iters, warmup, check, concurrency,
                                                 threshold, timeout_s, virtual_nodes, thresholds_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_version, run_id, command, argv,
                                                 started_at, finished_at, launcher, backend, ranks, options, nodes,
-                                                rounds_planned, rounds_completed, pairs, judged_size_bytes, baselines,
+                                                rounds_planned, rounds_completed, pairs, collectives, judged_size_bytes, baselines,
                                                 stragglers, links, status, error, unfinished)
 
 

@@ -11,25 +11,20 @@
 namespace podperf {
 namespace {
 
-void add_pairs_options(CLI::App* app, PairsOptions& o) {
+void add_common_options(CLI::App* app, CommonOptions& o) {
   // A flag given twice: the last one wins, as with nccl-tests and getopt.
   app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app->add_option("--backend", o.backend, "host (MPI on host memory) or auto (host until the NCCL backend lands)")
-      ->check(CLI::IsMember({"auto", "host"}))
+#ifdef PODPERF_HAVE_NCCL
+  app->add_option("--backend", o.backend, "nccl (GPUs), host (MPI on host memory), auto (nccl when a GPU is visible)")
+      ->check(CLI::IsMember({"auto", "host", "nccl"}))
       ->capture_default_str();
-  app->add_option("--op", o.op,
-                  "collective to test each pair with: all_reduce, all_gather, reduce_scatter, alltoall, broadcast, "
-                  "reduce, sendrecv")
+#else
+  app->add_option("--backend", o.backend, "host (MPI on host memory) or auto (this build has no NCCL backend)")
+      ->check(CLI::IsMember({"auto", "host", "nccl"}))
       ->capture_default_str();
-  app->add_option("-d,--datatype", o.dtype, "element type: float, double, int32 (nccl: also half, bfloat16)")
-      ->capture_default_str();
-  app->add_option("-a,--average", o.combine,
-                  "how the ranks' times of an iteration combine: 0 rank 0, 1 average, 2 min, 3 max (the slowest)")
-      ->check(CLI::Range(0, 3))
-      ->capture_default_str();
+#endif
   app->add_option("-b,--minbytes", o.min_bytes, "smallest message size in bytes (K/M/G suffixes)")->capture_default_str();
-  app->add_option("-e,--maxbytes", o.max_bytes, "largest message size; nodes are judged at this size")
-      ->capture_default_str();
+  app->add_option("-e,--maxbytes", o.max_bytes, "largest message size")->capture_default_str();
   app->add_option("-f,--stepfactor", o.step_factor, "multiply the size by this factor between steps")
       ->capture_default_str();
   app->add_option("-i,--stepbytes", o.step_bytes, "add this many bytes between steps instead of -f (0: use -f)")
@@ -40,8 +35,34 @@ void add_pairs_options(CLI::App* app, PairsOptions& o) {
   app->add_option("-w,--warmup_iters", o.warmup, "untimed warm-up iterations per size")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
-  app->add_option("-c,--check", o.check, "check results (1) or not (0); any wrong element fails the pair")
+  app->add_option("-c,--check", o.check, "check results (1) or not (0); any wrong element fails the case")
       ->check(CLI::Range(0, 1))
+      ->capture_default_str();
+  app->add_option("-a,--average", o.combine,
+                  "how the ranks' times of an iteration combine: 0 rank 0, 1 average, 2 min, 3 max (the slowest)")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
+  app->add_option("-T,--timeout", o.timeout_s,
+                  "seconds a round (pairs) or an op's sweep (collective) may take before the watchdog ends the run "
+                  "(exit 3, finished results kept)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app->add_option("--out", o.out, "results root; files go to OUT/RUN_ID/")->capture_default_str();
+  app->add_option("--run-id", o.run_id, "name of this run's results directory (default: time and job id)");
+  app->add_option("--virtual-nodes", o.virtual_nodes,
+                  "split the ranks of each host into K labelled virtual nodes (local demos and tests only)")
+      ->check(CLI::Range(0, 1 << 20))
+      ->capture_default_str();
+}
+
+void add_pairs_options(CLI::App* app, PairsOptions& o) {
+  add_common_options(app, o);
+  app->get_option("--maxbytes")->description("largest message size; nodes are judged at this size");
+  app->add_option("--op", o.op,
+                  "collective to test each pair with: all_reduce, all_gather, reduce_scatter, alltoall, broadcast, "
+                  "reduce, sendrecv")
+      ->capture_default_str();
+  app->add_option("-d,--datatype", o.dtype, "element type: float, double, int32 (nccl: also half, bfloat16)")
       ->capture_default_str();
   app->add_option("--concurrency", o.concurrency,
                   "round: pairs of a round run at once; sequential: one pair at a time (fabrics where "
@@ -53,17 +74,21 @@ void add_pairs_options(CLI::App* app, PairsOptions& o) {
                   "flag a pair more than this fraction below the robust baseline (default from "
                   "configs/thresholds.toml: 0.05)")
       ->check(CLI::Range(0.0, 1.0));
-  app->add_option("-T,--timeout", o.timeout_s,
-                  "seconds a round may take before the watchdog ends the run (exit 3, finished rounds kept)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app->add_option("--out", o.out, "results root; files go to OUT/RUN_ID/")->capture_default_str();
-  app->add_option("--run-id", o.run_id, "name of this run's results directory (default: time and job id)");
-  app->add_option("--virtual-nodes", o.virtual_nodes,
-                  "split the ranks of each host into K labelled virtual nodes (local demos and tests only)")
-      ->check(CLI::Range(0, 1 << 20))
-      ->capture_default_str();
   app->add_option("--config", o.config, "thresholds file replacing the built-in configs/thresholds.toml");
+}
+
+void add_collective_options(CLI::App* app, CollectiveOptions& o) {
+  add_common_options(app, o);
+  app->add_option("--op", o.ops,
+                  "comma list of ops, or all: all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
+                  "sendrecv")
+      ->capture_default_str();
+  app->add_option("-d,--datatype", o.dtypes, "comma list of element types: float, double, int32 (nccl: half, bfloat16)")
+      ->capture_default_str();
+  app->add_option("--group-by", o.group_by,
+                  "world: one group of all ranks; node: one group per node at once (the intra-node check)")
+      ->check(CLI::IsMember({"world", "node"}))
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -87,6 +112,11 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
   add_pairs_options(pairs, cli.pairs);
   CLI::App* run = app.add_subcommand("run", "the main job: every stage podperf has (today: pairs)");
   add_pairs_options(run, cli.pairs);
+  CLI::App* collective = app.add_subcommand(
+      "collective",
+      "size sweeps of collectives over the whole job (or one group per node), nccl-tests flags and table: "
+      "out-of-place and in-place time, algbw, busbw, #wrong");
+  add_collective_options(collective, cli.collective);
 
   try {
     app.parse(argc, argv);
@@ -112,6 +142,8 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
     cli.command = "pairs";
   } else if (run->parsed()) {
     cli.command = "run";
+  } else if (collective->parsed()) {
+    cli.command = "collective";
   } else {
     if (print) std::fprintf(stdout, "%s", app.help().c_str());
     return kExitUsage;

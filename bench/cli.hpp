@@ -1,36 +1,56 @@
 #pragma once
-// Command line: `podperf pairs|run [options]`, nccl-tests flags where they exist.
+// Command line: `podperf pairs|run|collective [options]`, nccl-tests flags where they exist.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace podperf {
 
-struct PairsOptions {
+// Options every measuring command takes.
+struct CommonOptions {
   std::string backend = "auto";
-  std::string op = "all_reduce";
-  std::string dtype = "float";
-  int combine = 3;  // -a: 0 rank0, 1 avg, 2 min, 3 max
-  std::string min_bytes = "16M";
-  std::string max_bytes = "256M";
+  std::string min_bytes;
+  std::string max_bytes;
   std::uint64_t step_factor = 2;
   std::string step_bytes = "0";
   int iters = 20;
   int warmup = 5;
   int check = 1;
-  std::string concurrency = "round";
-  std::string pairs;  // "0:3,2:5": retest chosen pairs only
-  std::optional<double> threshold;
+  int combine = 3;  // -a: 0 rank0, 1 avg, 2 min, 3 max
   double timeout_s = 600.0;
   std::string out = "results";
   std::string run_id;
   int virtual_nodes = 0;
+};
+
+struct PairsOptions : CommonOptions {
+  PairsOptions() {
+    min_bytes = "16M";
+    max_bytes = "256M";
+  }
+  std::string op = "all_reduce";
+  std::string dtype = "float";
+  std::string concurrency = "round";
+  std::string pairs;  // "0:3,2:5": retest chosen pairs only
+  std::optional<double> threshold;
   std::string config;
 };
 
+struct CollectiveOptions : CommonOptions {
+  CollectiveOptions() {
+    min_bytes = "8";
+    max_bytes = "128M";
+  }
+  std::string ops = "all_reduce";  // comma list or "all"
+  std::string dtypes = "float";    // comma list
+  std::string group_by = "world";  // world | node
+};
+
 struct Cli {
-  std::string command;  // pairs | run | version
+  std::string command;  // pairs | run | collective
   PairsOptions pairs;
+  CollectiveOptions collective;
   std::vector<std::string> argv;
 };
 

@@ -5,9 +5,9 @@
 #include <span>
 #include <string_view>
 
-namespace podperf {
+#include "bench/dtype_enum.hpp"
 
-enum class DType { kFloat, kDouble, kInt32, kHalf, kBfloat16 };
+namespace podperf {
 
 struct DTypeInfo {
   DType type;

@@ -4,6 +4,7 @@
 
 #include "analysis/errors.hpp"
 #include "bench/cli.hpp"
+#include "bench/collective_command.hpp"
 #include "bench/pairs_command.hpp"
 #include "bench/watchdog.hpp"
 
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   try {
     podperf::Cli cli;
     if (auto code = podperf::parse_cli(argc, argv, cli)) return *code;
+    if (cli.command == "collective") return podperf::run_collective_command(&argc, &argv, cli);
     return podperf::run_pairs_command(&argc, &argv, cli);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "podperf: error: %s\n", e.what());

@@ -10,6 +10,7 @@ constexpr double kTail = -4242.75;
 constexpr std::size_t kErrorBytes = 1024;
 constexpr std::size_t kErrorDoubles = kErrorBytes / sizeof(double);
 constexpr double kMeasured = 1.0;
+constexpr double kSkipped = 2.0;
 }  // namespace
 
 std::size_t payload_length(std::size_t sizes, int iters) {
@@ -26,7 +27,7 @@ std::vector<double> encode_payload(const PairMeasurement& m, std::size_t sizes, 
   const auto stride = 2 + static_cast<std::size_t>(iters);
   for (std::size_t s = 0; s < sizes && s < m.cases.size(); ++s) {
     double* slot = out.data() + 1 + s * stride;
-    slot[0] = kMeasured;
+    slot[0] = m.cases[s].skipped ? kSkipped : kMeasured;
     slot[1] = static_cast<double>(m.cases[s].wrong);
     std::copy_n(m.cases[s].samples_s.begin(), std::min(m.cases[s].samples_s.size(), static_cast<std::size_t>(iters)),
                 slot + 2);
@@ -41,14 +42,29 @@ bool payload_arrived(const std::vector<double>& payload) {
   return payload.size() >= 2 && payload.front() == kHead && payload.back() == kTail;
 }
 
-std::vector<PairResult> decode_payload(const std::vector<double>& payload, const PairContext& ctx) {
-  const auto stride = 2 + static_cast<std::size_t>(ctx.iters);
+DecodedPayload decode_measurements(const std::vector<double>& payload, std::size_t ncases, int iters) {
+  DecodedPayload out;
+  const auto stride = 2 + static_cast<std::size_t>(iters);
   std::string error(kErrorBytes, '\0');
-  std::memcpy(error.data(), payload.data() + 1 + ctx.sizes.size() * stride, kErrorBytes);
+  std::memcpy(error.data(), payload.data() + 1 + ncases * stride, kErrorBytes);
   error.resize(std::strlen(error.c_str()));
+  out.error = error.empty() ? "not measured" : error;
+  for (std::size_t s = 0; s < ncases; ++s) {
+    const double* slot = payload.data() + 1 + s * stride;
+    if (slot[0] != kMeasured && slot[0] != kSkipped) break;
+    CaseMeasurement m;
+    m.skipped = slot[0] == kSkipped;
+    m.wrong = static_cast<std::int64_t>(slot[1]);
+    m.samples_s.assign(slot + 2, slot + 2 + iters);
+    out.cases.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<PairResult> decode_payload(const std::vector<double>& payload, const PairContext& ctx) {
+  const DecodedPayload decoded = decode_measurements(payload, ctx.sizes.size(), ctx.iters);
   std::vector<PairResult> results;
   for (std::size_t s = 0; s < ctx.sizes.size(); ++s) {
-    const double* slot = payload.data() + 1 + s * stride;
     PairResult r;
     r.round = ctx.round;
     r.nodes = ctx.nodes;
@@ -58,14 +74,11 @@ std::vector<PairResult> decode_payload(const std::vector<double>& payload, const
     r.size_bytes = counts.size_bytes;
     r.count = counts.chunk;
     r.ranks = ctx.ranks;
-    if (slot[0] == kMeasured) {
-      CaseMeasurement m;
-      m.wrong = static_cast<std::int64_t>(slot[1]);
-      m.samples_s.assign(slot + 2, slot + 2 + ctx.iters);
-      fill_timing(r, m, *ctx.op, ctx.ranks);
+    if (s < decoded.cases.size()) {
+      fill_timing(r, decoded.cases[s], *ctx.op, ctx.ranks);
     } else {
       r.status = "error";
-      r.error = error.empty() ? "not measured" : error;
+      r.error = decoded.error;
     }
     results.push_back(std::move(r));
   }

@@ -26,6 +26,12 @@ std::vector<double> encode_payload(const PairMeasurement& m, std::size_t sizes, 
 // True when both markers are present: the message has landed.
 bool payload_arrived(const std::vector<double>& payload);
 
+struct DecodedPayload {
+  std::vector<CaseMeasurement> cases;  // the cases measured, in order, up to the first failure
+  std::string error;
+};
+DecodedPayload decode_measurements(const std::vector<double>& payload, std::size_t ncases, int iters);
+
 struct PairContext {
   int round = 0;
   std::array<int, 2> nodes{0, 0};

@@ -16,7 +16,8 @@
 #include "analysis/run_json.hpp"
 #include "analysis/summary_text.hpp"
 #include "analysis/thresholds.hpp"
-#include "bench/backend_host.hpp"
+#include "bench/backend_select.hpp"
+#include "bench/job.hpp"
 #include "bench/mpi.hpp"
 #include "bench/node_map.hpp"
 #include "bench/pair_payload.hpp"
@@ -234,71 +235,39 @@ int pair_ranks(const NodeMap& map, const NodePair& p) {
                           map.nodes[static_cast<std::size_t>(p[1])].ranks.size());
 }
 
-Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::string& run_id, int world_size) {
-  Run run;
-  run.podperf_version = PODPERF_VERSION;
-  run.run_id = run_id;
-  run.command = cli.command;
-  run.argv = cli.argv;
-  run.started_at = iso8601_now();
-  run.launcher = detect_launcher();
-  run.backend = "host";
-  run.ranks = world_size;
+Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::string& run_id, int world_size,
+             std::string_view backend_name) {
+  Run run = base_run(cli, cli.pairs, run_id, world_size, map);
   run.options.op = std::string(plan.op->name);
   run.options.dtype = std::string(dtype_info(plan.dtype).name);
   run.options.time_combine = std::string(combine_name(static_cast<TimeCombine>(cli.pairs.combine)));
   run.options.sizes_bytes = plan.sizes;
-  run.options.iters = cli.pairs.iters;
-  run.options.warmup = cli.pairs.warmup;
-  run.options.check = cli.pairs.check != 0;
   run.options.concurrency = cli.pairs.concurrency;
   run.options.threshold = plan.thresholds.pairs.threshold;
-  run.options.timeout_s = cli.pairs.timeout_s;
-  run.options.virtual_nodes = cli.pairs.virtual_nodes;
   run.options.thresholds_source = plan.thresholds.source;
-  run.nodes = map.nodes;
   run.rounds_planned = plan.rounds;
+  run.backend = std::string(backend_name);
   return run;
-}
-
-int bcast_int(const Comm& world, int value) {
-  PODPERF_CHECK_MPI(MPI_Bcast(&value, 1, MPI_INT, 0, world.raw()));
-  return value;
 }
 
 int run_pairs(const Cli& cli, const Comm& world) {
   const PairsOptions& o = cli.pairs;
   const bool root = world.rank() == 0;
 
-  // Plan and results directory: usage errors end every rank with exit 2 before any measurement.
-  NodeMap map;
   Plan plan;
-  std::string usage_error;
-  try {
-    map = gather_node_map(world, o.virtual_nodes);
-    plan = make_plan(o, map);
-  } catch (const UsageError& e) {
-    usage_error = e.what();
-  }
-  std::unique_ptr<ResultsDir> dir;
-  std::string run_id = o.run_id.empty() ? make_run_id(detect_launcher()) : o.run_id;
-  if (root && usage_error.empty()) {
-    try {
-      dir = std::make_unique<ResultsDir>(o.out, run_id);
-    } catch (const UsageError& e) {
-      usage_error = e.what();
-    }
-  }
-  usage_error = broadcast_string(world, usage_error, 0);
-  if (!usage_error.empty()) {
-    if (root) std::fprintf(stderr, "podperf: error: %s\n", usage_error.c_str());
-    return kExitUsage;
-  }
-  run_id = broadcast_string(world, run_id, 0);
+  std::unique_ptr<Backend> backend;
+  std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m) {
+    plan = make_plan(o, m);
+    backend = make_backend(o.backend, world);
+  });
+  if (!job) return kExitUsage;
+  const NodeMap& map = job->map;
+  ResultsDir* dir = job->dir.get();
+  const std::string& run_id = job->run_id;
 
   std::unique_ptr<Recorder> recorder;
   if (root) {
-    recorder = std::make_unique<Recorder>(make_run(cli, plan, map, run_id, world.size()), *dir, map,
+    recorder = std::make_unique<Recorder>(make_run(cli, plan, map, run_id, world.size(), backend->name()), *dir, map,
                                           plan.thresholds.pairs);
     recorder->start();
     bool virtual_nodes = o.virtual_nodes > 0;
@@ -335,7 +304,6 @@ int run_pairs(const Cli& cli, const Comm& world) {
         _exit(kExitRuntime);
       });
 
-  HostBackend backend;
   Progress progress(static_cast<int>(plan.steps.size()), o.concurrency == "sequential" ? "pair" : "round");
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     const Round& step = plan.steps[s];
@@ -370,7 +338,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
     std::unique_ptr<Group> group;
     std::string group_error;
     try {
-      group = backend.split(world, my_pair, world.rank(), plan.sizes.back(), plan.dtype);
+      group = backend->split(world, my_pair, world.rank(), plan.sizes.back(), plan.dtype);
     } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
@@ -417,21 +385,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
 }  // namespace
 
 int run_pairs_command(int* argc, char*** argv, const Cli& cli) {
-  std::unique_ptr<MpiSession> session;
-  try {
-    session = std::make_unique<MpiSession>(argc, argv);
-    return run_pairs(cli, Comm::world());
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "podperf: error: %s\n", e.what());
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    // A failure on this rank that the others cannot know about: end the whole job. Rank 0's signal
-    // thread writes the results measured so far when the launcher stops it.
-    std::fprintf(stderr, "podperf: error: %s\n", e.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, kExitRuntime);
-    return kExitRuntime;
-  }
+  return run_mpi_command(argc, argv, [&cli](const Comm& world) { return run_pairs(cli, world); });
 }
 
 }  // namespace podperf

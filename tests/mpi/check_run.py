@@ -48,12 +48,16 @@ def main():
     except jsonschema.ValidationError as e:
         fail(f"start event does not match the schema: {e.message}")
     pair_schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/pair"}
+    collective_schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/collective"}
     event_pairs = []
     for ev in events[1:]:
         if ev["event"] == "round":
             for p in ev["pairs"]:
                 jsonschema.validate(p, pair_schema)
                 event_pairs.append(p)
+        elif ev["event"] == "collective":
+            for r in ev["results"]:
+                jsonschema.validate(r, collective_schema)
         elif ev["event"] != "end":
             fail(f"unknown event {ev['event']}")
     if len(run["nodes"]) != args.nodes:

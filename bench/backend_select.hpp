@@ -1,0 +1,14 @@
+#pragma once
+// --backend host|nccl|auto -> a Backend. Throws UsageError when the choice cannot run here.
+#include <memory>
+#include <string>
+
+#include "bench/backend.hpp"
+
+namespace podperf {
+
+// Collective over `world` (NCCL bootstraps its world communicator here). `auto` picks nccl where
+// this build has it and a GPU is visible, else host.
+std::unique_ptr<Backend> make_backend(const std::string& choice, const Comm& world);
+
+}  // namespace podperf

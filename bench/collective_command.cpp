@@ -1,0 +1,282 @@
+#include "bench/collective_command.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <mutex>
+#include <sstream>
+
+#include "analysis/collective_table.hpp"
+#include "analysis/errors.hpp"
+#include "analysis/run_json.hpp"
+#include "bench/backend_select.hpp"
+#include "bench/job.hpp"
+#include "bench/pair_payload.hpp"
+#include "bench/progress.hpp"
+#include "bench/run_metadata.hpp"
+#include "bench/runner.hpp"
+#include "bench/watchdog.hpp"
+#include "sweep/sizes.hpp"
+
+namespace podperf {
+namespace {
+
+constexpr int kResultTag = 4343;
+constexpr double kNonRootGraceS = 10.0;
+
+struct CollectivePlan {
+  std::vector<const Op*> ops;
+  std::vector<DType> dtypes;
+  std::vector<std::uint64_t> sizes;
+  bool by_node = false;
+  std::vector<std::string> group_labels;  // one per group
+  std::vector<int> group_leaders;         // lowest world rank of each group
+  std::vector<int> group_ranks;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+CollectivePlan make_plan(const CollectiveOptions& o, const NodeMap& map, int world_size) {
+  CollectivePlan plan;
+  if (o.ops == "all") {
+    for (const Op& op : all_ops()) plan.ops.push_back(&op);
+  } else {
+    for (const std::string& name : split_list(o.ops)) plan.ops.push_back(&find_op(name));
+  }
+  if (plan.ops.empty()) throw UsageError("--op: empty list (expected e.g. all_reduce,all_gather or all)");
+  std::size_t largest_type = 1;
+  for (const std::string& name : split_list(o.dtypes)) {
+    plan.dtypes.push_back(find_dtype(name).type);
+    largest_type = std::max(largest_type, find_dtype(name).bytes);
+  }
+  if (plan.dtypes.empty()) throw UsageError("-d/--datatype: empty list (expected e.g. float)");
+  plan.sizes = size_sweep(parse_size(o.min_bytes, "-b/--minbytes"), parse_size(o.max_bytes, "-e/--maxbytes"),
+                          o.step_factor, parse_size(o.step_bytes, "-i/--stepbytes"), largest_type);
+  if (plan.sizes.back() > static_cast<std::uint64_t>(INT_MAX)) {
+    throw UsageError(fmt::format("-e/--maxbytes {}: more than {} bytes per message is not supported", plan.sizes.back(),
+                                 INT_MAX));
+  }
+  plan.by_node = o.group_by == "node";
+  if (plan.by_node) {
+    for (const NodeInfo& node : map.nodes) {
+      plan.group_labels.push_back(node.label);
+      plan.group_leaders.push_back(node.ranks.front());
+      plan.group_ranks.push_back(static_cast<int>(node.ranks.size()));
+    }
+  } else {
+    plan.group_labels.push_back("world");
+    plan.group_leaders.push_back(0);
+    plan.group_ranks.push_back(world_size);
+  }
+  return plan;
+}
+
+// Rank 0's run, shared with the watchdog thread.
+class CollectiveRecorder {
+ public:
+  CollectiveRecorder(Run run, ResultsDir& dir) : run_(std::move(run)), dir_(dir) {
+    nlohmann::json event = run_;
+    event["event"] = "start";
+    dir_.append_event(event);
+  }
+
+  void begin(std::string what, std::vector<std::string> groups) {
+    std::lock_guard lock(mutex_);
+    current_ = std::move(what);
+    pending_ = std::move(groups);
+  }
+
+  void add(std::vector<CollectiveResult> results) {
+    std::lock_guard lock(mutex_);
+    dir_.append_event({{"event", "collective"}, {"results", results}});
+    for (CollectiveResult& r : results) run_.collectives.push_back(std::move(r));
+    pending_.clear();
+  }
+
+  std::pair<std::string, int> finish() {
+    std::lock_guard lock(mutex_);
+    run_.finished_at = iso8601_now();
+    dir_.write_run(run_);
+    dir_.append_event({{"event", "end"}, {"status", run_.status}});
+    return {render_collective_table(run_, dir_.path()), collective_exit_code(run_)};
+  }
+
+  void abort(const std::string& status, const std::string& error) noexcept {
+    std::unique_lock lock(mutex_, std::defer_lock);
+    (void)lock.try_lock_for(std::chrono::seconds(5));
+    try {
+      run_.status = status;
+      run_.error = error;
+      run_.finished_at = iso8601_now();
+      for (const std::string& g : pending_) run_.unfinished.push_back(fmt::format("{} on {}", current_, g));
+      dir_.write_run(run_);
+      dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}});
+      std::fprintf(stderr, "%s", render_collective_table(run_, dir_.path()).c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());
+    }
+    std::fflush(nullptr);
+  }
+
+ private:
+  std::timed_mutex mutex_;
+  Run run_;
+  ResultsDir& dir_;
+  std::string current_;
+  std::vector<std::string> pending_;
+};
+
+int run_collective(const Cli& cli, const Comm& world) {
+  const CollectiveOptions& o = cli.collective;
+  const bool root = world.rank() == 0;
+  CollectivePlan plan;
+  std::unique_ptr<Backend> backend;
+  std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m) {
+    plan = make_plan(o, m, world.size());
+    backend = make_backend(o.backend, world);
+  });
+  if (!job) return kExitUsage;
+  const TimeCombine combine = static_cast<TimeCombine>(o.combine);
+
+  std::unique_ptr<CollectiveRecorder> recorder;
+  if (root) {
+    Run run = base_run(cli, o, job->run_id, world.size(), job->map);
+    run.backend = std::string(backend->name());
+    run.options.op = o.ops;
+    run.options.dtype = o.dtypes;
+    run.options.group_by = o.group_by;
+    run.options.time_combine = std::string(combine_name(combine));
+    run.options.sizes_bytes = plan.sizes;
+    recorder = std::make_unique<CollectiveRecorder>(std::move(run), *job->dir);
+    std::fprintf(stderr, "podperf: collective %s (%s) on %s, %d ranks, %zu sizes %s..%s; results in %s\n",
+                 o.ops.c_str(), o.dtypes.c_str(), plan.by_node ? "one group per node" : "the whole job", world.size(),
+                 plan.sizes.size(), o.min_bytes.c_str(), o.max_bytes.c_str(), job->dir->path().c_str());
+  }
+  const int my_node = job->map.node_of_rank[static_cast<std::size_t>(world.rank())];
+  const int my_group = plan.by_node ? my_node : 0;
+  Watchdog watchdog(
+      [&](const std::string& what, double seconds) {
+        const std::string error = fmt::format("{} did not finish within {} s (--timeout)", what, seconds);
+        if (root) {
+          std::fprintf(stderr, "podperf: error: %s; ending the run\n", error.c_str());
+          recorder->abort("timeout", error);
+        } else {
+          std::fprintf(stderr, "podperf: rank %d: %s\n", world.rank(), error.c_str());
+        }
+        std::fflush(nullptr);
+        _exit(kExitRuntime);
+      },
+      [&](const std::string& signal_name) {
+        if (root) recorder->abort("aborted", fmt::format("received {}", signal_name));
+        std::fflush(nullptr);
+        _exit(kExitRuntime);
+      });
+
+  const std::size_t ncases = plan.sizes.size() * 2;  // out-of-place and in-place per size
+  Progress progress(static_cast<int>(plan.ops.size() * plan.dtypes.size()), "op");
+  int done = 0;
+  for (DType dtype : plan.dtypes) {
+    const DTypeInfo& type = dtype_info(dtype);
+    for (const Op* op : plan.ops) {
+      const std::string what = fmt::format("{} {}", op->name, type.name);
+      watchdog.arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
+      std::vector<std::vector<double>> inbox;
+      std::vector<MPI_Request> receives;
+      if (root) {
+        recorder->begin(what, plan.group_labels);
+        inbox.assign(plan.group_labels.size(), empty_payload(ncases, o.iters));
+        receives.resize(plan.group_labels.size());
+        for (std::size_t g = 0; g < inbox.size(); ++g) {
+          PODPERF_CHECK_MPI(MPI_Irecv(inbox[g].data(), static_cast<int>(inbox[g].size()), MPI_DOUBLE,
+                                      plan.group_leaders[g], kResultTag, MPI_COMM_WORLD, &receives[g]));
+        }
+      }
+      std::unique_ptr<Group> group = backend->split(world, my_group, world.rank(), plan.sizes.back(), dtype);
+      PairMeasurement measured;
+      try {
+        for (std::uint64_t size : plan.sizes) {
+          for (bool in_place : {false, true}) {
+            const Case c{op, dtype, size, in_place, 0};
+            try {
+              measured.cases.push_back(run_case(*group, c, o.warmup, o.iters, o.check != 0, combine));
+            } catch (const InPlaceUnsupported&) {
+              CaseMeasurement skipped;
+              skipped.skipped = true;
+              measured.cases.push_back(std::move(skipped));
+            }
+          }
+        }
+      } catch (const UsageError&) {
+        throw;
+      } catch (const std::exception& e) {
+        measured.error = e.what();
+      }
+      std::vector<double> payload = encode_payload(measured, ncases, o.iters);
+      MPI_Request send = MPI_REQUEST_NULL;
+      if (group->comm().rank() == 0) {
+        PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag,
+                                    MPI_COMM_WORLD, &send));
+      }
+      if (root) {
+        PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
+        std::vector<CollectiveResult> results;
+        for (std::size_t g = 0; g < inbox.size(); ++g) {
+          const DecodedPayload decoded = decode_measurements(inbox[g], ncases, o.iters);
+          for (std::size_t k = 0; k < ncases; ++k) {
+            const CaseCounts counts = case_counts(*op, plan.sizes[k / 2], type.bytes, plan.group_ranks[g]);
+            CollectiveResult r;
+            r.group = plan.group_labels[g];
+            r.op = std::string(op->name);
+            r.dtype = std::string(type.name);
+            r.in_place = k % 2 == 1;
+            r.size_bytes = counts.size_bytes;
+            r.count = counts.chunk;
+            r.ranks = plan.group_ranks[g];
+            if (k < decoded.cases.size() && decoded.cases[k].skipped) {
+              r.status = "skipped";
+              r.error = fmt::format("{} has no in-place form on the {} backend", op->name, backend->name());
+            } else if (k < decoded.cases.size()) {
+              fill_timing(r, decoded.cases[k], *op, r.ranks);
+            } else {
+              r.status = "error";
+              r.error = decoded.error;
+            }
+            results.push_back(std::move(r));
+          }
+        }
+        recorder->add(std::move(results));
+        progress.step_done(++done, what);
+      }
+      PODPERF_CHECK_MPI(MPI_Wait(&send, MPI_STATUS_IGNORE));
+      watchdog.disarm();
+    }
+  }
+
+  int exit_code = kExitOk;
+  if (root) {
+    auto [table, code] = recorder->finish();
+    std::fputs(table.c_str(), stdout);
+    std::fflush(stdout);
+    exit_code = code;
+  }
+  return bcast_int(world, exit_code);
+}
+
+}  // namespace
+
+int run_collective_command(int* argc, char*** argv, const Cli& cli) {
+  return run_mpi_command(argc, argv, [&cli](const Comm& world) { return run_collective(cli, world); });
+}
+
+}  // namespace podperf

@@ -1,0 +1,85 @@
+#include "bench/job.hpp"
+
+#include <cstdio>
+
+#include "analysis/errors.hpp"
+#include "bench/run_metadata.hpp"
+
+namespace podperf {
+
+std::optional<JobStart> start_job(const Comm& world, const CommonOptions& o,
+                                  const std::function<void(const NodeMap&)>& make_plan) {
+  const bool root = world.rank() == 0;
+  JobStart job;
+  std::string usage_error;
+  try {
+    job.map = gather_node_map(world, o.virtual_nodes);
+    make_plan(job.map);
+  } catch (const UsageError& e) {
+    usage_error = e.what();
+  }
+  job.run_id = o.run_id.empty() ? make_run_id(detect_launcher()) : o.run_id;
+  if (root && usage_error.empty()) {
+    try {
+      job.dir = std::make_unique<ResultsDir>(o.out, job.run_id);
+    } catch (const UsageError& e) {
+      usage_error = e.what();
+    }
+  }
+  usage_error = broadcast_string(world, usage_error, 0);
+  if (!usage_error.empty()) {
+    if (root) std::fprintf(stderr, "podperf: error: %s\n", usage_error.c_str());
+    return std::nullopt;
+  }
+  job.run_id = broadcast_string(world, job.run_id, 0);
+  return job;
+}
+
+Run base_run(const Cli& cli, const CommonOptions& o, const std::string& run_id, int world_size, const NodeMap& map) {
+  Run run;
+  run.podperf_version = PODPERF_VERSION;
+  run.run_id = run_id;
+  run.command = cli.command;
+  run.argv = cli.argv;
+  run.started_at = iso8601_now();
+  run.launcher = detect_launcher();
+  run.backend = "host";
+  run.ranks = world_size;
+  run.options.iters = o.iters;
+  run.options.warmup = o.warmup;
+  run.options.check = o.check != 0;
+  run.options.timeout_s = o.timeout_s;
+  run.options.virtual_nodes = o.virtual_nodes;
+  run.nodes = map.nodes;
+  return run;
+}
+
+int bcast_int(const Comm& world, int value) {
+  PODPERF_CHECK_MPI(MPI_Bcast(&value, 1, MPI_INT, 0, world.raw()));
+  return value;
+}
+
+int run_mpi_command(int* argc, char*** argv, const std::function<int(const Comm&)>& body) {
+  std::unique_ptr<MpiSession> session;
+  try {
+    session = std::make_unique<MpiSession>(argc, argv);
+    return body(Comm::world());
+  } catch (const UsageError& e) {
+    // Usage errors arise identically on every rank: one line, from rank 0.
+    int rank = 0;
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::fprintf(stderr, "podperf: error: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    // A failure on this rank that the others cannot know about: end the whole job. Rank 0's signal
+    // thread writes the results measured so far when the launcher stops it.
+    std::fprintf(stderr, "podperf: error: %s\n", e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, kExitRuntime);
+    return kExitRuntime;
+  }
+}
+
+}  // namespace podperf

@@ -1,0 +1,42 @@
+#pragma once
+// What every measuring command does first and last inside the MPI job: agree on the node map, the
+// plan and the results directory (a usage error on any rank ends every rank with exit 2 before any
+// measurement), and the top-level error handling around the MPI session.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "analysis/run.hpp"
+#include "bench/cli.hpp"
+#include "bench/mpi.hpp"
+#include "bench/node_map.hpp"
+#include "bench/results_dir.hpp"
+
+namespace podperf {
+
+struct JobStart {
+  NodeMap map;
+  std::unique_ptr<ResultsDir> dir;  // rank 0 only
+  std::string run_id;
+};
+
+// Collective over `world`. `make_plan` runs on every rank after the node map is known and may throw
+// UsageError. Returns nullopt after printing the error (rank 0) when any step failed with a usage
+// error on rank 0 or on every rank.
+std::optional<JobStart> start_job(const Comm& world, const CommonOptions& o,
+                                  const std::function<void(const NodeMap&)>& make_plan);
+
+// Run metadata common to every command (version, id, command, argv, start time, launcher, ranks,
+// nodes, the common options).
+Run base_run(const Cli& cli, const CommonOptions& o, const std::string& run_id, int world_size, const NodeMap& map);
+
+// Collective: rank 0's value on every rank.
+int bcast_int(const Comm& world, int value);
+
+// Starts MPI, runs `body` on the world, and turns exceptions into exit codes: UsageError -> 2; any
+// other failure on one rank ends the whole job (MPI_Abort), rank 0's signal thread keeping the
+// results measured so far.
+int run_mpi_command(int* argc, char*** argv, const std::function<int(const Comm&)>& body);
+
+}  // namespace podperf
