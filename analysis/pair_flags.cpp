@@ -26,7 +26,9 @@ double pair_noise_gbps(const PairResult& p) {
 
 // Pairs the run did not finish (watchdog, signal) say nothing about their nodes' speed: the
 // unfinished list names them instead.
-bool measured(const PairResult& p) { return p.status != "timeout" && p.status != "aborted"; }
+bool measured(const PairResult& p) {
+  return p.status != "timeout" && p.status != "aborted";
+}
 
 const std::string& label_of(const Run& run, int node) {
   static const std::string kUnknown = "?";
@@ -63,10 +65,24 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
       p.flagged = true;
       continue;
     }
-    const double gap = p.baseline_gbps - p.busbw_gbps;
     const double spread = it != baselines.end() ? it->second.spread : 0.0;
-    p.flagged = p.busbw_gbps < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * p.noise_gbps &&
-                gap > t.spread_factor * spread;
+    auto slow = [&](double busbw, double noise) {
+      const double gap = p.baseline_gbps - busbw;
+      return busbw < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * noise &&
+             gap > t.spread_factor * spread;
+    };
+    p.flagged = slow(p.busbw_gbps, p.noise_gbps);
+    p.cleared_by_retest = false;
+    if (p.flagged && !p.retest_samples_s.empty()) {
+      std::vector<double> retest_busbw;
+      for (double s : p.retest_samples_s) {
+        if (s > 0.0) retest_busbw.push_back(p.retest_busbw_gbps * median(p.retest_samples_s) / s);
+      }
+      if (!slow(p.retest_busbw_gbps, robust_sigma(retest_busbw))) {
+        p.flagged = false;
+        p.cleared_by_retest = true;
+      }
+    }
   }
 
   // Judge nodes at the largest size measured.
@@ -116,11 +132,24 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
     l.ratio = p->ratio;
     l.evidence = p->status != "ok"
                      ? fmt::format("pair {} <-> {} {}: {}", l.hostnames[0], l.hostnames[1], p->status, p->error)
-                     : fmt::format("pair {} <-> {} at {:.0f}% of baseline ({:.2f} of {:.2f} GB/s); both nodes "
-                                   "healthy in their other pairs",
-                                   l.hostnames[0], l.hostnames[1], p->ratio * 100.0, p->busbw_gbps, p->baseline_gbps);
+                     : fmt::format(
+                           "pair {} <-> {} at {:.0f}% of baseline ({:.2f} of {:.2f} GB/s); both nodes "
+                           "healthy in their other pairs",
+                           l.hostnames[0], l.hostnames[1], p->ratio * 100.0, p->busbw_gbps, p->baseline_gbps);
     run.links.push_back(std::move(l));
   }
+}
+
+bool attach_retest(Run& run, const PairResult& retest) {
+  for (PairResult& p : run.pairs) {
+    if (p.nodes == retest.nodes && p.op == retest.op && p.size_bytes == retest.size_bytes) {
+      if (retest.status != "ok") return true;  // a failed retest confirms nothing either way
+      p.retest_samples_s = retest.samples_s;
+      p.retest_busbw_gbps = retest.busbw_gbps;
+      return true;
+    }
+  }
+  return false;
 }
 
 int pairs_exit_code(const Run& run) {

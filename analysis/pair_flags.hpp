@@ -14,8 +14,14 @@ namespace podperf {
 //    status is not ok is flagged too;
 //  - at the judged size (largest measured), a node whose flagged share of pairs is above
 //    straggler_fraction is a straggler; a flagged pair between two non-stragglers is a link finding.
-//  - pairs with status timeout/aborted (not finished) are flagged but judge no node.
+//  - pairs with status timeout/aborted (not finished) are flagged but judge no node;
+//  - a retested pair stays flagged only when its retest busbw is flagged by the same rules (against
+//    the same baseline); otherwise cleared_by_retest.
 void analyze_pairs(Run& run, const PairThresholds& thresholds);
+
+// Records a retest measurement (a PairResult at one size) on the run's matching pair (same nodes,
+// op and size): its samples and busbw. Returns false when no such pair exists.
+bool attach_retest(Run& run, const PairResult& retest);
 
 // Exit code a finished run deserves: 1 when any pair failed (status not ok) at any size, or is flagged
 // at the judged size, or a straggler or link finding exists; else 0. Flags at smaller sizes are

@@ -41,8 +41,12 @@ struct PairResult {
   std::int64_t wrong = 0;   // mismatched elements in the correctness check
   std::string status = "ok";  // ok | wrong | error | timeout
   std::string error;
+  // Retest of a pair flagged at the judged size (--retest): its per-iteration times and busbw.
+  std::vector<double> retest_samples_s;
+  double retest_busbw_gbps = 0.0;
   // Filled by analysis:
   bool flagged = false;
+  bool cleared_by_retest = false;  // flagged at first, not in the retest: not flagged
   double baseline_gbps = 0.0;
   double ratio = 0.0;             // busbw / baseline
   double noise_gbps = 0.0;        // robust sigma of per-iteration busbw
@@ -111,6 +115,7 @@ struct RunOptions {
   int warmup = 0;
   bool check = true;
   std::string concurrency;  // round | sequential
+  int retest = 0;           // passes of retesting flagged pairs
   double threshold = 0.0;
   double timeout_s = 0.0;
   int virtual_nodes = 0;  // 0: real nodes

@@ -98,14 +98,20 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
         append(out, "  {} <-> {} {} {}: {}{}\n", label(run, p.nodes[0]), label(run, p.nodes[1]), format_size(p.size_bytes),
             p.status, p.wrong > 0 ? fmt::format("{} wrong elements ", p.wrong) : "", p.error);
       } else {
-        append(out, "  {} <-> {} {}: {:.3f} GB/s, {:.0f}% of baseline {:.3f} (noise ±{:.3f})\n", label(run, p.nodes[0]),
-            label(run, p.nodes[1]), format_size(p.size_bytes), p.busbw_gbps, p.ratio * 100.0, p.baseline_gbps,
-            p.noise_gbps);
+        append(out, "  {} <-> {} {}: {:.3f} GB/s, {:.0f}% of baseline {:.3f} (noise ±{:.3f}){}\n",
+               label(run, p.nodes[0]), label(run, p.nodes[1]), format_size(p.size_bytes), p.busbw_gbps,
+               p.ratio * 100.0, p.baseline_gbps, p.noise_gbps,
+               p.retest_samples_s.empty() ? "" : fmt::format("; retest {:.3f} GB/s confirms", p.retest_busbw_gbps));
       }
     }
     if (flagged.size() > kMaxListedPairs) append(out, "  ... and {} more in run.json\n", flagged.size() - kMaxListedPairs);
   }
 
+  const auto cleared = std::count_if(run.pairs.begin(), run.pairs.end(),
+                                     [](const PairResult& p) { return p.cleared_by_retest; });
+  if (cleared > 0) {
+    append(out, "Cleared by retest: {} pair(s) below the baseline at first, within it when measured again\n", cleared);
+  }
   if (run.stragglers.empty()) {
     append(out, "Straggler nodes: none\n");
   } else {

@@ -69,6 +69,11 @@ void add_pairs_options(CLI::App* app, PairsOptions& o) {
                   "concurrent pairs interfere)")
       ->check(CLI::IsMember({"round", "sequential"}))
       ->capture_default_str();
+  app->add_option("--retest", o.retest,
+                  "re-measure the pairs flagged at the largest size this many times; a pair stays flagged only when "
+                  "the retest confirms it (0: no retest)")
+      ->check(CLI::Range(0, 10))
+      ->capture_default_str();
   app->add_option("--pairs", o.pairs, "retest only these pairs: node indices or hostnames, e.g. 0:3,2:5 or h1:h3");
   app->add_option("--threshold", o.threshold,
                   "flag a pair more than this fraction below the robust baseline (default from "

@@ -33,6 +33,7 @@ struct PairsOptions : CommonOptions {
   std::string dtype = "float";
   std::string concurrency = "round";
   std::string pairs;  // "0:3,2:5": retest chosen pairs only
+  int retest = 1;     // passes re-measuring pairs flagged at the judged size
   std::optional<double> threshold;
   std::string config;
 };

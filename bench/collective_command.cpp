@@ -64,8 +64,8 @@ CollectivePlan make_plan(const CollectiveOptions& o, const NodeMap& map, int wor
   plan.sizes = size_sweep(parse_size(o.min_bytes, "-b/--minbytes"), parse_size(o.max_bytes, "-e/--maxbytes"),
                           o.step_factor, parse_size(o.step_bytes, "-i/--stepbytes"), largest_type);
   if (plan.sizes.back() > static_cast<std::uint64_t>(INT_MAX)) {
-    throw UsageError(fmt::format("-e/--maxbytes {}: more than {} bytes per message is not supported", plan.sizes.back(),
-                                 INT_MAX));
+    throw UsageError(
+        fmt::format("-e/--maxbytes {}: more than {} bytes per message is not supported", plan.sizes.back(), INT_MAX));
   }
   plan.by_node = o.group_by == "node";
   if (plan.by_node) {
@@ -120,8 +120,9 @@ class CollectiveRecorder {
       run_.error = error;
       run_.finished_at = iso8601_now();
       for (const std::string& g : pending_) run_.unfinished.push_back(fmt::format("{} on {}", current_, g));
-      dir_.write_run(run_);
-      dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}});
+      dir_.write_run(run_, /*durable=*/false);
+      dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}},
+                        /*durable=*/false);
       std::fprintf(stderr, "%s", render_collective_table(run_, dir_.path()).c_str());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());
@@ -186,86 +187,104 @@ int run_collective(const Cli& cli, const Comm& world) {
   const std::size_t ncases = plan.sizes.size() * 2;  // out-of-place and in-place per size
   Progress progress(static_cast<int>(plan.ops.size() * plan.dtypes.size()), "op");
   int done = 0;
-  for (DType dtype : plan.dtypes) {
-    const DTypeInfo& type = dtype_info(dtype);
-    for (const Op* op : plan.ops) {
-      const std::string what = fmt::format("{} {}", op->name, type.name);
-      watchdog.arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
-      std::vector<std::vector<double>> inbox;
-      std::vector<MPI_Request> receives;
-      if (root) {
-        recorder->begin(what, plan.group_labels);
-        inbox.assign(plan.group_labels.size(), empty_payload(ncases, o.iters));
-        receives.resize(plan.group_labels.size());
-        for (std::size_t g = 0; g < inbox.size(); ++g) {
-          PODPERF_CHECK_MPI(MPI_Irecv(inbox[g].data(), static_cast<int>(inbox[g].size()), MPI_DOUBLE,
-                                      plan.group_leaders[g], kResultTag, MPI_COMM_WORLD, &receives[g]));
-        }
-      }
-      std::unique_ptr<Group> group = backend->split(world, my_group, world.rank(), plan.sizes.back(), dtype);
-      PairMeasurement measured;
-      try {
-        for (std::uint64_t size : plan.sizes) {
-          for (bool in_place : {false, true}) {
-            const Case c{op, dtype, size, in_place, 0};
-            try {
-              measured.cases.push_back(run_case(*group, c, o.warmup, o.iters, o.check != 0, combine));
-            } catch (const InPlaceUnsupported&) {
-              CaseMeasurement skipped;
-              skipped.skipped = true;
-              measured.cases.push_back(std::move(skipped));
-            }
+  // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
+  // what was measured, also when Open MPI itself exits the process.
+  std::unique_ptr<ExitGuard> exit_guard;
+  if (root) {
+    exit_guard = std::make_unique<ExitGuard>([&recorder] {
+      recorder->abort("aborted",
+                      "the MPI library ended the process (a peer failed during a transfer; see its message)");
+    });
+  }
+  try {
+    for (DType dtype : plan.dtypes) {
+      const DTypeInfo& type = dtype_info(dtype);
+      for (const Op* op : plan.ops) {
+        const std::string what = fmt::format("{} {}", op->name, type.name);
+        watchdog.arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
+        std::vector<std::vector<double>> inbox;
+        std::vector<MPI_Request> receives;
+        if (root) {
+          recorder->begin(what, plan.group_labels);
+          inbox.assign(plan.group_labels.size(), empty_payload(ncases, o.iters));
+          receives.resize(plan.group_labels.size());
+          for (std::size_t g = 0; g < inbox.size(); ++g) {
+            PODPERF_CHECK_MPI(MPI_Irecv(inbox[g].data(), static_cast<int>(inbox[g].size()), MPI_DOUBLE,
+                                        plan.group_leaders[g], kResultTag, MPI_COMM_WORLD, &receives[g]));
           }
         }
-      } catch (const UsageError&) {
-        throw;
-      } catch (const std::exception& e) {
-        measured.error = e.what();
-      }
-      std::vector<double> payload = encode_payload(measured, ncases, o.iters);
-      MPI_Request send = MPI_REQUEST_NULL;
-      if (group->comm().rank() == 0) {
-        PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag,
-                                    MPI_COMM_WORLD, &send));
-      }
-      if (root) {
-        PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
-        std::vector<CollectiveResult> results;
-        for (std::size_t g = 0; g < inbox.size(); ++g) {
-          const DecodedPayload decoded = decode_measurements(inbox[g], ncases, o.iters);
-          for (std::size_t k = 0; k < ncases; ++k) {
-            const CaseCounts counts = case_counts(*op, plan.sizes[k / 2], type.bytes, plan.group_ranks[g]);
-            CollectiveResult r;
-            r.group = plan.group_labels[g];
-            r.op = std::string(op->name);
-            r.dtype = std::string(type.name);
-            r.in_place = k % 2 == 1;
-            r.size_bytes = counts.size_bytes;
-            r.count = counts.chunk;
-            r.ranks = plan.group_ranks[g];
-            if (k < decoded.cases.size() && decoded.cases[k].skipped) {
-              r.status = "skipped";
-              r.error = fmt::format("{} has no in-place form on the {} backend", op->name, backend->name());
-            } else if (k < decoded.cases.size()) {
-              fill_timing(r, decoded.cases[k], *op, r.ranks);
-            } else {
-              r.status = "error";
-              r.error = decoded.error;
+        std::unique_ptr<Group> group = backend->split(world, my_group, world.rank(), plan.sizes.back(), dtype);
+        PairMeasurement measured;
+        try {
+          for (std::uint64_t size : plan.sizes) {
+            for (bool in_place : {false, true}) {
+              const Case c{op, dtype, size, in_place, 0};
+              try {
+                measured.cases.push_back(run_case(*group, c, o.warmup, o.iters, o.check != 0, combine));
+              } catch (const InPlaceUnsupported&) {
+                CaseMeasurement skipped;
+                skipped.skipped = true;
+                measured.cases.push_back(std::move(skipped));
+              }
             }
-            results.push_back(std::move(r));
           }
+        } catch (const UsageError&) {
+          throw;
+        } catch (const std::exception& e) {
+          measured.error = e.what();
         }
-        recorder->add(std::move(results));
-        progress.step_done(++done, what);
+        std::vector<double> payload = encode_payload(measured, ncases, o.iters);
+        MPI_Request send = MPI_REQUEST_NULL;
+        if (group->comm().rank() == 0) {
+          PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag,
+                                      MPI_COMM_WORLD, &send));
+        }
+        if (root) {
+          PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
+          std::vector<CollectiveResult> results;
+          for (std::size_t g = 0; g < inbox.size(); ++g) {
+            const DecodedPayload decoded = decode_measurements(inbox[g], ncases, o.iters);
+            for (std::size_t k = 0; k < ncases; ++k) {
+              const CaseCounts counts = case_counts(*op, plan.sizes[k / 2], type.bytes, plan.group_ranks[g]);
+              CollectiveResult r;
+              r.group = plan.group_labels[g];
+              r.op = std::string(op->name);
+              r.dtype = std::string(type.name);
+              r.in_place = k % 2 == 1;
+              r.size_bytes = counts.size_bytes;
+              r.count = counts.chunk;
+              r.ranks = plan.group_ranks[g];
+              if (k < decoded.cases.size() && decoded.cases[k].skipped) {
+                r.status = "skipped";
+                r.error = fmt::format("{} has no in-place form on the {} backend", op->name, backend->name());
+              } else if (k < decoded.cases.size()) {
+                fill_timing(r, decoded.cases[k], *op, r.ranks);
+              } else {
+                r.status = "error";
+                r.error = decoded.error;
+              }
+              results.push_back(std::move(r));
+            }
+          }
+          recorder->add(std::move(results));
+          progress.step_done(++done, what);
+        }
+        PODPERF_CHECK_MPI(MPI_Wait(&send, MPI_STATUS_IGNORE));
+        watchdog.disarm();
       }
-      PODPERF_CHECK_MPI(MPI_Wait(&send, MPI_STATUS_IGNORE));
-      watchdog.disarm();
     }
+
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& e) {
+    if (root) recorder->abort("aborted", e.what());
+    throw;
   }
 
   int exit_code = kExitOk;
   if (root) {
     auto [table, code] = recorder->finish();
+    exit_guard.reset();
     std::fputs(table.c_str(), stdout);
     std::fflush(stdout);
     exit_code = code;

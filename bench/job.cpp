@@ -1,6 +1,9 @@
 #include "bench/job.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <utility>
 
 #include "analysis/errors.hpp"
 #include "bench/run_metadata.hpp"
@@ -57,6 +60,37 @@ Run base_run(const Cli& cli, const CommonOptions& o, const std::string& run_id, 
 int bcast_int(const Comm& world, int value) {
   PODPERF_CHECK_MPI(MPI_Bcast(&value, 1, MPI_INT, 0, world.raw()));
   return value;
+}
+
+namespace {
+std::mutex& exit_guard_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::function<void()>& exit_guard_action() {
+  static std::function<void()> action;
+  return action;
+}
+void run_exit_guard() {
+  std::function<void()> action;
+  {
+    std::lock_guard lock(exit_guard_mutex());
+    action = std::exchange(exit_guard_action(), nullptr);
+  }
+  if (action) action();
+}
+}  // namespace
+
+ExitGuard::ExitGuard(std::function<void()> on_exit) {
+  static const bool registered = std::atexit(run_exit_guard) == 0;
+  (void)registered;
+  std::lock_guard lock(exit_guard_mutex());
+  exit_guard_action() = std::move(on_exit);
+}
+
+ExitGuard::~ExitGuard() {
+  std::lock_guard lock(exit_guard_mutex());
+  exit_guard_action() = nullptr;
 }
 
 int run_mpi_command(int* argc, char*** argv, const std::function<int(const Comm&)>& body) {

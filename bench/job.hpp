@@ -34,6 +34,17 @@ Run base_run(const Cli& cli, const CommonOptions& o, const std::string& run_id, 
 // Collective: rank 0's value on every rank.
 int bcast_int(const Comm& world, int value);
 
+// While alive, `on_exit` runs if the process calls exit() (Open MPI exits a rank that loses a peer in
+// the middle of a transfer, bypassing podperf's handlers), so rank 0 still writes what it measured.
+// One guard at a time.
+class ExitGuard {
+ public:
+  explicit ExitGuard(std::function<void()> on_exit);
+  ~ExitGuard();
+  ExitGuard(const ExitGuard&) = delete;
+  ExitGuard& operator=(const ExitGuard&) = delete;
+};
+
 // Starts MPI, runs `body` on the world, and turns exceptions into exit codes: UsageError -> 2; any
 // other failure on one rank ends the whole job (MPI_Abort), rank 0's signal thread keeping the
 // results measured so far.

@@ -16,6 +16,7 @@
 #include "analysis/run_json.hpp"
 #include "analysis/summary_text.hpp"
 #include "analysis/thresholds.hpp"
+#include "analysis/units.hpp"
 #include "bench/backend_select.hpp"
 #include "bench/job.hpp"
 #include "bench/mpi.hpp"
@@ -56,16 +57,18 @@ Plan make_plan(const PairsOptions& o, const NodeMap& map) {
   plan.sizes = size_sweep(parse_size(o.min_bytes, "-b/--minbytes"), parse_size(o.max_bytes, "-e/--maxbytes"),
                           o.step_factor, parse_size(o.step_bytes, "-i/--stepbytes"), type_bytes);
   if (plan.sizes.back() / type_bytes > static_cast<std::uint64_t>(INT_MAX)) {
-    throw UsageError(fmt::format("-e/--maxbytes {}: more than {} elements per message is not supported by the host "
-                                 "backend",
-                                 plan.sizes.back(), INT_MAX));
+    throw UsageError(
+        fmt::format("-e/--maxbytes {}: more than {} elements per message is not supported by the host "
+                    "backend",
+                    plan.sizes.back(), INT_MAX));
   }
   const int n = static_cast<int>(map.nodes.size());
   if (n < 2) {
     const NodeInfo& only = map.nodes.front();
-    throw UsageError(fmt::format("pairs needs at least 2 nodes; this job has 1 ({} with {} ranks). Launch across "
-                                 "nodes, or pass --virtual-nodes K for a local demo",
-                                 only.hostname, only.ranks.size()));
+    throw UsageError(
+        fmt::format("pairs needs at least 2 nodes; this job has 1 ({} with {} ranks). Launch across "
+                    "nodes, or pass --virtual-nodes K for a local demo",
+                    only.hostname, only.ranks.size()));
   }
   std::vector<Round> rounds;
   if (!o.pairs.empty()) {
@@ -119,9 +122,10 @@ class Recorder {
   }
 
   // The step's receive buffers; rank 0's main thread posts receives into them.
-  std::vector<Slot>& begin_step(int round, std::vector<Slot> slots) {
+  std::vector<Slot>& begin_step(int round, std::vector<Slot> slots, bool retest) {
     std::lock_guard lock(mutex_);
     step_round_ = round;
+    retest_ = retest;
     slots_ = std::move(slots);
     return slots_;
   }
@@ -135,10 +139,28 @@ class Recorder {
       for (PairResult& r : decode_payload(slot.payload, slot.ctx)) results.push_back(std::move(r));
       slot.recorded = true;
     }
-    dir_.append_event({{"event", "round"}, {"round", step_round_}, {"pairs", results}});
-    for (PairResult& r : results) run_.pairs.push_back(std::move(r));
+    dir_.append_event({{"event", retest_ ? "retest" : "round"}, {"round", step_round_}, {"pairs", results}});
+    if (retest_) {
+      for (const PairResult& r : results) attach_retest(run_, r);
+    } else {
+      for (PairResult& r : results) run_.pairs.push_back(std::move(r));
+    }
     slots_.clear();
-    if (round_complete) run_.rounds_completed = step_round_;
+    if (round_complete && !retest_) run_.rounds_completed = step_round_;
+  }
+
+  // Pairs flagged at the judged size, measured (not failed), not yet retested: the retest list.
+  std::vector<NodePair> suspects() {
+    std::lock_guard lock(mutex_);
+    Run analyzed = run_;
+    analyze_pairs(analyzed, thresholds_);
+    std::vector<NodePair> out;
+    for (const PairResult& p : analyzed.pairs) {
+      if (p.flagged && p.status == "ok" && p.size_bytes == analyzed.judged_size_bytes && p.retest_samples_s.empty()) {
+        out.push_back(p.nodes);
+      }
+    }
+    return out;
   }
 
   // Normal end: analysis, run.json, end event. Returns the summary text and exit code.
@@ -165,18 +187,24 @@ class Recorder {
       for (const Slot& slot : slots_) {
         if (slot.recorded) continue;
         if (payload_arrived(slot.payload)) {
-          for (PairResult& r : decode_payload(slot.payload, slot.ctx)) run_.pairs.push_back(std::move(r));
+          for (PairResult& r : decode_payload(slot.payload, slot.ctx)) {
+            if (retest_) {
+              attach_retest(run_, r);
+            } else {
+              run_.pairs.push_back(std::move(r));
+            }
+          }
           continue;
         }
         const std::string pair = describe_pair(map_, slot.ctx.nodes);
-        run_.unfinished.push_back(fmt::format("round {}: {}", step_round_, pair));
+        run_.unfinished.push_back(fmt::format("{}round {}: {}", retest_ ? "retest " : "", step_round_, pair));
+        if (retest_) continue;  // the pair's first measurement stands
         for (std::uint64_t size : slot.ctx.sizes) {
           PairResult r;
           r.round = step_round_;
           r.nodes = slot.ctx.nodes;
           r.op = std::string(slot.ctx.op->name);
-          const CaseCounts counts =
-              case_counts(*slot.ctx.op, size, dtype_info(slot.ctx.dtype).bytes, slot.ctx.ranks);
+          const CaseCounts counts = case_counts(*slot.ctx.op, size, dtype_info(slot.ctx.dtype).bytes, slot.ctx.ranks);
           r.dtype = std::string(dtype_info(slot.ctx.dtype).name);
           r.size_bytes = counts.size_bytes;
           r.count = counts.chunk;
@@ -189,8 +217,9 @@ class Recorder {
       slots_.clear();
       analyze_pairs(run_, thresholds_);
       // run.json first: the launcher may follow its SIGTERM with SIGKILL within a second.
-      dir_.write_run(run_);
-      dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}});
+      dir_.write_run(run_, /*durable=*/false);
+      dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}},
+                        /*durable=*/false);
       std::fprintf(stderr, "%s", render_summary(run_, dir_.path()).c_str());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());
@@ -206,15 +235,17 @@ class Recorder {
   const NodeMap& map_;
   PairThresholds thresholds_;
   int step_round_ = 0;
+  bool retest_ = false;
   std::vector<Slot> slots_;
 };
 
 // Measures every size of one pair on its group. A failure ends the pair's measurements and becomes
 // data (the error text travels to rank 0).
-PairMeasurement measure_pair(Group& group, const Plan& plan, const PairsOptions& o) {
+PairMeasurement measure_pair(Group& group, const Plan& plan, const std::vector<std::uint64_t>& sizes,
+                             const PairsOptions& o) {
   PairMeasurement m;
   try {
-    for (std::uint64_t size : plan.sizes) {
+    for (std::uint64_t size : sizes) {
       const Case c{plan.op, plan.dtype, size, false, 0};
       m.cases.push_back(run_case(group, c, o.warmup, o.iters, o.check != 0, static_cast<TimeCombine>(o.combine)));
     }
@@ -243,6 +274,7 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   run.options.time_combine = std::string(combine_name(static_cast<TimeCombine>(cli.pairs.combine)));
   run.options.sizes_bytes = plan.sizes;
   run.options.concurrency = cli.pairs.concurrency;
+  run.options.retest = cli.pairs.retest;
   run.options.threshold = plan.thresholds.pairs.threshold;
   run.options.thresholds_source = plan.thresholds.source;
   run.rounds_planned = plan.rounds;
@@ -305,76 +337,125 @@ int run_pairs(const Cli& cli, const Comm& world) {
       });
 
   Progress progress(static_cast<int>(plan.steps.size()), o.concurrency == "sequential" ? "pair" : "round");
-  for (std::size_t s = 0; s < plan.steps.size(); ++s) {
-    const Round& step = plan.steps[s];
-    const int round = plan.round_of_step[s];
-    int my_pair = -1;
-    for (std::size_t p = 0; p < step.size(); ++p) {
-      if (step[p][0] == my_node || step[p][1] == my_node) my_pair = static_cast<int>(p);
-    }
-    // Rank 0 speaks for the round (its report names the unfinished pairs); other ranks for their pair.
-    const std::string what =
-        my_pair >= 0 && !root
-            ? fmt::format("round {} (pair {})", round, describe_pair(map, step[static_cast<std::size_t>(my_pair)]))
-            : fmt::format("round {}", round);
-    watchdog.arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
-    std::vector<MPI_Request> receives;
-    if (root) {
-      std::vector<Slot> slots;
-      for (const NodePair& p : step) {
-        Slot slot;
-        slot.ctx = PairContext{round, p, plan.op, plan.dtype, plan.sizes, o.iters, pair_ranks(map, p)};
-        slot.payload = empty_payload(plan.sizes.size(), o.iters);
-        slots.push_back(std::move(slot));
+  // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
+  // what was measured, also when Open MPI itself exits the process.
+  std::unique_ptr<ExitGuard> exit_guard;
+  if (root) {
+    exit_guard = std::make_unique<ExitGuard>([&recorder] {
+      recorder->abort("aborted",
+                      "the MPI library ended the process (a peer failed during a transfer; see its message)");
+    });
+  }
+  try {
+    // One step: the given pairs at once, at `sizes`; `retest` re-measures suspects.
+    auto run_step = [&](const Round& step, int round, const std::vector<std::uint64_t>& sizes, bool retest) {
+      int my_pair = -1;
+      for (std::size_t p = 0; p < step.size(); ++p) {
+        if (step[p][0] == my_node || step[p][1] == my_node) my_pair = static_cast<int>(p);
       }
-      for (Slot& slot : recorder->begin_step(round, std::move(slots))) {
-        receives.emplace_back();
-        PODPERF_CHECK_MPI(MPI_Irecv(slot.payload.data(), static_cast<int>(slot.payload.size()), MPI_DOUBLE,
-                                    pair_leader(map, slot.ctx.nodes), kResultTag, MPI_COMM_WORLD, &receives.back()));
+      // Rank 0 speaks for the round (its report names the unfinished pairs); other ranks for their pair.
+      const std::string label = retest ? fmt::format("retest round {}", round) : fmt::format("round {}", round);
+      const std::string what =
+          my_pair >= 0 && !root
+              ? fmt::format("{} (pair {})", label, describe_pair(map, step[static_cast<std::size_t>(my_pair)]))
+              : label;
+      watchdog.arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
+      std::vector<MPI_Request> receives;
+      if (root) {
+        std::vector<Slot> slots;
+        for (const NodePair& p : step) {
+          Slot slot;
+          slot.ctx = PairContext{round, p, plan.op, plan.dtype, sizes, o.iters, pair_ranks(map, p)};
+          slot.payload = empty_payload(sizes.size(), o.iters);
+          slots.push_back(std::move(slot));
+        }
+        for (Slot& slot : recorder->begin_step(round, std::move(slots), retest)) {
+          receives.emplace_back();
+          PODPERF_CHECK_MPI(MPI_Irecv(slot.payload.data(), static_cast<int>(slot.payload.size()), MPI_DOUBLE,
+                                      pair_leader(map, slot.ctx.nodes), kResultTag, MPI_COMM_WORLD, &receives.back()));
+        }
       }
+
+      // Collective over the world: every rank takes part in creating the round's pair groups.
+      std::unique_ptr<Group> group;
+      std::string group_error;
+      try {
+        group = backend->split(world, my_pair, world.rank(), sizes.back(), plan.dtype);
+      } catch (const UsageError&) {
+        throw;
+      } catch (const std::exception& e) {
+        group_error = e.what();
+      }
+      MPI_Request send_request = MPI_REQUEST_NULL;
+      std::vector<double> payload;
+      if (my_pair >= 0) {
+        PairMeasurement measured;
+        if (group) {
+          measured = measure_pair(*group, plan, sizes, o);
+        } else {
+          measured.error = group_error;
+        }
+        payload = encode_payload(measured, sizes.size(), o.iters);
+        if (world.rank() == pair_leader(map, step[static_cast<std::size_t>(my_pair)])) {
+          PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag,
+                                      MPI_COMM_WORLD, &send_request));
+        }
+      }
+      if (root) {
+        PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
+      }
+      PODPERF_CHECK_MPI(MPI_Wait(&send_request, MPI_STATUS_IGNORE));
+    };
+
+    for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+      const Round& step = plan.steps[s];
+      const int round = plan.round_of_step[s];
+      run_step(step, round, plan.sizes, false);
+      if (root) {
+        const bool round_complete = s + 1 == plan.steps.size() || plan.round_of_step[s + 1] != round;
+        recorder->end_step(round_complete);
+        progress.step_done(static_cast<int>(s) + 1,
+                           fmt::format("{} pair{} in round {}", step.size(), step.size() == 1 ? "" : "s", round));
+      }
+      watchdog.disarm();
     }
 
-    // Collective over the world: every rank takes part in creating the round's pair groups.
-    std::unique_ptr<Group> group;
-    std::string group_error;
-    try {
-      group = backend->split(world, my_pair, world.rank(), plan.sizes.back(), plan.dtype);
-    } catch (const UsageError&) {
-      throw;
-    } catch (const std::exception& e) {
-      group_error = e.what();
-    }
-    MPI_Request send_request = MPI_REQUEST_NULL;
-    std::vector<double> payload;
-    if (my_pair >= 0) {
-      PairMeasurement measured;
-      if (group) {
-        measured = measure_pair(*group, plan, o);
-      } else {
-        measured.error = group_error;
+    // Retest: pairs flagged at the judged size run again (ClusterKit and Google's scanner retest
+    // suspects); a pair stays flagged only when the retest confirms it. The list comes from rank 0's
+    // analysis and is broadcast, so every rank runs the same plan.
+    for (int pass = 1; pass <= o.retest; ++pass) {
+      std::vector<int> flat;
+      if (root) {
+        for (const NodePair& p : recorder->suspects()) flat.insert(flat.end(), {p[0], p[1]});
       }
-      payload = encode_payload(measured, plan.sizes.size(), o.iters);
-      if (world.rank() == pair_leader(map, step[static_cast<std::size_t>(my_pair)])) {
-        PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag,
-                                    MPI_COMM_WORLD, &send_request));
+      int count = bcast_int(world, static_cast<int>(flat.size()));
+      if (count == 0) break;
+      flat.resize(static_cast<std::size_t>(count));
+      PODPERF_CHECK_MPI(MPI_Bcast(flat.data(), count, MPI_INT, 0, world.raw()));
+      std::vector<NodePair> suspects;
+      for (std::size_t i = 0; i + 1 < flat.size(); i += 2) suspects.push_back(NodePair{flat[i], flat[i + 1]});
+      std::vector<Round> rounds = pack_rounds(suspects);
+      if (o.concurrency == "sequential") rounds = sequential(rounds);
+      if (root) {
+        std::fprintf(stderr, "podperf: retest %d: %zu flagged pair%s at %s, %zu step%s\n", pass, suspects.size(),
+                     suspects.size() == 1 ? "" : "s", format_size(plan.sizes.back()).c_str(), rounds.size(),
+                     rounds.size() == 1 ? "" : "s");
+      }
+      for (std::size_t r = 0; r < rounds.size(); ++r) {
+        run_step(rounds[r], static_cast<int>(r) + 1, {plan.sizes.back()}, true);
+        if (root) recorder->end_step(false);
+        watchdog.disarm();
       }
     }
-    if (root) {
-      PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
-    }
-    PODPERF_CHECK_MPI(MPI_Wait(&send_request, MPI_STATUS_IGNORE));
-    if (root) {
-      const bool round_complete = s + 1 == plan.steps.size() || plan.round_of_step[s + 1] != round;
-      recorder->end_step(round_complete);
-      progress.step_done(static_cast<int>(s) + 1, fmt::format("{} pair{} in round {}", step.size(),
-                                                              step.size() == 1 ? "" : "s", round));
-    }
-    watchdog.disarm();
+  } catch (const std::exception& e) {
+    if (root) recorder->abort("aborted", e.what());
+    throw;
   }
 
   int exit_code = kExitOk;
   if (root) {
     auto [summary, code] = recorder->finish();
+    exit_guard.reset();
     std::fputs(summary.c_str(), stdout);
     std::fflush(stdout);
     exit_code = code;

@@ -55,32 +55,35 @@ ResultsDir::~ResultsDir() {
   if (events_fd_ >= 0) ::close(events_fd_);
 }
 
-void ResultsDir::append_event(const nlohmann::json& event) {
+void ResultsDir::append_event(const nlohmann::json& event, bool durable) {
   write_all(events_fd_, dump(event, -1) + "\n", path_ + "/events.jsonl");
-  if (::fsync(events_fd_) != 0) {
+  if (durable && ::fsync(events_fd_) != 0) {
     throw RuntimeFailure(fmt::format("cannot fsync {}/events.jsonl: {}", path_, std::strerror(errno)));
   }
 }
 
-void ResultsDir::write_run(const nlohmann::json& run) {
+void ResultsDir::write_run(const nlohmann::json& run, bool durable) {
   const std::string final_path = path_ + "/run.json";
   const std::string tmp_path = path_ + "/.run.json.tmp";
   const int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw RuntimeFailure(fmt::format("cannot write {}: {}", tmp_path, std::strerror(errno)));
   try {
     write_all(fd, dump(run, 2) + "\n", tmp_path);
-    if (::fsync(fd) != 0) throw RuntimeFailure(fmt::format("cannot fsync {}: {}", tmp_path, std::strerror(errno)));
+    if (durable && ::fsync(fd) != 0) {
+      throw RuntimeFailure(fmt::format("cannot fsync {}: {}", tmp_path, std::strerror(errno)));
+    }
   } catch (...) {
     ::close(fd);
     ::unlink(tmp_path.c_str());
     throw;
   }
-  ::close(fd);
   if (std::rename(tmp_path.c_str(), final_path.c_str()) != 0) {
     const int err = errno;
+    ::close(fd);
     ::unlink(tmp_path.c_str());
     throw RuntimeFailure(fmt::format("cannot rename {} to {}: {}", tmp_path, final_path, std::strerror(err)));
   }
+  ::close(fd);
 }
 
 }  // namespace podperf

@@ -16,10 +16,12 @@ class ResultsDir {
   ResultsDir& operator=(const ResultsDir&) = delete;
 
   [[nodiscard]] const std::string& path() const { return path_; }
-  // One line, flushed and fsynced. Throws RuntimeFailure on I/O errors.
-  void append_event(const nlohmann::json& event);
-  // Writes run.json via a temporary file, fsync and rename. Throws RuntimeFailure.
-  void write_run(const nlohmann::json& run);
+  // One line, written and (when `durable`) fsynced. Throws RuntimeFailure on I/O errors.
+  void append_event(const nlohmann::json& event, bool durable = true);
+  // Writes run.json via a temporary file and rename. `durable`: fsync before the rename (normal
+  // end). Not durable (abnormal end, the launcher's SIGKILL may follow within a second): no fsync,
+  // so a killed process still leaves a whole run.json in the page cache. Throws RuntimeFailure.
+  void write_run(const nlohmann::json& run, bool durable = true);
 
  private:
   std::string path_;

@@ -19,7 +19,6 @@ struct CaseMeasurement {
   std::vector<double> samples_s;  // per iteration, combined over the group's ranks
   std::int64_t wrong = 0;         // summed over the group
   bool skipped = false;           // the backend has no such form (in-place alltoall on NCCL)
-  std::string skip_reason;
 };
 
 // Collective over the group: an untimed checked operation (when `check`), `warmup` untimed

@@ -79,7 +79,7 @@ void Watchdog::watch() {
 
 void Watchdog::wait_signals() {
   const sigset_t set = termination_signals();
-  const timespec poll{0, 200'000'000};
+  const timespec poll{0, 50'000'000};
   while (true) {
     {
       std::lock_guard lock(mutex_);

@@ -82,12 +82,15 @@ need_tools() {
 in_host() {
   local h=$1; shift
   [ -e "$NETNS_DIR/$h" ] || die "netns $h does not exist (is the cluster up?)"
+  # shellcheck disable=SC2016  # expanded by the inner sh
   nsenter --net="$NETNS_DIR/$h" unshare --uts sh -c 'hostname "$0"; exec "$@"' "$h" "$@"
 }
 
 # ---------------------------------------------------------------- launcher env
 launch_env() {
   export SLURM_CONF=$CONF
+  # tree PMIx fence (see mpi.conf in write_conf); the env var wins over mpi.conf
+  export SLURM_PMIX_FENCE=${SLURM_PMIX_FENCE:-tree}
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export OMPI_MCA_btl_tcp_if_include=${OMPI_MCA_btl_tcp_if_include:-$SUBNET}
   export OMPI_MCA_oob_tcp_if_include=${OMPI_MCA_oob_tcp_if_include:-$SUBNET}
@@ -102,20 +105,38 @@ launch_env() {
 }
 
 # ---------------------------------------------------------------- pid helpers
-pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
-pid_from() { [ -s "$1" ] && tr -dc '0-9' <"$1" || true; }
-# kill PID only if its command line contains STRING (protects against pid reuse)
-kill_pid_if() {
-  local pid=$1 match=$2 i
-  pid_alive "$pid" || return 0
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$match" || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 30); do pid_alive "$pid" || return 0; sleep 0.1; done
-  kill -KILL "$pid" 2>/dev/null || true
+# alive = exists and is not a zombie (a reaper that is slow to wait() must not
+# make `down` think a daemon is still running)
+pid_alive() {
+  local st
+  [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null || return 1
+  st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ "${st%% *}" != Z ]
+}
+pid_from() { if [ -s "$1" ]; then tr -dc '0-9' <"$1"; fi; }
+# TERM the pids (from pid files) whose command line contains MATCH (protects
+# against pid reuse), all at once; KILL whatever is left after ~3 s.
+# args: MATCH PID [MATCH PID ...]
+kill_pids_if() {
+  local sent=() pid match left
+  while [ $# -ge 2 ]; do
+    match=$1 pid=$2; shift 2
+    pid_alive "$pid" || continue
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$match" || continue
+    kill -TERM "$pid" 2>/dev/null && sent+=("$pid")
+  done
+  [ ${#sent[@]} -gt 0 ] || return 0
+  for _ in $(seq 1 30); do
+    left=()
+    for pid in "${sent[@]}"; do pid_alive "$pid" && left+=("$pid"); done
+    [ ${#left[@]} -gt 0 ] || return 0
+    sleep 0.1
+  done
+  kill -KILL "${left[@]}" 2>/dev/null || true
 }
 # kill every process living in one of our network namespaces
 kill_netns_procs() {
-  local ns pids i
+  local ns pids
   for ns in "$@"; do
     [ -e "$NETNS_DIR/$ns" ] || continue
     pids=$(ip netns pids "$ns" 2>/dev/null | tr '\n' ' ' || true)
@@ -123,7 +144,7 @@ kill_netns_procs() {
     # shellcheck disable=SC2086
     kill -TERM $pids 2>/dev/null || true
   done
-  for i in $(seq 1 30); do
+  for _ in $(seq 1 30); do
     pids=""
     for ns in "$@"; do
       [ -e "$NETNS_DIR/$ns" ] && pids+=" $(ip netns pids "$ns" 2>/dev/null | tr '\n' ' ' || true)"
@@ -140,12 +161,11 @@ kill_netns_procs() {
 do_down() {
   local h
   # daemons by pid file first (clean shutdown), then anything left in our netns
-  kill_pid_if "$(pid_from "$STATE/run/slurmctld.pid")" slurmctld
-  for h in "${HOSTS[@]}"; do
-    kill_pid_if "$(pid_from "$STATE/run/slurmd-$h.pid")" slurmd
-  done
+  local d=()
+  for h in "${HOSTS[@]}"; do d+=(slurmd "$(pid_from "$STATE/run/slurmd-$h.pid")"); done
+  kill_pids_if "${d[@]}" slurmctld "$(pid_from "$STATE/run/slurmctld.pid")"
   kill_netns_procs "${ALL[@]}" "$BRNS"
-  kill_pid_if "$(pid_from "$STATE/munge/munged.pid")" "$MUNGE_SOCK"
+  kill_pids_if "$MUNGE_SOCK" "$(pid_from "$STATE/munge/munged.pid")"
   # namespaces (veths, bridge and tc qdiscs go with them)
   for h in "${ALL[@]}" "$BRNS"; do
     if [ -e "$NETNS_DIR/$h" ]; then ip netns del "$h" 2>/dev/null || log "warning: could not delete netns $h"; fi
@@ -198,6 +218,7 @@ MinJobAge=5
 KillWait=5
 Waittime=0
 MessageTimeout=10
+MailProg=/bin/true
 EOF
   for h in "${HOSTS[@]}"; do
     echo "NodeName=$h NodeAddr=$(ip_of "$h") NodeHostname=$h CPUs=4 RealMemory=1000 State=UNKNOWN" >>"$CONF"
@@ -205,6 +226,15 @@ EOF
   echo "PartitionName=pp Nodes=h[1-4] Default=YES MaxTime=INFINITE State=UP" >>"$CONF"
   # No cgroup.conf: 22.05 has no CgroupPlugin=disabled; slurmd autodetects the
   # cgroup version and, with proctrack/linuxproc + task/none, creates no cgroups.
+  #
+  # mpi.conf: the PMIx fence must be the tree algorithm.  With the ring fence
+  # (what 22.05 picked here) about 4% of srun --mpi=pmix launches under CPU load
+  # crashed a rank inside MPI_Init (SIGSEGV: an ob1 MATCH fragment, BTL tag
+  # 0x41, arriving while that rank was still in the modex fence) and hung the
+  # others in the fence; with tree: 0 of 150 (mpirun: 0 of 100).
+  cat >"$STATE/etc/mpi.conf" <<EOF
+PMIxCollFence=tree
+EOF
 }
 
 setup_net() {
@@ -238,20 +268,26 @@ start_munge() {
     --log-file="$STATE/munge/munged.log" \
     --seed-file="$STATE/munge/munged.seed" \
     || die "munged failed to start; see $STATE/munge/munged.log"
-  local i
-  for i in $(seq 1 50); do [ -S "$MUNGE_SOCK" ] && return 0; sleep 0.1; done
+  for _ in $(seq 1 50); do [ -S "$MUNGE_SOCK" ] && return 0; sleep 0.1; done
   die "munged socket $MUNGE_SOCK did not appear"
 }
 
 all_idle() {
   local out
-  out=$(nsenter --net="$NETNS_DIR/$CTL" env SLURM_CONF="$CONF" sinfo -h -N -o '%N %t' 2>/dev/null) || return 1
+  out=$(timeout -k 1 5 nsenter --net="$NETNS_DIR/$CTL" env SLURM_CONF="$CONF" sinfo -h -N -o '%N %t' 2>/dev/null) || return 1
   [ "$(echo "$out" | awk '$2=="idle"{n++} END{print n+0}')" = 4 ]
+}
+
+daemons_alive() {
+  local h
+  pid_alive "$(pid_from "$STATE/munge/munged.pid")" || return 1
+  pid_alive "$(pid_from "$STATE/run/slurmctld.pid")" || return 1
+  for h in "${HOSTS[@]}"; do pid_alive "$(pid_from "$STATE/run/slurmd-$h.pid")" || return 1; done
 }
 
 do_up() {
   need_root; need_tools
-  if [ -e "$STATE/$MARKER" ] && [ -e "$NETNS_DIR/$CTL" ] && all_idle; then
+  if [ -e "$STATE/$MARKER" ] && [ -e "$NETNS_DIR/$CTL" ] && daemons_alive && all_idle; then
     log "already up ($STATE)"; return 0
   fi
   # anything half-built from an earlier run goes first
@@ -280,7 +316,7 @@ do_up() {
   until all_idle; do
     if [ $SECONDS -ge $deadline ]; then
       log "nodes not idle after ${UP_TIMEOUT}s; sinfo says:"
-      nsenter --net="$NETNS_DIR/$CTL" env SLURM_CONF="$CONF" sinfo -N >&2 || true
+      timeout -k 1 5 nsenter --net="$NETNS_DIR/$CTL" env SLURM_CONF="$CONF" sinfo -N >&2 || true
       log "last lines of the logs:"
       tail -n 5 "$STATE"/log/*.log >&2 || true
       die "cluster did not come up (state kept in $STATE for inspection; run '$0 down')"
@@ -360,7 +396,7 @@ do_status() {
     fi
   done
   if [ -e "$NETNS_DIR/$CTL" ]; then
-    nsenter --net="$NETNS_DIR/$CTL" env SLURM_CONF="$CONF" sinfo -N 2>&1 || rc=1
+    timeout -k 1 5 nsenter --net="$NETNS_DIR/$CTL" env SLURM_CONF="$CONF" sinfo -N 2>&1 || rc=1
   fi
   return $rc
 }
@@ -377,6 +413,6 @@ case "$cmd" in
   shape)   do_shape "$@" ;;
   unshape) do_unshape "$@" ;;
   exec)    h=${1:-}; [ $# -gt 0 ] && shift; ip_of "$h" >/dev/null; launch_env; in_host "$h" "$@" ;;
-  env)     launch_env; env | grep -E '^(SLURM_CONF|OMPI_|PMIX_MCA_)' | sed 's/^/export /' ;;
+  env)     launch_env; env | grep -E '^(SLURM_CONF|SLURM_PMIX_FENCE|OMPI_|PMIX_MCA_)' | sed 's/^/export /' ;;
   *) sed -n '2,/^set -euo/p' "$0" | sed '$d'; [ -z "$cmd" ] || die "unknown command '$cmd'"; exit 2 ;;
 esac

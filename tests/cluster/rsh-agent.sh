@@ -23,5 +23,6 @@ case "$host" in
 esac
 [ -e "/var/run/netns/$host" ] || { echo "rsh-agent.sh: netns $host missing (cluster down?)" >&2; exit 255; }
 [ $# -ge 1 ] || { echo "rsh-agent.sh: no command for $host" >&2; exit 255; }
+# shellcheck disable=SC2016  # expanded by the inner sh
 exec nsenter --net="/var/run/netns/$host" unshare --uts \
   sh -c 'hostname "$0"; exec sh -c "$1"' "$host" "$*"

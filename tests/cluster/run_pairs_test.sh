@@ -15,7 +15,10 @@
 #
 # Environment: PODPERF_RESULTS (results dir; default a temp dir, kept on failure),
 #   PODPERF_LAUNCH_TIMEOUT (seconds per launch, default 300),
-#   PODPERF_LAUNCHERS (default "srun mpirun"), PODPERF_CLUSTER_DIR (see cluster.sh).
+#   PODPERF_LAUNCHERS (default "srun mpirun"), PODPERF_CLUSTER_DIR (see cluster.sh),
+#   PODPERF_PAIRS_ARGS (extra podperf arguments appended, word-split; e.g.
+#   "--threshold 0.5": pair bandwidth on this 2-core namespace cluster varies
+#   by tens of percent between unshaped pairs, shaped h3 pairs are at ~5%).
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,17 +31,22 @@ fail=0
 if [ $# -ne 1 ]; then echo "usage: $0 PODPERF_BINARY" >&2; exit 2; fi
 case "$1" in /*) BIN=$1 ;; *) BIN=$PWD/$1 ;; esac
 
-if [ -n "${PODPERF_RESULTS:-}" ]; then RESULTS=$PODPERF_RESULTS; mkdir -p "$RESULTS"; own_results=0
+if [ -n "${PODPERF_RESULTS:-}" ]; then
+  mkdir -p "$PODPERF_RESULTS"; RESULTS=$(cd "$PODPERF_RESULTS" && pwd); own_results=0
 else RESULTS=$(mktemp -d /tmp/podperf-pairs.XXXXXX); own_results=1; fi
 
+# shellcheck disable=SC2317  # invoked by the trap
 cleanup() {
+  local state=${PODPERF_CLUSTER_DIR:-/tmp/podperf-cluster}
+  case "$state" in /*) ;; *) state=$PWD/$state ;; esac
+  if [ "$fail" != 0 ] && [ -d "$state/log" ]; then cp -r "$state/log" "$RESULTS/cluster-logs" 2>/dev/null || true; fi
   "$CLUSTER" down >/dev/null 2>&1 || "$CLUSTER" down
   if [ "$own_results" = 1 ]; then
     if [ "$fail" = 0 ]; then rm -rf "$RESULTS"; else echo "results kept in $RESULTS"; fi
   fi
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT; trap 'exit 143' TERM
 
 summary() { echo "cluster: $pass passed, $fail failed"; [ "$fail" = 0 ]; exit $?; }
 
@@ -66,10 +74,15 @@ run_podperf() {
     mpirun) launch=(mpirun -np 4 --map-by node) ;;
     *) echo "unknown launcher $l" >&2; return 99 ;;
   esac
-  echo "  run:    $l $id: ${launch[*]} $BIN pairs -b 4M -e 4M -n 10 -w 2 --out $RESULTS --run-id $id"
+  local extra=()
+  # shellcheck disable=SC2206  # word splitting wanted
+  [ -z "${PODPERF_PAIRS_ARGS:-}" ] || extra=($PODPERF_PAIRS_ARGS)
+  echo "  run:    $l $id: ${launch[*]} $BIN pairs -b 4M -e 4M -n 10 -w 2 --out $RESULTS --run-id $id ${extra[*]}"
+  # in the background + wait, so that INT/TERM reach the trap at once
   timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" "${launch[@]}" \
-    "$BIN" pairs -b 4M -e 4M -n 10 -w 2 --out "$RESULTS" --run-id "$id" \
-    >"$RESULTS/$id.log" 2>&1
+    "$BIN" pairs -b 4M -e 4M -n 10 -w 2 --out "$RESULTS" --run-id "$id" "${extra[@]}" \
+    >"$RESULTS/$id.log" 2>&1 &
+  wait $!
 }
 
 # check_exit ID GOT WANT
@@ -101,6 +114,7 @@ check_json() {
   else
     jq_check "$id" "$f" ".stragglers is exactly [h3]" \
       '(.stragglers | length) == 1 and .stragglers[0].hostname == "h3"'
+    # shellcheck disable=SC2016  # jq variables
     jq_check "$id" "$f" "pairs with h3 flagged, all others not" \
       '([.nodes[].hostname] | index("h3")) as $h3
        | $h3 != null

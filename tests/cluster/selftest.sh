@@ -13,6 +13,7 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CLUSTER=$HERE/cluster.sh
 STATE=${PODPERF_CLUSTER_DIR:-/tmp/podperf-cluster}
+case "$STATE" in /*) ;; *) STATE=$PWD/$STATE ;; esac
 LAUNCH_TIMEOUT=${PODPERF_LAUNCH_TIMEOUT:-120}
 PP_BYTES=$((4 * 1024 * 1024))
 PP_ITERS=${PODPERF_PP_ITERS:-3}
@@ -20,12 +21,14 @@ pass=0
 fail=0
 OUT=$(mktemp -d /tmp/podperf-selftest.XXXXXX)
 
+# shellcheck disable=SC2317  # invoked by the trap
 cleanup() {
+  if [ "$fail" != 0 ] && [ -d "$STATE/log" ]; then cp -r "$STATE/log" "$OUT/cluster-logs" 2>/dev/null || true; fi
   "$CLUSTER" down >/dev/null 2>&1 || "$CLUSTER" down
-  rm -rf "$OUT"
+  if [ "$fail" = 0 ]; then rm -rf "$OUT"; else echo "selftest: outputs and cluster logs kept in $OUT"; fi
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT; trap 'exit 143' TERM
 
 ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
@@ -38,7 +41,9 @@ finish() {
 # run a launch with a hard timeout; output in $OUT/$1.out
 launch() {
   local name=$1; shift
-  timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
+  # in the background + wait, so that INT/TERM reach the trap at once
+  timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err" &
+  wait $!
   local rc=$?
   if [ $rc != 0 ]; then
     echo "--- $name: rc=$rc; stderr:"; tail -n 20 "$OUT/$name.err"; echo "--- stdout:"; tail -n 20 "$OUT/$name.out"
@@ -78,16 +83,21 @@ if mpicc -O2 -o "$STATE/bin/mpi_hello" "$HERE/mpi_hello.c"; then ok "mpicc mpi_h
 HELLO=$STATE/bin/mpi_hello
 
 # ------------------------------------------------------------------ placement
-launch srun4 srun --mpi=pmix -N4 -n4 "$HELLO" && check_hello srun4 4 1 || bad "srun --mpi=pmix -N4 -n4 failed"
-launch srun8 srun --mpi=pmix -N4 -n8 --ntasks-per-node=2 "$HELLO" && check_hello srun8 8 2 || bad "srun --mpi=pmix -N4 -n8 failed"
-launch mpirun4 mpirun -np 4 --map-by node "$HELLO" && check_hello mpirun4 4 1 || bad "mpirun -np 4 failed"
-launch mpirun8 mpirun -np 8 --map-by node "$HELLO" && check_hello mpirun8 8 2 || bad "mpirun -np 8 failed"
+run_hello() { # NAME NRANKS PER_HOST LAUNCH...
+  local name=$1 n=$2 per=$3; shift 3
+  if launch "$name" "$@" "$HELLO"; then check_hello "$name" "$n" "$per"
+  else bad "$name: '$*' failed"; fi
+}
+run_hello srun4 4 1 srun --mpi=pmix -N4 -n4
+run_hello srun8 8 2 srun --mpi=pmix -N4 -n8 --ntasks-per-node=2
+run_hello mpirun4 4 1 mpirun -np 4 --map-by node
+run_hello mpirun8 8 2 mpirun -np 8 --map-by node
 
 # ------------------------------------------------------------------ bandwidth
 # unshaped: every pair well above the 200mbit (25 MB/s) shaping rate
 if launch pp-unshaped srun --mpi=pmix -N4 -n4 "$HELLO" --pingpong "$PP_BYTES" "$PP_ITERS"; then
   show_pairs pp-unshaped
-  read -r mn3 mx3 mno mxo np <<<"$(pair_stats pp-unshaped)"
+  read -r mn3 mx3 mno _ np <<<"$(pair_stats pp-unshaped)"
   if [ "$np" = 6 ] && awk -v a="$mn3" -v b="$mno" 'BEGIN{exit !(a > 60 && b > 60)}'; then
     ok "unshaped: all 6 pairs > 60 MB/s (h3 pairs min $mn3, others min $mno)"
   else bad "unshaped: expected 6 pairs > 60 MB/s (n=$np h3 min $mn3, others min $mno)"; fi
@@ -98,7 +108,7 @@ for l in srun mpirun; do
   if [ $l = srun ]; then args=(srun --mpi=pmix -N4 -n4); else args=(mpirun -np 4 --map-by node); fi
   if launch "pp-shaped-$l" "${args[@]}" "$HELLO" --pingpong "$PP_BYTES" "$PP_ITERS"; then
     show_pairs "pp-shaped-$l"
-    read -r mn3 mx3 mno mxo np <<<"$(pair_stats "pp-shaped-$l")"
+    read -r mn3 mx3 mno _ np <<<"$(pair_stats "pp-shaped-$l")"
     # tbf 200mbit = 25 MB/s; h3 pairs must be near that, the other pairs far above
     if [ "$np" = 6 ] && awk -v mx3="$mx3" -v mno="$mno" 'BEGIN{exit !(mx3 < 40 && mno > 4 * mx3)}'; then
       ok "$l shaped h3: h3 pairs <= $mx3 MB/s, other pairs >= $mno MB/s"

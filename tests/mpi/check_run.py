@@ -51,7 +51,10 @@ def main():
     collective_schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/collective"}
     event_pairs = []
     for ev in events[1:]:
-        if ev["event"] == "round":
+        if ev["event"] == "retest":
+            for p in ev["pairs"]:
+                jsonschema.validate(p, pair_schema)
+        elif ev["event"] == "round":
             for p in ev["pairs"]:
                 jsonschema.validate(p, pair_schema)
                 event_pairs.append(p)

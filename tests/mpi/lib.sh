@@ -7,7 +7,7 @@ export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_t
   OMPI_MCA_oob_tcp_if_include=lo
 if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 WORK=$(mktemp -d /tmp/podperf-mpitest.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+trap '[[ -n "${KEEP_WORK:-}" ]] || rm -rf "$WORK"' EXIT
 PASSED=0
 FAILED=0
 
