@@ -29,6 +29,8 @@ pass=0
 fail=0
 
 if [ $# -ne 1 ]; then echo "usage: $0 PODPERF_BINARY" >&2; exit 2; fi
+# Network namespaces, daemons and tc need root: skip (ctest SKIP_RETURN_CODE 77) without it.
+if [ "$(id -u)" != 0 ]; then echo "SKIP: the namespaced cluster test needs root"; exit 77; fi
 case "$1" in /*) BIN=$1 ;; *) BIN=$PWD/$1 ;; esac
 
 if [ -n "${PODPERF_RESULTS:-}" ]; then
@@ -108,12 +110,22 @@ check_json() {
     '(.nodes | length) == 4 and ([.nodes[].hostname] | sort) == ["h1","h2","h3","h4"]'
   jq_check "$id" "$f" ".pairs non-empty, each with two node indices" \
     '(.pairs | length) > 0 and all(.pairs[]; (.nodes | length) == 2 and all(.nodes[]; type == "number"))'
+  if /usr/bin/python3 "$HERE/../mpi/check_run.py" "$RESULTS/$id" --nodes 4 --complete >"$RESULTS/$id.check" 2>&1; then
+    note "$id: run.json and events.jsonl valid against docs/run.schema.json, every pair once, wrong 0"
+  else
+    err "$id: $(tail -n 1 "$RESULTS/$id.check")"
+  fi
   if [ "$shaped" = 0 ]; then
     jq_check "$id" "$f" ".stragglers is empty" '(.stragglers | length) == 0'
     jq_check "$id" "$f" "no pair flagged" 'all(.pairs[]; .flagged == false)'
   else
     jq_check "$id" "$f" ".stragglers is exactly [h3]" \
       '(.stragglers | length) == 1 and .stragglers[0].hostname == "h3"'
+    if grep -A1 "^Straggler nodes (1):" "$RESULTS/$id.log" | grep -q "^  h3 (node"; then
+      note "$id: the terminal summary names h3 as the straggler"
+    else
+      err "$id: the terminal summary does not name h3 as the straggler"
+    fi
     # shellcheck disable=SC2016  # jq variables
     jq_check "$id" "$f" "pairs with h3 flagged, all others not" \
       '([.nodes[].hostname] | index("h3")) as $h3
