@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "analysis/findings_text.hpp"
+
 #include <iterator>
 #include <map>
 #include <tuple>
@@ -96,6 +98,7 @@ std::string render_collective_table(const Run& run, const std::string& results_d
     append(out, "#\n# {} failed case(s):\n", failures.size());
     for (const std::string& f : failures) append(out, "#   {}\n", f);
   }
+  if (!run.findings.empty() || !run.nccl_log.empty()) out += "#\n" + render_findings(run, "# ");
   if (!results_dir.empty()) append(out, "# Results: {}/run.json, events.jsonl\n", results_dir);
   return out;
 }

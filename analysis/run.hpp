@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/finding.hpp"
+
 namespace podperf {
 
 inline constexpr int kSchemaVersion = 1;
@@ -144,6 +146,8 @@ struct Run {
   std::vector<SizeBaseline> baselines;
   std::vector<Straggler> stragglers;
   std::vector<LinkFinding> links;
+  std::vector<Finding> findings;  // NCCL's own log (and, later, host signals), tagged OK/CONCERN/INFO
+  std::string nccl_log;           // where NCCL's debug log went: "captured in nccl.<host>.<pid>" or why not
   // Outcome:
   std::string status = "complete";  // complete | timeout | aborted
   std::string error;

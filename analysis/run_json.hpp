@@ -8,6 +8,9 @@
 namespace podperf {
 
 // Defined inline (header) so every translation unit can convert.
+NLOHMANN_JSON_SERIALIZE_ENUM(Tag, {{Tag::kOk, "OK"}, {Tag::kConcern, "CONCERN"}, {Tag::kInfo, "INFO"}})
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, tag, source, check, host, observed, expected, meaning, effect,
+                                                next_step)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeInfo, index, hostname, label, instance_id, instance_type, ranks,
                                                 is_virtual)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairResult, round, nodes, op, dtype, size_bytes, count, ranks,
@@ -28,7 +31,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_version, run_id, command, argv,
                                                 started_at, finished_at, launcher, backend, ranks, options, nodes,
                                                 rounds_planned, rounds_completed, pairs, collectives, judged_size_bytes, baselines,
-                                                stragglers, links, status, error, unfinished)
+                                                stragglers, links, findings, nccl_log, status, error,
+                                                unfinished)
 
 
 

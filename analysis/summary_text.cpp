@@ -6,6 +6,7 @@
 #include <iterator>
 #include <map>
 
+#include "analysis/findings_text.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -102,6 +103,15 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
                label(run, p.nodes[0]), label(run, p.nodes[1]), format_size(p.size_bytes), p.busbw_gbps,
                p.ratio * 100.0, p.baseline_gbps, p.noise_gbps,
                p.retest_samples_s.empty() ? "" : fmt::format("; retest {:.3f} GB/s confirms", p.retest_busbw_gbps));
+        // What NCCL's log says about the two hosts (the Socket TCP fallback, no GDRDMA, ...).
+        for (int node : p.nodes) {
+          const std::string host = node >= 0 && static_cast<std::size_t>(node) < run.nodes.size()
+                                       ? run.nodes[static_cast<std::size_t>(node)].hostname
+                                       : "";
+          for (const Finding* f : concerns_for(run, host)) {
+            if (!f->host.empty()) append(out, "      NCCL on {}: {}\n", host, f->observed);
+          }
+        }
       }
     }
     if (flagged.size() > kMaxListedPairs) append(out, "  ... and {} more in run.json\n", flagged.size() - kMaxListedPairs);
@@ -122,6 +132,8 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
     append(out, "Slow links between healthy nodes ({}):\n", run.links.size());
     for (const LinkFinding& l : run.links) append(out, "  {}\n", l.evidence);
   }
+  const std::string findings = render_findings(run, "  ");
+  if (!run.findings.empty()) append(out, "Findings:\n{}", findings);
   if (!results_dir.empty()) append(out, "\nResults: {}/run.json, events.jsonl\n", results_dir);
   return out;
 }

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <nccl.h>
 
+#include <array>
 #include <chrono>
+#include <set>
 #include <cstdio>
 #include <thread>
 
@@ -97,8 +99,7 @@ class NcclComm {
     if (comm_ != nullptr) ncclCommAbort(comm_);
     comm_ = nullptr;
   }
-
- private:
+  // Finalize (flush and wait for global quiescence) then destroy; abort instead after a failure.
   void close() noexcept {
     if (comm_ == nullptr) return;
     if (failed_) {
@@ -115,6 +116,8 @@ class NcclComm {
     }
     comm_ = nullptr;
   }
+
+ private:
   ncclComm_t comm_ = nullptr;
   bool failed_ = false;
 };
@@ -148,6 +151,7 @@ class NcclGroup final : public Group {
     PODPERF_CHECK_CUDA(cudaEventCreate(&stop_));
   }
   ~NcclGroup() override {
+    nccl_.close();  // before the stream and buffers it used go away
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
     cudaStreamDestroy(stream_);
@@ -341,15 +345,31 @@ class NcclBackend final : public Backend {
  public:
   NcclBackend(const Comm& world, double timeout_s) : timeout_s_(timeout_s) {
     // One GPU per rank: the rank's index among the ranks of its host picks the device.
+    // A launcher that binds GPUs (srun --gpus-per-task=1, CUDA_VISIBLE_DEVICES per rank) leaves each
+    // rank one visible device: use it. Otherwise the local rank indexes the visible devices.
     Comm local = world.split_shared();
     int devices = 0;
     PODPERF_CHECK_CUDA(cudaGetDeviceCount(&devices));
-    if (local.size() > devices) {
-      throw UsageError(fmt::format("--backend nccl: {} ranks on this host but {} visible GPUs; NCCL needs one GPU per "
-                                   "rank (launch one rank per GPU)",
-                                   local.size(), devices));
+    int device = 0;
+    if (devices > 1 || local.size() == 1) {
+      if (local.size() > devices) {
+        throw UsageError(fmt::format("--backend nccl: {} ranks on this host but {} visible GPUs; NCCL needs one GPU "
+                                     "per rank (launch one rank per GPU)",
+                                     local.size(), devices));
+      }
+      device = local.rank();
     }
-    PODPERF_CHECK_CUDA(cudaSetDevice(local.rank()));
+    PODPERF_CHECK_CUDA(cudaSetDevice(device));
+    // Two ranks on one GPU fail inside NCCL ("Duplicate GPU detected"): say so plainly first.
+    std::array<char, 32> bus{};
+    PODPERF_CHECK_CUDA(cudaDeviceGetPCIBusId(bus.data(), static_cast<int>(bus.size()), device));
+    const std::vector<std::string> buses = allgather_strings(local, std::string(bus.data()));
+    int duplicate = std::set<std::string>(buses.begin(), buses.end()).size() != buses.size() ? 1 : 0;
+    PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &duplicate, 1, MPI_INT, MPI_MAX, world.raw()));
+    if (duplicate != 0) {
+      throw UsageError("--backend nccl: two ranks of one host share a GPU; NCCL needs one GPU per rank (launch one "
+                       "rank per GPU, or give each rank its own CUDA_VISIBLE_DEVICES)");
+    }
     ncclUniqueId id{};
     if (world.rank() == 0) {
       const ncclResult_t r = ncclGetUniqueId(&id);

@@ -31,4 +31,13 @@ std::unique_ptr<Backend> make_backend(const std::string& choice, const Comm& wor
 #endif
 }
 
+bool backend_may_be_nccl(const std::string& choice) {
+#ifdef PODPERF_HAVE_NCCL
+  return choice == "nccl" || (choice == "auto" && nccl_visible_gpus() > 0);
+#else
+  (void)choice;
+  return false;
+#endif
+}
+
 }  // namespace podperf

@@ -11,4 +11,7 @@ namespace podperf {
 // this build has it and a GPU is visible, else host.
 std::unique_ptr<Backend> make_backend(const std::string& choice, const Comm& world);
 
+// Local: whether `choice` may start NCCL in this process (so NCCL's log should be prepared first).
+bool backend_may_be_nccl(const std::string& choice);
+
 }  // namespace podperf

@@ -14,6 +14,7 @@
 #include "analysis/run_json.hpp"
 #include "bench/backend_select.hpp"
 #include "bench/job.hpp"
+#include "bench/nccl_capture.hpp"
 #include "bench/pair_payload.hpp"
 #include "bench/progress.hpp"
 #include "bench/run_metadata.hpp"
@@ -91,6 +92,13 @@ class CollectiveRecorder {
     dir_.append_event(event);
   }
 
+  // NCCL's own log, parsed on rank 0 after the measurements.
+  void set_nccl_log(std::vector<Finding> findings, std::string note) {
+    std::lock_guard lock(mutex_);
+    run_.findings = std::move(findings);
+    run_.nccl_log = std::move(note);
+  }
+
   void begin(std::string what, std::vector<std::string> groups) {
     std::lock_guard lock(mutex_);
     current_ = std::move(what);
@@ -143,8 +151,10 @@ int run_collective(const Cli& cli, const Comm& world) {
   const bool root = world.rank() == 0;
   CollectivePlan plan;
   std::unique_ptr<Backend> backend;
-  std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m) {
+  NcclLogCapture nccl_log;
+  std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m, const std::string& run_dir) {
     plan = make_plan(o, m, world.size());
+    if (backend_may_be_nccl(o.backend)) nccl_log = prepare_nccl_log(run_dir);
     backend = make_backend(o.backend, world);
   });
   if (!job) return kExitUsage;
@@ -274,6 +284,12 @@ int run_collective(const Cli& cli, const Comm& world) {
       }
     }
 
+    std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
+    if (root) {
+      recorder->set_nccl_log(std::move(findings), std::string(backend->name()) == "nccl"
+                                                      ? nccl_log.note
+                                                      : "not applicable: the host backend does not use NCCL");
+    }
   } catch (const UsageError&) {
     throw;
   } catch (const std::exception& e) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <utility>
 
@@ -11,17 +12,17 @@
 namespace podperf {
 
 std::optional<JobStart> start_job(const Comm& world, const CommonOptions& o,
-                                  const std::function<void(const NodeMap&)>& make_plan) {
+                                  const std::function<void(const NodeMap&, const std::string& run_dir)>& make_plan) {
   const bool root = world.rank() == 0;
   JobStart job;
+  job.run_id = broadcast_string(world, o.run_id.empty() ? make_run_id(detect_launcher()) : o.run_id, 0);
   std::string usage_error;
   try {
     job.map = gather_node_map(world, o.virtual_nodes);
-    make_plan(job.map);
+    make_plan(job.map, (std::filesystem::path(o.out) / job.run_id).string());
   } catch (const UsageError& e) {
     usage_error = e.what();
   }
-  job.run_id = o.run_id.empty() ? make_run_id(detect_launcher()) : o.run_id;
   if (root && usage_error.empty()) {
     try {
       job.dir = std::make_unique<ResultsDir>(o.out, job.run_id);
@@ -34,7 +35,6 @@ std::optional<JobStart> start_job(const Comm& world, const CommonOptions& o,
     if (root) std::fprintf(stderr, "podperf: error: %s\n", usage_error.c_str());
     return std::nullopt;
   }
-  job.run_id = broadcast_string(world, job.run_id, 0);
   return job;
 }
 

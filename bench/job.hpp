@@ -21,11 +21,12 @@ struct JobStart {
   std::string run_id;
 };
 
-// Collective over `world`. `make_plan` runs on every rank after the node map is known and may throw
-// UsageError. Returns nullopt after printing the error (rank 0) when any step failed with a usage
-// error on rank 0 or on every rank.
+// Collective over `world`. The run id is agreed first; `make_plan` runs on every rank after the node
+// map is known, gets the run directory (OUT/RUN_ID, not yet created), and may throw UsageError.
+// Returns nullopt after printing the error (rank 0) when any step failed with a usage error on
+// rank 0 or on every rank.
 std::optional<JobStart> start_job(const Comm& world, const CommonOptions& o,
-                                  const std::function<void(const NodeMap&)>& make_plan);
+                                  const std::function<void(const NodeMap&, const std::string& run_dir)>& make_plan);
 
 // Run metadata common to every command (version, id, command, argv, start time, launcher, ranks,
 // nodes, the common options).

@@ -64,9 +64,13 @@ Comm::Comm(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {
   }
 }
 
-Comm Comm::world() { return Comm(MPI_COMM_WORLD, false); }
+Comm Comm::world() {
+  return Comm(MPI_COMM_WORLD, false);
+}
 
-Comm::~Comm() { release(); }
+Comm::~Comm() {
+  release();
+}
 
 Comm::Comm(Comm&& other) noexcept
     : comm_(std::exchange(other.comm_, MPI_COMM_NULL)),
@@ -105,13 +109,36 @@ Comm Comm::split_shared() const {
   return Comm(out, true);
 }
 
-void Comm::barrier() const { PODPERF_CHECK_MPI(MPI_Barrier(comm_)); }
+void Comm::barrier() const {
+  PODPERF_CHECK_MPI(MPI_Barrier(comm_));
+}
 
 std::string broadcast_string(const Comm& comm, const std::string& value, int root) {
   unsigned long long length = value.size();
   PODPERF_CHECK_MPI(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, root, comm.raw()));
   std::string out = comm.rank() == root ? value : std::string(length, '\0');
   if (length > 0) PODPERF_CHECK_MPI(MPI_Bcast(out.data(), static_cast<int>(length), MPI_CHAR, root, comm.raw()));
+  return out;
+}
+
+std::vector<std::string> gather_strings(const Comm& comm, const std::string& value, int root) {
+  int length = static_cast<int>(value.size());
+  const bool me = comm.rank() == root;
+  std::vector<int> lengths(me ? static_cast<std::size_t>(comm.size()) : 0);
+  PODPERF_CHECK_MPI(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, comm.raw()));
+  std::vector<int> offsets(lengths.size(), 0);
+  int total = 0;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    offsets[i] = total;
+    total += lengths[i];
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  PODPERF_CHECK_MPI(MPI_Gatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+                                root, comm.raw()));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    out.push_back(all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i])));
+  }
   return out;
 }
 
@@ -126,8 +153,8 @@ std::vector<std::string> allgather_strings(const Comm& comm, const std::string& 
     total += lengths[i];
   }
   std::string all(static_cast<std::size_t>(total), '\0');
-  PODPERF_CHECK_MPI(MPI_Allgatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
-                                   comm.raw()));
+  PODPERF_CHECK_MPI(
+      MPI_Allgatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, comm.raw()));
   std::vector<std::string> out;
   out.reserve(lengths.size());
   for (std::size_t i = 0; i < lengths.size(); ++i) {

@@ -76,6 +76,8 @@ class Comm {
 
 // Collective over `comm`: broadcasts a string from `root`.
 std::string broadcast_string(const Comm& comm, const std::string& value, int root);
+// Collective: every rank's string, in rank order, on `root` (empty vector elsewhere).
+std::vector<std::string> gather_strings(const Comm& comm, const std::string& value, int root);
 // Collective: every rank's string, in rank order, on every rank.
 std::vector<std::string> allgather_strings(const Comm& comm, const std::string& value);
 

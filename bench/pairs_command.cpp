@@ -20,6 +20,7 @@
 #include "bench/backend_select.hpp"
 #include "bench/job.hpp"
 #include "bench/mpi.hpp"
+#include "bench/nccl_capture.hpp"
 #include "bench/node_map.hpp"
 #include "bench/pair_payload.hpp"
 #include "bench/progress.hpp"
@@ -147,6 +148,13 @@ class Recorder {
     }
     slots_.clear();
     if (round_complete && !retest_) run_.rounds_completed = step_round_;
+  }
+
+  // NCCL's own log, parsed on rank 0 after the measurements.
+  void set_nccl_log(std::vector<Finding> findings, std::string note) {
+    std::lock_guard lock(mutex_);
+    run_.findings = std::move(findings);
+    run_.nccl_log = std::move(note);
   }
 
   // Pairs flagged at the judged size, measured (not failed), not yet retested: the retest list.
@@ -288,8 +296,10 @@ int run_pairs(const Cli& cli, const Comm& world) {
 
   Plan plan;
   std::unique_ptr<Backend> backend;
-  std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m) {
+  NcclLogCapture nccl_log;
+  std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m, const std::string& run_dir) {
     plan = make_plan(o, m);
+    if (backend_may_be_nccl(o.backend)) nccl_log = prepare_nccl_log(run_dir);
     backend = make_backend(o.backend, world);
   });
   if (!job) return kExitUsage;
@@ -446,6 +456,12 @@ int run_pairs(const Cli& cli, const Comm& world) {
         if (root) recorder->end_step(false);
         watchdog.disarm();
       }
+    }
+    std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
+    if (root) {
+      recorder->set_nccl_log(std::move(findings), std::string(backend->name()) == "nccl"
+                                                      ? nccl_log.note
+                                                      : "not applicable: the host backend does not use NCCL");
     }
   } catch (const std::exception& e) {
     if (root) recorder->abort("aborted", e.what());

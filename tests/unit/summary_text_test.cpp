@@ -1,8 +1,10 @@
 // render_summary: the terminal summary of an analyzed Run.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
+#include "analysis/nccl_log.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/summary_text.hpp"
 #include "analysis/thresholds.hpp"
@@ -113,6 +115,39 @@ TEST(SummaryText, LargeRunsOmitTheMatrix) {
   const std::string text = render_summary(run, "r");
   EXPECT_TRUE(has(text, "30 nodes: pair matrix omitted")) << text;
   EXPECT_FALSE(has(text, "Pair busbw (GB/s)")) << text;
+}
+
+}  // namespace
+}  // namespace podperf
+
+namespace podperf {
+namespace {
+
+// The straggler's NCCL log shows the Socket transport (the TCP fallback): the summary says so next
+// to its slow pairs and lists the finding with its next step.
+TEST(SummaryText, SlowPairWhoseLogShowsSocketSaysSo) {
+  podperf::Run run = analyzed_run_with_straggler();
+  std::string log;
+  const std::string path = std::string(PODPERF_FIXTURES_DIR) + "/nccl_logs/socket_fallback.log";
+  FILE* f = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(f, nullptr) << path;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) log.append(buf, n);
+  std::fclose(f);
+  run.findings = nccl_log_findings(parse_nccl_log(log), 0);
+  ASSERT_FALSE(run.findings.empty());
+  // The fixture's host becomes the straggler's hostname.
+  const std::string fixture_host = run.findings.front().host;
+  for (Finding& finding : run.findings) {
+    if (finding.host == fixture_host) finding.host = "node4";
+  }
+  run.nccl_log = "captured in nccl.<host>.<pid>";
+  const std::string text = render_summary(run, "");
+  EXPECT_TRUE(has(text, "NCCL on node4:")) << text;
+  EXPECT_TRUE(has(text, "Socket")) << text;
+  EXPECT_TRUE(has(text, "CONCERN node4 [nccl.tcp_fallback]")) << text;
+  EXPECT_TRUE(has(text, "next:")) << text;
+  EXPECT_TRUE(has(text, "NCCL log: captured")) << text;
 }
 
 }  // namespace
