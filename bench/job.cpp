@@ -16,12 +16,17 @@ std::optional<JobStart> start_job(const Comm& world, const CommonOptions& o,
   const bool root = world.rank() == 0;
   JobStart job;
   job.run_id = broadcast_string(world, o.run_id.empty() ? make_run_id(detect_launcher()) : o.run_id, 0);
+  const std::filesystem::path run_dir = std::filesystem::path(o.out) / job.run_id;
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(run_dir, ec);
   std::string usage_error;
   try {
     job.map = gather_node_map(world, o.virtual_nodes);
-    make_plan(job.map, (std::filesystem::path(o.out) / job.run_id).string());
+    make_plan(job.map, run_dir.string());
   } catch (const UsageError& e) {
     usage_error = e.what();
+    // The plan may have created the run directory (for NCCL's log): leave nothing behind.
+    if (!existed) std::filesystem::remove(run_dir, ec);  // only removes an empty directory
   }
   if (root && usage_error.empty()) {
     try {
