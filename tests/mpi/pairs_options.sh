@@ -25,4 +25,10 @@ podperf_mpirun 4 pairs "${common[@]}" -b 64K -e 64K --pairs "$host/v1:$host/v3" 
 expect_match "retest by name: ran" "$?" "^[01]$"
 expect_eq "retest by name: the named pair" "$(jq -c '[.pairs[].nodes]' "$WORK/res/byname/run.json")" "[[1,3]]"
 expect_eq "-c 0 recorded" "$(jq .options.check "$WORK/res/byname/run.json")" "false"
+for op in all_gather reduce_scatter alltoall broadcast reduce sendrecv; do
+  podperf_mpirun 4 pairs "${common[@]}" -b 64K -e 64K --op "$op" -d double --run-id "op-$op"
+  expect_match "pairs --op $op: ran" "$?" "^[01]$"
+  expect_eq "pairs --op $op -d double: every pair checked, wrong 0" \
+    "$(jq -c '[.pairs[] | [.op, .dtype, .status, .wrong]] | unique' "$WORK/res/op-$op/run.json")" "[[\"$op\",\"double\",\"ok\",0]]"
+done
 finish
