@@ -286,9 +286,7 @@ int run_collective(const Cli& cli, const Comm& world) {
 
     std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
     if (root) {
-      recorder->set_nccl_log(std::move(findings), std::string(backend->name()) == "nccl"
-                                                      ? nccl_log.note
-                                                      : "not applicable: the host backend does not use NCCL");
+      recorder->set_nccl_log(std::move(findings), nccl_log_note(nccl_log, backend->name()));
     }
   } catch (const UsageError&) {
     throw;

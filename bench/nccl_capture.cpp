@@ -61,6 +61,11 @@ NcclLogCapture prepare_nccl_log(const std::string& run_dir) {
   return c;
 }
 
+std::string nccl_log_note(const NcclLogCapture& capture, std::string_view backend_name) {
+  return backend_name == "nccl" ? capture.note
+                                : fmt::format("not applicable: the {} backend does not use NCCL", backend_name);
+}
+
 std::vector<Finding> collect_nccl_findings(const Comm& world, const NcclLogCapture& capture) {
   const std::string mine = capture.captured ? read_own_log(capture.run_dir) : std::string();
   const std::vector<std::string> all = gather_strings(world, mine, 0);

@@ -4,6 +4,7 @@
 // findings on rank 0 (analysis/nccl_log). NCCL reads the variables once per process, at init, so
 // prepare_nccl_log runs before the NCCL backend starts.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/finding.hpp"
@@ -19,6 +20,9 @@ struct NcclLogCapture {
 
 // Local: sets the variables for this process when unset and the run directory can be created here.
 NcclLogCapture prepare_nccl_log(const std::string& run_dir);
+
+// The run.json note for a run on `backend_name`: where NCCL's log went, or why there is none.
+std::string nccl_log_note(const NcclLogCapture& capture, std::string_view backend_name);
 
 // Collective over `world`: every rank reads its own log file; rank 0 parses them all together and
 // returns the findings (empty on other ranks, and when nothing was captured).
