@@ -121,46 +121,50 @@ std::string broadcast_string(const Comm& comm, const std::string& value, int roo
   return out;
 }
 
-std::vector<std::string> gather_strings(const Comm& comm, const std::string& value, int root) {
-  int length = static_cast<int>(value.size());
-  const bool me = comm.rank() == root;
-  std::vector<int> lengths(me ? static_cast<std::size_t>(comm.size()) : 0);
-  PODPERF_CHECK_MPI(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, comm.raw()));
+namespace {
+// Strings of `lengths` (in rank order) stored back to back: their offsets, and the pieces.
+std::vector<int> offsets_of(const std::vector<int>& lengths, int& total) {
   std::vector<int> offsets(lengths.size(), 0);
-  int total = 0;
+  total = 0;
   for (std::size_t i = 0; i < lengths.size(); ++i) {
     offsets[i] = total;
     total += lengths[i];
   }
-  std::string all(static_cast<std::size_t>(total), '\0');
-  PODPERF_CHECK_MPI(MPI_Gatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
-                                root, comm.raw()));
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < lengths.size(); ++i) {
-    out.push_back(all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i])));
-  }
-  return out;
+  return offsets;
 }
-
-std::vector<std::string> allgather_strings(const Comm& comm, const std::string& value) {
-  int length = static_cast<int>(value.size());
-  std::vector<int> lengths(static_cast<std::size_t>(comm.size()));
-  PODPERF_CHECK_MPI(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm.raw()));
-  std::vector<int> offsets(lengths.size(), 0);
-  int total = 0;
-  for (std::size_t i = 0; i < lengths.size(); ++i) {
-    offsets[i] = total;
-    total += lengths[i];
-  }
-  std::string all(static_cast<std::size_t>(total), '\0');
-  PODPERF_CHECK_MPI(
-      MPI_Allgatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, comm.raw()));
+std::vector<std::string> split_pieces(const std::string& all, const std::vector<int>& lengths,
+                                      const std::vector<int>& offsets) {
   std::vector<std::string> out;
   out.reserve(lengths.size());
   for (std::size_t i = 0; i < lengths.size(); ++i) {
     out.push_back(all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i])));
   }
   return out;
+}
+}  // namespace
+
+std::vector<std::string> gather_strings(const Comm& comm, const std::string& value, int root) {
+  int length = static_cast<int>(value.size());
+  std::vector<int> lengths(comm.rank() == root ? static_cast<std::size_t>(comm.size()) : 0);
+  PODPERF_CHECK_MPI(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, root, comm.raw()));
+  int total = 0;
+  const std::vector<int> offsets = offsets_of(lengths, total);
+  std::string all(static_cast<std::size_t>(total), '\0');
+  PODPERF_CHECK_MPI(MPI_Gatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+                                root, comm.raw()));
+  return split_pieces(all, lengths, offsets);
+}
+
+std::vector<std::string> allgather_strings(const Comm& comm, const std::string& value) {
+  int length = static_cast<int>(value.size());
+  std::vector<int> lengths(static_cast<std::size_t>(comm.size()));
+  PODPERF_CHECK_MPI(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm.raw()));
+  int total = 0;
+  const std::vector<int> offsets = offsets_of(lengths, total);
+  std::string all(static_cast<std::size_t>(total), '\0');
+  PODPERF_CHECK_MPI(
+      MPI_Allgatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, comm.raw()));
+  return split_pieces(all, lengths, offsets);
 }
 
 }  // namespace podperf
