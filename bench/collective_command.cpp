@@ -18,6 +18,7 @@
 #include "bench/pair_payload.hpp"
 #include "bench/progress.hpp"
 #include "bench/run_metadata.hpp"
+#include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
 #include "bench/watchdog.hpp"
 #include "sweep/sizes.hpp"
@@ -83,21 +84,11 @@ CollectivePlan make_plan(const CollectiveOptions& o, const NodeMap& map, int wor
   return plan;
 }
 
-// Rank 0's run, shared with the watchdog thread.
-class CollectiveRecorder {
+// Rank 0's record of a collective run: an abnormal end names the groups of the op that had not
+// reported.
+class CollectiveRecorder final : public RunRecorder {
  public:
-  CollectiveRecorder(Run run, ResultsDir& dir) : run_(std::move(run)), dir_(dir) {
-    nlohmann::json event = run_;
-    event["event"] = "start";
-    dir_.append_event(event);
-  }
-
-  // NCCL's own log, parsed on rank 0 after the measurements.
-  void set_nccl_log(std::vector<Finding> findings, std::string note) {
-    std::lock_guard lock(mutex_);
-    run_.findings = std::move(findings);
-    run_.nccl_log = std::move(note);
-  }
+  using RunRecorder::RunRecorder;
 
   void begin(std::string what, std::vector<std::string> groups) {
     std::lock_guard lock(mutex_);
@@ -112,36 +103,16 @@ class CollectiveRecorder {
     pending_.clear();
   }
 
-  std::pair<std::string, int> finish() {
-    std::lock_guard lock(mutex_);
-    run_.finished_at = iso8601_now();
-    dir_.write_run(run_);
-    dir_.append_event({{"event", "end"}, {"status", run_.status}});
-    return {render_collective_table(run_, dir_.path()), collective_exit_code(run_)};
-  }
-
-  void abort(const std::string& status, const std::string& error) noexcept {
-    std::unique_lock lock(mutex_, std::defer_lock);
-    (void)lock.try_lock_for(std::chrono::seconds(5));
-    try {
-      run_.status = status;
-      run_.error = error;
-      run_.finished_at = iso8601_now();
-      for (const std::string& g : pending_) run_.unfinished.push_back(fmt::format("{} on {}", current_, g));
-      dir_.write_run(run_, /*durable=*/false);
-      dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}},
-                        /*durable=*/false);
-      std::fprintf(stderr, "%s", render_collective_table(run_, dir_.path()).c_str());
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());
-    }
-    std::fflush(nullptr);
-  }
-
  private:
-  std::timed_mutex mutex_;
-  Run run_;
-  ResultsDir& dir_;
+  std::string render(const Run& run, const std::string& results_dir) const override {
+    return render_collective_table(run, results_dir);
+  }
+  int exit_code(const Run& run) const override { return collective_exit_code(run); }
+  void keep_partial(Run& run, const std::string& /*status*/, const std::string& /*error*/) override {
+    for (const std::string& g : pending_) run.unfinished.push_back(fmt::format("{} on {}", current_, g));
+    pending_.clear();
+  }
+
   std::string current_;
   std::vector<std::string> pending_;
 };

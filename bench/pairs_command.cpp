@@ -26,6 +26,7 @@
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
 #include "bench/run_metadata.hpp"
+#include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
 #include "bench/watchdog.hpp"
 #include "sweep/pair_schedule.hpp"
@@ -108,19 +109,12 @@ struct Slot {
   bool recorded = false;
 };
 
-// Rank 0's record of the run. Shared with the watchdog threads, hence the lock; the watchdog only
-// tries the lock for a while, so a stuck writer cannot keep the process from ending.
-class Recorder {
+// Rank 0's record of a pairs run: the current step's receive buffers, retests, and what an abnormal
+// end keeps (pairs of the current step whose results had landed) and names (those that had not).
+class Recorder final : public RunRecorder {
  public:
   Recorder(Run run, ResultsDir& dir, const NodeMap& map, const PairThresholds& t)
-      : run_(std::move(run)), dir_(dir), map_(map), thresholds_(t) {}
-
-  void start() {
-    std::lock_guard lock(mutex_);
-    nlohmann::json event = run_;
-    event["event"] = "start";
-    dir_.append_event(event);
-  }
+      : RunRecorder(std::move(run), dir), map_(map), thresholds_(t) {}
 
   // The step's receive buffers; rank 0's main thread posts receives into them.
   std::vector<Slot>& begin_step(int round, std::vector<Slot> slots, bool retest) {
@@ -150,13 +144,6 @@ class Recorder {
     if (round_complete && !retest_) run_.rounds_completed = step_round_;
   }
 
-  // NCCL's own log, parsed on rank 0 after the measurements.
-  void set_nccl_log(std::vector<Finding> findings, std::string note) {
-    std::lock_guard lock(mutex_);
-    run_.findings = std::move(findings);
-    run_.nccl_log = std::move(note);
-  }
-
   // Pairs flagged at the judged size, measured (not failed), not yet retested: the retest list.
   std::vector<NodePair> suspects() {
     std::lock_guard lock(mutex_);
@@ -171,75 +158,50 @@ class Recorder {
     return out;
   }
 
-  // Normal end: analysis, run.json, end event. Returns the summary text and exit code.
-  std::pair<std::string, int> finish() {
-    std::lock_guard lock(mutex_);
-    run_.finished_at = iso8601_now();
-    analyze_pairs(run_, thresholds_);
-    dir_.write_run(run_);
-    dir_.append_event({{"event", "end"}, {"status", run_.status}, {"stragglers", run_.stragglers}});
-    return {render_summary(run_, dir_.path()), pairs_exit_code(run_)};
-  }
-
-  // Abnormal end (watchdog, signal): keeps everything measured, including pairs of the current step
-  // whose results had landed, names the pairs that did not finish, and writes run.json and an end
-  // event. Called from another thread while the main thread may be stuck in MPI; never throws.
-  void abort(const std::string& status, const std::string& error) noexcept {
-    std::unique_lock lock(mutex_, std::defer_lock);
-    const bool locked = lock.try_lock_for(std::chrono::seconds(5));
-    if (!locked) std::fprintf(stderr, "podperf: results lock busy; writing run.json anyway\n");
-    try {
-      run_.status = status;
-      run_.error = error;
-      run_.finished_at = iso8601_now();
-      for (const Slot& slot : slots_) {
-        if (slot.recorded) continue;
-        if (payload_arrived(slot.payload)) {
-          for (PairResult& r : decode_payload(slot.payload, slot.ctx)) {
-            if (retest_) {
-              attach_retest(run_, r);
-            } else {
-              run_.pairs.push_back(std::move(r));
-            }
-          }
-          continue;
-        }
-        const std::string pair = describe_pair(map_, slot.ctx.nodes);
-        run_.unfinished.push_back(fmt::format("{}round {}: {}", retest_ ? "retest " : "", step_round_, pair));
-        if (retest_) continue;  // the pair's first measurement stands
-        for (std::uint64_t size : slot.ctx.sizes) {
-          PairResult r;
-          r.round = step_round_;
-          r.nodes = slot.ctx.nodes;
-          r.op = std::string(slot.ctx.op->name);
-          const CaseCounts counts = case_counts(*slot.ctx.op, size, dtype_info(slot.ctx.dtype).bytes, slot.ctx.ranks);
-          r.dtype = std::string(dtype_info(slot.ctx.dtype).name);
-          r.size_bytes = counts.size_bytes;
-          r.count = counts.chunk;
-          r.ranks = slot.ctx.ranks;
-          r.status = status;
-          r.error = fmt::format("pair {} did not report its results: {}", pair, error);
-          run_.pairs.push_back(std::move(r));
-        }
-      }
-      slots_.clear();
-      analyze_pairs(run_, thresholds_);
-      // run.json first: the launcher may follow its SIGTERM with SIGKILL within a second.
-      dir_.write_run(run_, /*durable=*/false);
-      dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}},
-                        /*durable=*/false);
-      std::fprintf(stderr, "%s", render_summary(run_, dir_.path()).c_str());
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());
-    }
-    std::fflush(stderr);
-    std::fflush(stdout);
-  }
-
  private:
-  std::timed_mutex mutex_;
-  Run run_;
-  ResultsDir& dir_;
+  void analyze(Run& run) override { analyze_pairs(run, thresholds_); }
+  nlohmann::json end_event(const Run& run) const override {
+    return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};
+  }
+  std::string render(const Run& run, const std::string& results_dir) const override {
+    return render_summary(run, results_dir);
+  }
+  int exit_code(const Run& run) const override { return pairs_exit_code(run); }
+
+  void keep_partial(Run& run, const std::string& status, const std::string& error) override {
+    for (const Slot& slot : slots_) {
+      if (slot.recorded) continue;
+      if (payload_arrived(slot.payload)) {
+        for (PairResult& r : decode_payload(slot.payload, slot.ctx)) {
+          if (retest_) {
+            attach_retest(run, r);
+          } else {
+            run.pairs.push_back(std::move(r));
+          }
+        }
+        continue;
+      }
+      const std::string pair = describe_pair(map_, slot.ctx.nodes);
+      run.unfinished.push_back(fmt::format("{}round {}: {}", retest_ ? "retest " : "", step_round_, pair));
+      if (retest_) continue;  // the pair's first measurement stands
+      for (std::uint64_t size : slot.ctx.sizes) {
+        PairResult r;
+        r.round = step_round_;
+        r.nodes = slot.ctx.nodes;
+        r.op = std::string(slot.ctx.op->name);
+        const CaseCounts counts = case_counts(*slot.ctx.op, size, dtype_info(slot.ctx.dtype).bytes, slot.ctx.ranks);
+        r.dtype = std::string(dtype_info(slot.ctx.dtype).name);
+        r.size_bytes = counts.size_bytes;
+        r.count = counts.chunk;
+        r.ranks = slot.ctx.ranks;
+        r.status = status;
+        r.error = fmt::format("pair {} did not report its results: {}", pair, error);
+        run.pairs.push_back(std::move(r));
+      }
+    }
+    slots_.clear();
+  }
+
   const NodeMap& map_;
   PairThresholds thresholds_;
   int step_round_ = 0;
@@ -311,7 +273,6 @@ int run_pairs(const Cli& cli, const Comm& world) {
   if (root) {
     recorder = std::make_unique<Recorder>(make_run(cli, plan, map, run_id, world.size(), backend->name()), *dir, map,
                                           plan.thresholds.pairs);
-    recorder->start();
     bool virtual_nodes = o.virtual_nodes > 0;
     std::fprintf(stderr,
                  "podperf: %s on %zu %snodes (%d ranks), %zu sizes %s..%s, %d rounds (%zu steps, concurrency %s); "

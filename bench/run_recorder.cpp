@@ -1,0 +1,56 @@
+#include "bench/run_recorder.hpp"
+
+#include <cstdio>
+
+#include "analysis/run_json.hpp"
+#include "bench/run_metadata.hpp"
+
+namespace podperf {
+
+RunRecorder::RunRecorder(Run run, ResultsDir& dir) : run_(std::move(run)), dir_(dir) {
+  nlohmann::json event = run_;
+  event["event"] = "start";
+  dir_.append_event(event);
+}
+
+void RunRecorder::set_nccl_log(std::vector<Finding> findings, std::string note) {
+  std::lock_guard lock(mutex_);
+  run_.findings = std::move(findings);
+  run_.nccl_log = std::move(note);
+}
+
+nlohmann::json RunRecorder::end_event(const Run& run) const {
+  return {{"event", "end"}, {"status", run.status}};
+}
+
+std::pair<std::string, int> RunRecorder::finish() {
+  std::lock_guard lock(mutex_);
+  run_.finished_at = iso8601_now();
+  analyze(run_);
+  dir_.write_run(run_);
+  dir_.append_event(end_event(run_));
+  return {render(run_, dir_.path()), exit_code(run_)};
+}
+
+void RunRecorder::abort(const std::string& status, const std::string& error) noexcept {
+  std::unique_lock lock(mutex_, std::defer_lock);
+  if (!lock.try_lock_for(std::chrono::seconds(5))) {
+    std::fprintf(stderr, "podperf: results lock busy; writing run.json anyway\n");
+  }
+  try {
+    run_.status = status;
+    run_.error = error;
+    run_.finished_at = iso8601_now();
+    keep_partial(run_, status, error);
+    analyze(run_);
+    dir_.write_run(run_, /*durable=*/false);
+    dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}},
+                      /*durable=*/false);
+    std::fprintf(stderr, "%s", render(run_, dir_.path()).c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());
+  }
+  std::fflush(nullptr);
+}
+
+}  // namespace podperf

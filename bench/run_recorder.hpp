@@ -1,0 +1,51 @@
+#pragma once
+// Rank 0's Run while a command measures. Shared with the watchdog and signal threads, hence the
+// lock; an abnormal end only tries the lock for a while, so a stuck writer cannot keep the process
+// from ending. Writes events.jsonl as results arrive and run.json at the end, also on a timeout, a
+// signal or a failure. Commands derive from it and say how to analyze, render and keep partial data.
+#include <chrono>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/run.hpp"
+#include "bench/results_dir.hpp"
+
+namespace podperf {
+
+class RunRecorder {
+ public:
+  // Writes the start event (the run's metadata and plan).
+  RunRecorder(Run run, ResultsDir& dir);
+  virtual ~RunRecorder() = default;
+  RunRecorder(const RunRecorder&) = delete;
+  RunRecorder& operator=(const RunRecorder&) = delete;
+
+  // NCCL's own log, parsed on rank 0 after the measurements.
+  void set_nccl_log(std::vector<Finding> findings, std::string note);
+
+  // Normal end: analysis, run.json (durable), end event. Returns the report text and exit code.
+  std::pair<std::string, int> finish();
+
+  // Abnormal end (watchdog, signal, failure): keeps everything measured (keep_partial), writes
+  // run.json and an end event without waiting for the disk (the launcher's SIGKILL may follow within
+  // a second) and prints the report to stderr. Never throws.
+  void abort(const std::string& status, const std::string& error) noexcept;
+
+ protected:
+  // Under the lock:
+  virtual void analyze(Run& /*run*/) {}
+  [[nodiscard]] virtual nlohmann::json end_event(const Run& run) const;
+  [[nodiscard]] virtual std::string render(const Run& run, const std::string& results_dir) const = 0;
+  [[nodiscard]] virtual int exit_code(const Run& run) const = 0;
+  // Moves into the run what the current step has that is not recorded yet, names what did not finish.
+  virtual void keep_partial(Run& /*run*/, const std::string& /*status*/, const std::string& /*error*/) {}
+
+  std::timed_mutex mutex_;
+  Run run_;
+  ResultsDir& dir_;
+};
+
+}  // namespace podperf
