@@ -65,7 +65,10 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
       p.flagged = true;
       continue;
     }
-    const double spread = it != baselines.end() ? it->second.spread : 0.0;
+    // The healthy spread guards small deviations only: capped at max_spread_fraction of the
+    // baseline, so a noisy cluster cannot hide a pair at a fraction of it.
+    const double spread =
+        it != baselines.end() ? std::min(it->second.spread, t.max_spread_fraction * p.baseline_gbps) : 0.0;
     auto slow = [&](double busbw, double noise) {
       const double gap = p.baseline_gbps - busbw;
       return busbw < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * noise &&

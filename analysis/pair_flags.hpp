@@ -10,7 +10,8 @@ namespace podperf {
 //  - per op and size, baseline = robust_baseline of the ok pairs' median busbw;
 //  - a pair is flagged when busbw < baseline * (1 - threshold), the gap exceeds noise_factor * its
 //    own robust sigma, and the gap exceeds spread_factor * the robust sigma of the healthy pairs (so
-//    that among hundreds of pairs, ordinary pair-to-pair spread is not flagged); a pair whose
+//    that among hundreds of pairs, ordinary pair-to-pair spread is not flagged; that spread counts
+//    at most as max_spread_fraction of the baseline); a pair whose
 //    status is not ok is flagged too;
 //  - at the judged size (largest measured), a node whose flagged share of pairs is above
 //    straggler_fraction is a straggler; a flagged pair between two non-stragglers is a link finding.

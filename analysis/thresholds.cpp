@@ -62,13 +62,14 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   }
   reject_unknown(root, {"pairs"}, "", source);
   const toml::table& pairs = require_table(root, "pairs", source);
-  reject_unknown(pairs, {"threshold", "noise_factor", "spread_factor", "straggler_fraction", "baseline_max_passes",
+  reject_unknown(pairs, {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction", "baseline_max_passes",
                                 "baseline_min_kept_fraction"}, "pairs.", source);
   Thresholds out;
   out.source = source;
   out.pairs.threshold = require_fraction(pairs, "threshold", "pairs.", 0.0, 1.0, source);
   out.pairs.noise_factor = require_fraction(pairs, "noise_factor", "pairs.", 0.0, 100.0, source);
   out.pairs.spread_factor = require_fraction(pairs, "spread_factor", "pairs.", 0.0, 100.0, source);
+  out.pairs.max_spread_fraction = require_fraction(pairs, "max_spread_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.straggler_fraction = require_fraction(pairs, "straggler_fraction", "pairs.", 0.0, 1.0, source);
   const toml::node* passes = pairs.get("baseline_max_passes");
   if (passes != nullptr && !passes->is_integer()) {

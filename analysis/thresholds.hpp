@@ -8,7 +8,8 @@ namespace podperf {
 struct PairThresholds {
   double threshold = 0.0;           // fraction below baseline that flags a pair
   double noise_factor = 0.0;        // gap must exceed noise_factor * pair robust sigma
-  double spread_factor = 0.0;       // ...and spread_factor * robust sigma of the healthy pairs
+  double spread_factor = 0.0;       // ...and spread_factor * spread of the healthy pairs
+  double max_spread_fraction = 0.0;  // that spread counts at most as this fraction of the baseline
   double straggler_fraction = 0.0;  // node is a straggler above this fraction of flagged pairs
   int baseline_max_passes = 0;
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the pairs

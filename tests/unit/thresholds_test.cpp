@@ -18,6 +18,7 @@ const char* const kValid = R"([pairs]
 threshold = 0.07
 noise_factor = 2
 spread_factor = 2.5
+max_spread_fraction = 0.2
 straggler_fraction = 0.6
 baseline_max_passes = 20
 baseline_min_kept_fraction = 0.4
@@ -60,6 +61,7 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_DOUBLE_EQ(t.pairs.threshold, 0.07);
   EXPECT_DOUBLE_EQ(t.pairs.noise_factor, 2.0);  // an integer is a number too
   EXPECT_DOUBLE_EQ(t.pairs.spread_factor, 2.5);
+  EXPECT_DOUBLE_EQ(t.pairs.max_spread_fraction, 0.2);
   EXPECT_DOUBLE_EQ(t.pairs.straggler_fraction, 0.6);
   EXPECT_EQ(t.pairs.baseline_max_passes, 20);
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.4);
@@ -90,7 +92,7 @@ TEST(Thresholds, MissingFileNamesThePath) {
 
 TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   const std::string what = error_of(std::string(kValid) + "treshold = 0.1\n");
-  EXPECT_TRUE(has(what, "my.toml:8")) << what;
+  EXPECT_TRUE(has(what, "my.toml:9")) << what;
   EXPECT_TRUE(has(what, "pairs.treshold")) << what;
   EXPECT_TRUE(has(what, "threshold")) << what;  // the expected keys are listed
 
@@ -101,7 +103,8 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
 
 TEST(Thresholds, MissingKeyTable) {
   for (const std::string key :
-       {"threshold", "noise_factor", "spread_factor", "straggler_fraction", "baseline_max_passes",
+       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction",
+        "baseline_max_passes",
         "baseline_min_kept_fraction"}) {
     const std::string what = error_of(with_line(key, ""));
     EXPECT_TRUE(has(what, "my.toml")) << what;
