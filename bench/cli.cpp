@@ -123,6 +123,19 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       "out-of-place and in-place time, algbw, busbw, #wrong");
   add_collective_options(collective, cli.collective);
 
+  CLI::App* signals = app.add_subcommand(
+      "signals",
+      "read-only host signals of THIS host (no MPI needed: run it before a job, or one per node with srun "
+      "--ntasks-per-node=1): GPU PCIe, Xid, EFA, CPU governor, memory, /dev/shm, mounts, Lustre OSTs, versions, "
+      "NCCL/EFA environment, each tagged OK / CONCERN / INFO with the next step");
+  signals->add_option("--root", cli.signals.root, "read every path under DIR (a fixture tree in tests)")
+      ->capture_default_str();
+  signals->add_flag("--json", cli.signals.json, "print the findings as JSON");
+  signals->add_option("--rules", cli.signals.rules, "rules file replacing the built-in configs/rules.toml");
+  signals->add_option("--sample", cli.signals.sample_seconds,
+                      "seconds between two snapshots (iowait, steal, EFA counter rises, new Xids); 0: one snapshot")
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -149,6 +162,8 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
     cli.command = "run";
   } else if (collective->parsed()) {
     cli.command = "collective";
+  } else if (signals->parsed()) {
+    cli.command = "signals";
   } else {
     if (print) std::fprintf(stdout, "%s", app.help().c_str());
     return kExitUsage;

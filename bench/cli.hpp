@@ -48,8 +48,16 @@ struct CollectiveOptions : CommonOptions {
   std::string group_by = "world";  // world | node
 };
 
+struct SignalsCliOptions {
+  std::string root = "/";
+  bool json = false;
+  std::string rules;
+  double sample_seconds = 1.0;
+};
+
 struct Cli {
-  std::string command;  // pairs | run | collective
+  std::string command;  // pairs | run | collective | signals
+  SignalsCliOptions signals;
   PairsOptions pairs;
   CollectiveOptions collective;
   std::vector<std::string> argv;

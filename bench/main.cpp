@@ -1,5 +1,6 @@
 // podperf: command line -> plan -> run -> gather -> analysis -> report. The one top-level catch.
 #include <cstdio>
+#include <iostream>
 #include <exception>
 
 #include "analysis/errors.hpp"
@@ -7,6 +8,7 @@
 #include "bench/collective_command.hpp"
 #include "bench/pairs_command.hpp"
 #include "bench/watchdog.hpp"
+#include "signals/signals_command.hpp"
 
 int main(int argc, char** argv) {
   // Before MPI starts threads: SIGTERM/SIGINT go to podperf's signal thread, which keeps results.
@@ -14,6 +16,10 @@ int main(int argc, char** argv) {
   try {
     podperf::Cli cli;
     if (auto code = podperf::parse_cli(argc, argv, cli)) return *code;
+    if (cli.command == "signals") {
+      const podperf::SignalsOptions o{cli.signals.root, cli.signals.json, cli.signals.rules, cli.signals.sample_seconds};
+      return podperf::run_signals_command(o, std::cout, std::cerr);
+    }
     if (cli.command == "collective") return podperf::run_collective_command(&argc, &argv, cli);
     return podperf::run_pairs_command(&argc, &argv, cli);
   } catch (const std::exception& e) {

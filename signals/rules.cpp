@@ -1,0 +1,877 @@
+// Signal rules: configs/rules.toml loading (same style as analysis/thresholds.cpp) and the checks of
+// FIELD-NOTES section 4. Every finding says what was seen, what healthy looks like, what it means, the
+// likely effect on NCCL or filesystem performance and the next step; podperf never runs that step.
+#include "signals/rules.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "analysis/embedded_configs.hpp"
+#include "analysis/errors.hpp"
+
+namespace podperf {
+namespace {
+
+// ---- loading ----
+
+std::string where(const std::string& source, const toml::node& node) {
+  return fmt::format("{}:{}", source, node.source().begin.line);
+}
+
+const toml::table& require_table(const toml::table& parent, std::string_view key, std::string_view prefix,
+                                 const std::string& source) {
+  const toml::node* node = parent.get(key);
+  if (node == nullptr) throw ConfigError(fmt::format("{}: missing table [{}{}]", source, prefix, key));
+  const auto* table = node->as_table();
+  if (table == nullptr) {
+    throw ConfigError(fmt::format("{}: '{}{}' must be a table (expected [{}{}])", where(source, *node), prefix, key,
+                                  prefix, key));
+  }
+  return *table;
+}
+
+void reject_unknown(const toml::table& table, const std::set<std::string_view>& known, std::string_view prefix,
+                    const std::string& source) {
+  for (const auto& [key, value] : table) {
+    if (!known.contains(key.str())) {
+      throw ConfigError(fmt::format("{}: unknown key '{}{}' (expected one of: {})", where(source, value), prefix,
+                                    key.str(), fmt::join(known, ", ")));
+    }
+  }
+}
+
+const toml::node& require_key(const toml::table& table, std::string_view key, std::string_view prefix,
+                              const std::string& source) {
+  const toml::node* node = table.get(key);
+  if (node == nullptr) throw ConfigError(fmt::format("{}: missing key '{}{}'", source, prefix, key));
+  return *node;
+}
+
+double require_number(const toml::table& table, std::string_view key, std::string_view prefix, double lo, double hi,
+                      const std::string& source) {
+  const toml::node& node = require_key(table, key, prefix, source);
+  std::optional<double> value = node.value<double>();
+  if (!value || !(node.is_floating_point() || node.is_integer())) {
+    throw ConfigError(fmt::format("{}: '{}{}' must be a number (expected {} to {})", where(source, node), prefix, key,
+                                  lo, hi));
+  }
+  if (!(*value >= lo && *value <= hi)) {
+    throw ConfigError(fmt::format("{}: '{}{}' = {} is out of range (expected {} to {})", where(source, node), prefix,
+                                  key, *value, lo, hi));
+  }
+  return *value;
+}
+
+std::int64_t require_integer(const toml::node& node, std::string_view name, std::int64_t lo, std::int64_t hi,
+                             const std::string& source) {
+  if (!node.is_integer()) {
+    throw ConfigError(
+        fmt::format("{}: '{}' must be a whole number (expected {} to {})", where(source, node), name, lo, hi));
+  }
+  const std::int64_t v = node.as_integer()->get();
+  if (v < lo || v > hi) {
+    throw ConfigError(fmt::format("{}: '{}' = {} is out of range (expected {} to {})", where(source, node), name, v,
+                                  lo, hi));
+  }
+  return v;
+}
+
+std::uint64_t require_bytes(const toml::table& table, std::string_view key, std::string_view prefix,
+                            const std::string& source) {
+  const toml::node& node = require_key(table, key, prefix, source);
+  constexpr std::int64_t kMax = std::int64_t{1} << 50;  // 1 PiB
+  return static_cast<std::uint64_t>(require_integer(node, fmt::format("{}{}", prefix, key), 1, kMax, source));
+}
+
+const toml::array& require_array(const toml::table& table, std::string_view key, std::string_view prefix,
+                                 const std::string& source) {
+  const toml::node& node = require_key(table, key, prefix, source);
+  const toml::array* a = node.as_array();
+  if (a == nullptr) throw ConfigError(fmt::format("{}: '{}{}' must be an array", where(source, node), prefix, key));
+  return *a;
+}
+
+bool is_counter_name(std::string_view s) {
+  return !s.empty() && s.size() <= 64 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
+// ---- findings ----
+
+constexpr const char* kSource = "signals";
+
+Finding make(Tag tag, std::string check, const std::string& host, std::string observed, std::string expected,
+             std::string meaning, std::string effect, std::string next_step) {
+  Finding f;
+  f.tag = tag;
+  f.source = kSource;
+  f.check = std::move(check);
+  f.host = host;
+  f.observed = std::move(observed);
+  f.expected = std::move(expected);
+  f.meaning = std::move(meaning);
+  f.effect = std::move(effect);
+  f.next_step = std::move(next_step);
+  return f;
+}
+
+std::string percent(double v) { return fmt::format("{:.1f}%", v); }
+
+// "a, b, c" with at most `cap` items, then "+N more".
+std::string list(const std::vector<std::string>& items, std::size_t cap = 8) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < cap; ++i) {
+    if (i > 0) out += ", ";
+    out += items[i];
+  }
+  if (items.size() > cap) out += fmt::format(" +{} more", items.size() - cap);
+  return out;
+}
+
+const MountInfo* find_mount(const HostSnapshot& s, const std::string& mp) {
+  if (!s.mounts.readable) return nullptr;
+  for (const auto& m : s.mounts.value)
+    if (m.mount_point == mp) return &m;
+  return nullptr;
+}
+
+double used_fraction(const MountInfo& m) {
+  if (m.total_bytes == 0) return 0.0;
+  const std::uint64_t avail = std::min(m.avail_bytes, m.total_bytes);
+  return 1.0 - static_cast<double>(avail) / static_cast<double>(m.total_bytes);
+}
+
+void check_identity(const HostSnapshot& s, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  if (s.instance_type.readable) {
+    std::string obs = s.instance_type.value;
+    if (s.instance_id.readable) obs += " (" + s.instance_id.value + ")";
+    out.push_back(make(Tag::kOk, "signals.instance_type", host, obs, "the same type on every node of a run",
+                       "instance type from DMI", "mixed types in one run make pair results incomparable",
+                       "cat /sys/devices/virtual/dmi/id/product_name"));
+  } else {
+    out.push_back(make(Tag::kInfo, "signals.instance_type", host, "unknown: " + s.instance_type.why,
+                       "a DMI product name (e.g. p5.48xlarge)",
+                       "the instance type could not be read, so the expected EFA count is unknown",
+                       "EFA and baseline checks that depend on the type are skipped",
+                       "cat /sys/devices/virtual/dmi/id/product_name"));
+  }
+  if (s.kernel_release.readable) {
+    out.push_back(make(Tag::kOk, "signals.kernel", host, s.kernel_release.value, "the same kernel on every node",
+                       "kernel release", "kernel drift across nodes changes EFA and driver behaviour",
+                       "uname -r"));
+  } else {
+    out.push_back(make(Tag::kInfo, "signals.kernel", host, "unknown: " + s.kernel_release.why, "a kernel release",
+                       "the kernel release could not be read", "kernel drift cannot be checked", "uname -r"));
+  }
+}
+
+void check_governor(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  const std::string confirm = "cat /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor | sort | uniq -c";
+  if (!s.governors.readable) {
+    out.push_back(make(Tag::kInfo, "signals.cpu_governor", host, "not available: " + s.governors.why,
+                       "scaling_governor = " + r.governor_expected,
+                       "no cpufreq governor is exposed (usual in VMs, where the hypervisor sets CPU frequency)",
+                       "none known; CPU frequency is outside this host's control", confirm));
+    return;
+  }
+  std::vector<std::string> off;
+  std::map<std::string, int> counts;
+  for (const auto& g : s.governors.value) {
+    if (g.governor != r.governor_expected) {
+      off.push_back(g.cpu);
+      ++counts[g.governor];
+    }
+  }
+  if (off.empty()) {
+    out.push_back(make(Tag::kOk, "signals.cpu_governor", host,
+                       fmt::format("{} on all {} CPUs", r.governor_expected, s.governors.value.size()),
+                       "scaling_governor = " + r.governor_expected, "CPUs run at full frequency", "none",
+                       confirm));
+    return;
+  }
+  std::vector<std::string> kinds;
+  for (const auto& [g, n] : counts) kinds.push_back(fmt::format("{} on {}", g, n));
+  out.push_back(make(Tag::kConcern, "signals.cpu_governor", host,
+                     fmt::format("{} of {} CPUs (first: {})", list(kinds), s.governors.value.size(), list(off, 4)),
+                     "scaling_governor = " + r.governor_expected + " on every CPU",
+                     "CPUs scale their frequency down when lightly loaded",
+                     "slower NCCL proxy threads and kernel launches: higher small-message latency, jitter "
+                     "between iterations; slower filesystem client threads",
+                     "remediation (operator, as root): cpupower frequency-set -g " + r.governor_expected +
+                         "; confirm: " + confirm));
+}
+
+void check_meminfo(const HostSnapshot& s, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  if (!s.meminfo.readable) {
+    out.push_back(make(Tag::kInfo, "signals.meminfo", host, "not available: " + s.meminfo.why, "/proc/meminfo",
+                       "memory figures could not be read", "none known", "cat /proc/meminfo"));
+    return;
+  }
+  const MemInfo& m = s.meminfo.value;
+  std::string obs = fmt::format("MemAvailable {} of MemTotal {}",
+                                format_bytes(static_cast<std::uint64_t>(std::max<std::int64_t>(m.mem_available_kib, 0)) * 1024),
+                                format_bytes(static_cast<std::uint64_t>(m.mem_total_kib) * 1024));
+  if (m.hugepages_total >= 0) {
+    obs += fmt::format("; HugePages {} total, {} free", m.hugepages_total, std::max<std::int64_t>(m.hugepages_free, 0));
+    if (m.hugepage_size_kib > 0) obs += fmt::format(" of {}", format_bytes(static_cast<std::uint64_t>(m.hugepage_size_kib) * 1024));
+  }
+  out.push_back(make(Tag::kInfo, "signals.meminfo", host, obs, "no threshold (FIELD-NOTES 4 lists none)",
+                     "memory and hugepages at snapshot time",
+                     "little free memory makes page-cache-backed filesystem reads slower", "grep -E "
+                     "'MemTotal|MemAvailable|HugePages_|Hugepagesize' /proc/meminfo"));
+}
+
+void check_mounts(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  if (!s.mounts.readable) {
+    out.push_back(make(Tag::kInfo, "signals.mounts", host, "not available: " + s.mounts.why,
+                       "/proc/self/mountinfo", "mounts and their free space could not be read",
+                       "/dev/shm and root fill cannot be checked", "df -h / /dev/shm; findmnt"));
+    return;
+  }
+  // /dev/shm
+  const std::string shm_expected = fmt::format("/dev/shm >= {} (CONCERN at or below {})", format_bytes(r.shm_min_bytes),
+                                               format_bytes(r.shm_concern_bytes));
+  const MountInfo* shm = find_mount(s, "/dev/shm");
+  if (shm == nullptr || !shm->stat_ok) {
+    out.push_back(make(Tag::kInfo, "signals.dev_shm", host,
+                       shm == nullptr ? "no /dev/shm mount in mountinfo" : "statvfs(/dev/shm) failed", shm_expected,
+                       "the size of /dev/shm is unknown",
+                       "NCCL's SHM transport and intra-node buffers live in /dev/shm", "df -h /dev/shm"));
+  } else if (shm->total_bytes <= r.shm_concern_bytes) {
+    out.push_back(make(Tag::kConcern, "signals.dev_shm", host,
+                       fmt::format("/dev/shm {} ({})", format_bytes(shm->total_bytes), shm->fstype), shm_expected,
+                       "/dev/shm has the container default size",
+                       "NCCL fails with 'failed to extend /dev/shm' or falls back to slower intra-node paths; "
+                       "data loaders using shared memory fail",
+                       "remediation: docker run --shm-size=1g (or --ipc=host); Kubernetes: an emptyDir with "
+                       "medium: Memory mounted at /dev/shm; confirm: df -h /dev/shm"));
+  } else if (shm->total_bytes < r.shm_min_bytes) {
+    out.push_back(make(Tag::kInfo, "signals.dev_shm", host,
+                       fmt::format("/dev/shm {} ({})", format_bytes(shm->total_bytes), shm->fstype), shm_expected,
+                       "/dev/shm is smaller than recommended",
+                       "large intra-node jobs may run out of shared memory",
+                       "consider --shm-size=1g or larger; confirm: df -h /dev/shm"));
+  } else {
+    out.push_back(make(Tag::kOk, "signals.dev_shm", host, fmt::format("/dev/shm {}", format_bytes(shm->total_bytes)),
+                       shm_expected, "/dev/shm is large enough", "none", "df -h /dev/shm"));
+  }
+  // root
+  const std::string root_expected = fmt::format("/ below {:.0f}% used", r.root_used_concern_fraction * 100.0);
+  const MountInfo* root = find_mount(s, "/");
+  if (root == nullptr || !root->stat_ok || root->total_bytes == 0) {
+    out.push_back(make(Tag::kInfo, "signals.root_fs", host,
+                       root == nullptr ? "no / mount in mountinfo" : "statvfs(/) failed", root_expected,
+                       "root filesystem usage is unknown", "none known", "df -h /"));
+  } else {
+    const double used = used_fraction(*root);
+    const std::string obs = fmt::format("/ {:.1f}% used ({} free of {}, {})", used * 100.0,
+                                        format_bytes(root->avail_bytes), format_bytes(root->total_bytes), root->fstype);
+    if (used >= r.root_used_concern_fraction) {
+      out.push_back(make(Tag::kConcern, "signals.root_fs", host, obs, root_expected, "the root filesystem is nearly full",
+                         "logs, core dumps, NCCL debug files and checkpoints written locally can fail or stall; "
+                         "a full root can take the node's services down",
+                         "confirm: df -h /; find the large directories: du -xh / --max-depth=2 | sort -h | tail; "
+                         "remediation: remove old logs, containers (docker system df) or core files"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.root_fs", host, obs, root_expected, "root has room", "none", "df -h /"));
+    }
+  }
+  // data mounts
+  std::vector<std::string> data;
+  std::vector<std::string> unstat;
+  for (const auto& m : s.mounts.value) {
+    if (m.mount_point == "/" || m.mount_point == "/dev/shm") continue;
+    if (!m.stat_ok || m.total_bytes == 0) {
+      unstat.push_back(m.mount_point + " " + m.fstype);
+      continue;
+    }
+    data.push_back(fmt::format("{} {} {:.0f}% used of {}", m.mount_point, m.fstype, used_fraction(m) * 100.0,
+                               format_bytes(m.total_bytes)));
+  }
+  if (!data.empty() || !unstat.empty()) {
+    std::string obs = list(data, 12);
+    if (!unstat.empty()) obs += (obs.empty() ? "" : "; ") + std::string("statvfs failed: ") + list(unstat, 6);
+    out.push_back(make(Tag::kInfo, "signals.mounts", host, obs, "no threshold", "data filesystems on this node",
+                       "a full or missing shared filesystem shows up as slow or failed filesystem probes",
+                       "findmnt -t lustre,nfs,nfs4,xfs,ext4; df -h"));
+  }
+}
+
+// RDMA memory registration matters: an RDMA device directory exists, or the type expects EFA.
+bool has_rdma(const HostSnapshot& s, const Rules& r) {
+  if (s.efa.readable) return true;
+  if (!s.instance_type.readable) return false;
+  auto it = r.efa_expected_count.find(s.instance_type.value);
+  return it != r.efa_expected_count.end() && it->second > 0;
+}
+
+std::string rlimit_text(const Rlimit& l) { return l.unlimited ? "unlimited" : format_bytes(l.bytes); }
+
+void check_limits(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  const std::string expected = "unlimited, or >= " + format_bytes(r.memlock_min_bytes);
+  if (!s.memlock.readable) {
+    out.push_back(make(Tag::kInfo, "signals.memlock", host, "not available: " + s.memlock.why, expected,
+                       "the locked-memory limit is unknown", "none known", "ulimit -l (inside the job)"));
+  } else if (!s.memlock.value.unlimited && s.memlock.value.bytes < r.memlock_min_bytes && !has_rdma(s, r)) {
+    out.push_back(make(Tag::kInfo, "signals.memlock", host, rlimit_text(s.memlock.value), expected,
+                       "the locked-memory limit is low, but this node has no RDMA devices (/sys/class/infiniband) "
+                       "and its instance type expects no EFA",
+                       "none while NCCL uses sockets or NVLink only; EFA/InfiniBand registration would fail",
+                       "ulimit -l (inside the job)"));
+  } else if (!s.memlock.value.unlimited && s.memlock.value.bytes < r.memlock_min_bytes) {
+    out.push_back(make(Tag::kConcern, "signals.memlock", host, rlimit_text(s.memlock.value), expected,
+                       "the process cannot pin enough memory (limit inherited from slurmd/orted/containerd)",
+                       "EFA/InfiniBand memory registration fails (ibv_reg_mr ENOMEM): NCCL errors out or falls "
+                       "back to sockets",
+                       "confirm inside the job: ulimit -l; remediation: LimitMEMLOCK=infinity in the slurmd or "
+                       "containerd unit, '* - memlock unlimited' in /etc/security/limits.conf, "
+                       "docker --ulimit memlock=-1:-1; restart the daemon"));
+  } else {
+    out.push_back(make(Tag::kOk, "signals.memlock", host, rlimit_text(s.memlock.value), expected,
+                       "enough memory can be pinned", "none", "ulimit -l (inside the job)"));
+  }
+  if (s.stack.readable) {
+    out.push_back(make(Tag::kInfo, "signals.stack", host, rlimit_text(s.stack.value), "no threshold",
+                       "stack size limit of the process", "none known", "ulimit -s (inside the job)"));
+  }
+}
+
+void check_efa(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  const std::size_t count = s.efa.readable ? s.efa.value.size() : 0;
+  std::optional<int> expected;
+  if (s.instance_type.readable) {
+    auto it = r.efa_expected_count.find(s.instance_type.value);
+    if (it != r.efa_expected_count.end()) expected = it->second;
+  }
+  const std::string confirm = "ls /sys/class/infiniband; fi_info -p efa -t FI_EP_RDM | grep -c domain";
+  if (expected) {
+    const std::string exp_text = fmt::format("{} EFA devices on {}", *expected, s.instance_type.value);
+    const std::string obs =
+        s.efa.readable ? fmt::format("{} EFA devices", count) : "no EFA devices (" + s.efa.why + ")";
+    if (static_cast<int>(count) != *expected) {
+      out.push_back(make(Tag::kConcern, "signals.efa_count", host, obs, exp_text,
+                         "EFA devices are missing (driver not loaded, device failed, or not attached)",
+                         "NCCL uses fewer NICs (lower inter-node busbw) or falls back to TCP sockets",
+                         "confirm: " + confirm + "; dmesg | grep -i efa; remediation: reload the efa driver or "
+                                                 "stop/start the instance; replace it if devices stay missing"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.efa_count", host, obs, exp_text, "all EFA devices present", "none",
+                         confirm));
+    }
+  } else {
+    out.push_back(make(Tag::kInfo, "signals.efa_count", host,
+                       s.efa.readable ? fmt::format("{} EFA devices", count)
+                                      : "no EFA devices (" + s.efa.why + ")",
+                       "the count listed in rules.toml [efa.expected_count] for this instance type",
+                       s.instance_type.readable ? "instance type " + s.instance_type.value + " has no expected EFA count"
+                                                : "instance type unknown, so no expected EFA count",
+                       "none known", confirm));
+  }
+  if (s.efa_installer.readable || s.efa_module_version.readable) {
+    out.push_back(make(Tag::kOk, "signals.efa_versions", host,
+                       fmt::format("installer {}; efa module {}",
+                                   s.efa_installer.readable ? s.efa_installer.value : "unknown",
+                                   s.efa_module_version.readable ? s.efa_module_version.value : "unknown"),
+                       "the same on every node", "EFA software versions", "version drift across nodes",
+                       "head -1 /opt/amazon/efa_installed_packages; cat /sys/module/efa/version"));
+  } else if (count > 0 || expected.value_or(0) > 0) {
+    out.push_back(make(Tag::kInfo, "signals.efa_versions", host,
+                       "not available: " + s.efa_installer.why + "; " + s.efa_module_version.why,
+                       "an EFA installer and efa module version", "EFA software versions are unknown",
+                       "version drift cannot be checked",
+                       "head -1 /opt/amazon/efa_installed_packages; modinfo efa | grep ^version"));
+  }
+}
+
+void check_gpu(const HostSnapshot& s, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  if (s.nvidia_driver.readable) {
+    out.push_back(make(Tag::kOk, "signals.nvidia_driver", host, s.nvidia_driver.value, "the same on every node",
+                       "NVIDIA kernel driver version", "driver drift across nodes (10-30% pair loss seen in the field)",
+                       "cat /proc/driver/nvidia/version"));
+  } else {
+    out.push_back(make(Tag::kInfo, "signals.nvidia_driver", host, "not available: " + s.nvidia_driver.why,
+                       "an NVIDIA driver version", "no NVIDIA kernel driver is loaded (or this is not a GPU node)",
+                       "GPU checks are skipped", "cat /proc/driver/nvidia/version; nvidia-smi"));
+  }
+  if (!s.gpu_pcie.readable || s.gpu_pcie.value.empty()) {
+    out.push_back(make(Tag::kInfo, "signals.pcie_width", host,
+                       s.gpu_pcie.readable ? "no NVIDIA GPU (vendor 0x10de, class 0x0302) in sysfs"
+                                           : "not available: " + s.gpu_pcie.why,
+                       "current_link_width == max_link_width per GPU", "no GPU PCIe link to check", "none known",
+                       "lspci -d 10de: -vv | grep -E 'LnkCap|LnkSta'"));
+    return;
+  }
+  std::vector<std::string> degraded;
+  std::vector<std::string> unknown;
+  for (const auto& l : s.gpu_pcie.value) {
+    if (l.current_width < 0 || l.max_width < 0) {
+      unknown.push_back(l.bdf);
+    } else if (l.current_width < l.max_width) {
+      degraded.push_back(fmt::format("{} x{} of x{}", l.bdf, l.current_width, l.max_width));
+    }
+  }
+  if (!degraded.empty()) {
+    out.push_back(make(Tag::kConcern, "signals.pcie_width", host, list(degraded), "every GPU at its maximum link width",
+                       "a GPU's PCIe link trained at reduced width (bad riser, seating or link)",
+                       "host-device copies and GPUDirect RDMA through that GPU run at a fraction of the "
+                       "bandwidth; its pairs look slow",
+                       "confirm: nvidia-smi -q | grep -A3 'Link Width'; lspci -s <bdf> -vv | grep LnkSta; "
+                       "remediation: reboot; if it persists, have the node serviced"));
+  } else if (!unknown.empty()) {
+    out.push_back(make(Tag::kInfo, "signals.pcie_width", host, "link width unreadable for " + list(unknown),
+                       "current_link_width == max_link_width", "PCIe width unknown for some GPUs", "none known",
+                       "nvidia-smi -q | grep -A3 'Link Width'"));
+  } else {
+    out.push_back(make(Tag::kOk, "signals.pcie_width", host,
+                       fmt::format("{} GPUs at full width (x{})", s.gpu_pcie.value.size(), s.gpu_pcie.value[0].max_width),
+                       "current_link_width == max_link_width", "PCIe links trained at full width", "none",
+                       "nvidia-smi -q | grep -A3 'Link Width'"));
+  }
+}
+
+void check_lustre(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  const std::string confirm = "lfs df -h";
+  if (!s.lustre_osts.readable || s.lustre_osts.value.empty()) {
+    out.push_back(make(Tag::kInfo, "signals.lustre_ost", host,
+                       s.lustre_osts.readable ? "no Lustre OSTs listed" : s.lustre_osts.why,
+                       "OST fills within " + fmt::format("{:.0f}", r.ost_fill_imbalance_points) + " points of the median",
+                       "no Lustre client on this node", "none", "lfs df -h (on a Lustre client)"));
+    return;
+  }
+  std::vector<std::pair<double, std::string>> fills;
+  for (const auto& o : s.lustre_osts.value) {
+    if (o.total_kib == 0) continue;
+    const double used = 100.0 * (1.0 - static_cast<double>(std::min(o.free_kib, o.total_kib)) /
+                                           static_cast<double>(o.total_kib));
+    fills.emplace_back(used, o.name);
+  }
+  if (fills.empty()) return;
+  std::vector<double> sorted;
+  for (const auto& f : fills) sorted.push_back(f.first);
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  const double median = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  std::vector<std::string> over;
+  for (const auto& [fill, name] : fills) {
+    if (fill - median > r.ost_fill_imbalance_points) over.push_back(fmt::format("{} {:.0f}%", name, fill));
+  }
+  const std::string expected =
+      fmt::format("no OST more than {:.0f} points fuller than the median", r.ost_fill_imbalance_points);
+  if (!over.empty()) {
+    out.push_back(make(Tag::kConcern, "signals.lustre_ost", host,
+                       fmt::format("{} (median {:.0f}% over {} OSTs)", list(over), median, n), expected,
+                       "one OST is far fuller than the rest",
+                       "files striped onto it write slower and fail with ENOSPC first; striped I/O runs at the "
+                       "pace of the full OST",
+                       "confirm: lfs df -h; remediation (filesystem admin): rebalance with lfs_migrate, or set "
+                       "the OST to no-create (lctl set_param osp.<ost>*.max_create_count=0)"));
+  } else {
+    out.push_back(make(Tag::kOk, "signals.lustre_ost", host,
+                       fmt::format("{} OSTs, median {:.0f}% used, max {:.0f}%", n, median, sorted.back()), expected,
+                       "OST fill is balanced", "none", confirm));
+  }
+}
+
+// Xid findings grouped by (sxid, code): one finding per code.
+void xid_findings(const std::vector<XidEvent>& xids, const Rules& r, const std::string& host, const std::string& check,
+                  const std::string& window, std::vector<Finding>& out) {
+  std::map<std::pair<bool, int>, std::vector<const XidEvent*>> by_code;
+  for (const auto& e : xids) by_code[{e.sxid, e.code}].push_back(&e);
+  for (const auto& [key, events] : by_code) {
+    const auto [sxid, code] = key;
+    std::vector<std::string> pcis;
+    for (const auto* e : events)
+      if (std::find(pcis.begin(), pcis.end(), e->pci) == pcis.end()) pcis.push_back(e->pci);
+    const std::string observed = fmt::format("{} {} x{} on {}: {}", sxid ? "SXid" : "Xid", code, events.size(),
+                                             list(pcis, 4), events.back()->text);
+    if (sxid) {
+      const bool fatal = events.back()->text.find("Fatal") != std::string::npos &&
+                         events.back()->text.find("Non-fatal") == std::string::npos;
+      out.push_back(make(fatal ? Tag::kConcern : Tag::kInfo, check, host, observed, "no NVSwitch errors " + window,
+                         fatal ? "a fatal NVSwitch error" : "a non-fatal NVSwitch error",
+                         "NVLink traffic through that switch may stall or fail",
+                         "confirm: dmesg | grep SXid; nvidia-smi -q | grep -i fabric; follow NVIDIA's NVSwitch "
+                         "(Fabric Manager) troubleshooting"));
+      continue;
+    }
+    const std::optional<XidInfo> info = xid_info(code);
+    const bool concern = r.xid_concern_codes.contains(code);
+    std::string meaning = info ? std::string(info->meaning) : "an Xid FIELD-NOTES does not describe";
+    std::string action = info ? std::string(info->action) : "look the code up in NVIDIA's Xid catalog";
+    out.push_back(make(concern ? Tag::kConcern : Tag::kInfo, check, host, observed, "no hardware Xid " + window,
+                       "Xid " + std::to_string(code) + ": " + meaning,
+                       concern ? "the GPU may be unusable or slow: NCCL collectives through it hang, error out "
+                                 "or run slow"
+                               : "usually an application event; no effect on other jobs",
+                       "confirm: dmesg -T | grep -E 'NVRM: Xid'; nvidia-smi -q -d ECC,ROW_REMAPPER; action: " +
+                           action));
+  }
+}
+
+void check_xid(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  if (!s.xids.readable) {
+    out.push_back(make(Tag::kInfo, "signals.xid", host, "kernel log not read: " + s.xids.why,
+                       "no hardware Xid in the kernel log", "GPU error history is unknown",
+                       "a failed GPU would go unnoticed here",
+                       "sudo dmesg -T | grep -E 'NVRM: Xid|SXid' (or run podperf with CAP_SYSLOG)"));
+    return;
+  }
+  if (s.xids.value.empty()) {
+    out.push_back(make(Tag::kOk, "signals.xid", host, "no Xid or SXid lines", "no hardware Xid in the kernel log",
+                       "no GPU errors logged", "none", "dmesg -T | grep -E 'NVRM: Xid|SXid'"));
+    return;
+  }
+  xid_findings(s.xids.value, r, host, "signals.xid", "in the kernel log", out);
+}
+
+void check_env(const HostSnapshot& s, std::vector<Finding>& out) {
+  std::vector<std::string> items;
+  for (const auto& [k, v] : s.env) items.push_back(k + "=" + (v.size() > 80 ? v.substr(0, 77) + "..." : v));
+  out.push_back(make(Tag::kInfo, "signals.environment", s.hostname.value,
+                     items.empty() ? "no NCCL_/FI_/OFI_NCCL_/RDMAV_/TORCH_NCCL_ variables set" : list(items, 20),
+                     "the same on every node", "the NCCL and libfabric settings of this process",
+                     "differences across nodes change transport and protocol choices",
+                     "env | grep -E '^(NCCL|FI|OFI_NCCL|RDMAV|TORCH_NCCL)_'"));
+}
+
+// Identity of an Xid record for "new since before": the kmsg sequence number when known.
+std::string xid_key(const XidEvent& e) {
+  if (e.seq >= 0) return fmt::format("seq:{}", e.seq);
+  return fmt::format("{}:{}:{}:{}:{}", e.sxid, e.code, e.pci, e.usec, e.text);
+}
+
+}  // namespace
+
+std::string format_bytes(std::uint64_t bytes) {
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024.0 && u < 5) {
+    v /= 1024.0;
+    ++u;
+  }
+  if (u == 0) return fmt::format("{} B", bytes);
+  if (std::fabs(v - std::round(v)) < 0.05) return fmt::format("{:.0f} {}", v, kUnits[u]);
+  return fmt::format("{:.1f} {}", v, kUnits[u]);
+}
+
+Rules parse_rules(std::string_view toml_text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()));
+  }
+  reject_unknown(root, {"cpu", "memory", "storage", "efa", "xid"}, "", source);
+  Rules r;
+  r.source = source;
+
+  const toml::table& cpu = require_table(root, "cpu", "", source);
+  reject_unknown(cpu, {"governor", "iowait_concern_percent", "steal_concern_percent"}, "cpu.", source);
+  {
+    const toml::node& g = require_key(cpu, "governor", "cpu.", source);
+    static const std::set<std::string> kGovernors = {"performance", "powersave", "ondemand", "conservative",
+                                                     "schedutil", "userspace"};
+    if (!g.is_string()) {
+      throw ConfigError(fmt::format("{}: 'cpu.governor' must be a string (expected one of: {})", where(source, g),
+                                    fmt::join(kGovernors, ", ")));
+    }
+    r.governor_expected = g.as_string()->get();
+    if (!kGovernors.contains(r.governor_expected)) {
+      throw ConfigError(fmt::format("{}: 'cpu.governor' = \"{}\" is not a cpufreq governor (expected one of: {})",
+                                    where(source, g), r.governor_expected, fmt::join(kGovernors, ", ")));
+    }
+  }
+  r.iowait_concern_percent = require_number(cpu, "iowait_concern_percent", "cpu.", 0.0, 100.0, source);
+  r.steal_concern_percent = require_number(cpu, "steal_concern_percent", "cpu.", 0.0, 100.0, source);
+
+  const toml::table& memory = require_table(root, "memory", "", source);
+  reject_unknown(memory, {"shm_min_bytes", "shm_concern_bytes", "memlock_min_bytes"}, "memory.", source);
+  r.shm_min_bytes = require_bytes(memory, "shm_min_bytes", "memory.", source);
+  r.shm_concern_bytes = require_bytes(memory, "shm_concern_bytes", "memory.", source);
+  if (r.shm_concern_bytes > r.shm_min_bytes) {
+    throw ConfigError(fmt::format("{}: 'memory.shm_concern_bytes' = {} is out of range (expected at most "
+                                  "'memory.shm_min_bytes' = {})",
+                                  where(source, *memory.get("shm_concern_bytes")), r.shm_concern_bytes,
+                                  r.shm_min_bytes));
+  }
+  r.memlock_min_bytes = require_bytes(memory, "memlock_min_bytes", "memory.", source);
+
+  const toml::table& storage = require_table(root, "storage", "", source);
+  reject_unknown(storage, {"root_used_concern_fraction", "ost_fill_imbalance_points"}, "storage.", source);
+  r.root_used_concern_fraction = require_number(storage, "root_used_concern_fraction", "storage.", 0.0, 1.0, source);
+  r.ost_fill_imbalance_points = require_number(storage, "ost_fill_imbalance_points", "storage.", 0.0, 100.0, source);
+
+  const toml::table& efa = require_table(root, "efa", "", source);
+  reject_unknown(efa, {"concern_counters", "expected_count"}, "efa.", source);
+  {
+    const toml::array& a = require_array(efa, "concern_counters", "efa.", source);
+    for (const toml::node& n : a) {
+      if (!n.is_string() || !is_counter_name(n.as_string()->get())) {
+        throw ConfigError(fmt::format("{}: 'efa.concern_counters' entries must be counter names (expected strings "
+                                      "of a-z, 0-9, _ such as \"retrans_pkts\")",
+                                      where(source, n)));
+      }
+      const std::string name = n.as_string()->get();
+      if (std::find(r.efa_concern_counters.begin(), r.efa_concern_counters.end(), name) !=
+          r.efa_concern_counters.end()) {
+        throw ConfigError(fmt::format("{}: 'efa.concern_counters' lists \"{}\" twice (expected each once)",
+                                      where(source, n), name));
+      }
+      r.efa_concern_counters.push_back(name);
+    }
+  }
+  {
+    const toml::table& counts = require_table(efa, "expected_count", "efa.", source);
+    for (const auto& [key, value] : counts) {
+      const std::string name = fmt::format("efa.expected_count.\"{}\"", key.str());
+      r.efa_expected_count[std::string(key.str())] = static_cast<int>(require_integer(value, name, 0, 256, source));
+    }
+  }
+
+  const toml::table& xid = require_table(root, "xid", "", source);
+  reject_unknown(xid, {"concern_codes"}, "xid.", source);
+  {
+    const toml::array& a = require_array(xid, "concern_codes", "xid.", source);
+    for (const toml::node& n : a) {
+      const int code = static_cast<int>(require_integer(n, "xid.concern_codes", 1, 999, source));
+      if (!r.xid_concern_codes.insert(code).second) {
+        throw ConfigError(fmt::format("{}: 'xid.concern_codes' lists {} twice (expected each once)",
+                                      where(source, n), code));
+      }
+    }
+  }
+  return r;
+}
+
+Rules load_rules_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(fmt::format("{}: cannot read rules file", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_rules(text.str(), path);
+}
+
+Rules load_rules(const std::string& path_or_empty) {
+  if (!path_or_empty.empty()) return load_rules_file(path_or_empty);
+  const auto& configs = embedded_configs();
+  auto it = configs.find("rules.toml");
+  if (it == configs.end()) throw ConfigError("built-in configs/rules.toml is missing from this build");
+  return parse_rules(it->second, "configs/rules.toml (built in)");
+}
+
+std::vector<Finding> evaluate(const HostSnapshot& s, const Rules& r) {
+  std::vector<Finding> out;
+  check_identity(s, out);
+  check_governor(s, r, out);
+  check_meminfo(s, out);
+  check_mounts(s, r, out);
+  check_limits(s, r, out);
+  check_efa(s, r, out);
+  check_gpu(s, out);
+  check_lustre(s, r, out);
+  check_xid(s, r, out);
+  check_env(s, out);
+  return out;
+}
+
+std::vector<Finding> evaluate_delta(const HostSnapshot& before, const HostSnapshot& after, const Rules& r) {
+  std::vector<Finding> out;
+  const std::string& host = after.hostname.value;
+  // CPU time shares between the samples.
+  const std::string stat_confirm = "vmstat 1 5 (columns wa, st); iostat -x 1 5";
+  if (before.cpu_times.readable && after.cpu_times.readable &&
+      after.cpu_times.value.total() > before.cpu_times.value.total()) {
+    const CpuTimes& a = after.cpu_times.value;
+    const CpuTimes& b = before.cpu_times.value;
+    const double total = static_cast<double>(a.total() - b.total());
+    auto share = [&](std::uint64_t x, std::uint64_t y) {
+      return x >= y ? 100.0 * static_cast<double>(x - y) / total : 0.0;
+    };
+    const double iowait = share(a.iowait, b.iowait);
+    const double steal = share(a.steal, b.steal);
+    const std::string iowait_exp = fmt::format("iowait <= {}", percent(r.iowait_concern_percent));
+    if (iowait > r.iowait_concern_percent) {
+      out.push_back(make(Tag::kConcern, "signals.iowait", host, percent(iowait) + " of CPU time in iowait", iowait_exp,
+                         "CPUs spent much of the test waiting for I/O",
+                         "the filesystem (or local disk) is the bottleneck: filesystem probe results reflect it, "
+                         "and data loading starves the GPUs",
+                         "confirm: " + stat_confirm + "; find the device: iostat -x 1"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.iowait", host, percent(iowait) + " iowait", iowait_exp,
+                         "little time waiting for I/O", "none", stat_confirm));
+    }
+    const std::string steal_exp = fmt::format("steal <= {}", percent(r.steal_concern_percent));
+    if (steal > r.steal_concern_percent) {
+      out.push_back(make(Tag::kConcern, "signals.steal", host, percent(steal) + " of CPU time stolen", steal_exp,
+                         "the hypervisor ran something else on this node's CPUs",
+                         "NCCL proxy threads and filesystem clients get less CPU: jitter and slower iterations",
+                         "confirm: " + stat_confirm + "; if it persists, move off the instance"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.steal", host, percent(steal) + " steal", steal_exp, "no CPU steal",
+                         "none", stat_confirm));
+    }
+  } else {
+    out.push_back(make(Tag::kInfo, "signals.iowait", host,
+                       !before.cpu_times.readable   ? "not available: " + before.cpu_times.why
+                       : !after.cpu_times.readable ? "not available: " + after.cpu_times.why
+                                                   : "no CPU time elapsed between the samples",
+                       "two /proc/stat samples >= 1 s apart", "iowait and steal are unknown", "none known",
+                       stat_confirm));
+  }
+  // EFA error counters.
+  const std::string efa_confirm =
+      "for d in /sys/class/infiniband/*; do grep -H . $d/ports/1/hw_counters/{retrans_*,*_events,rx_drops,rdma_*_err}; done";
+  if (!before.efa.readable || !after.efa.readable || after.efa.value.empty()) {
+    if (after.efa.readable || before.efa.readable) {
+      out.push_back(make(Tag::kInfo, "signals.efa_counters", host, "no EFA devices", "no rise of EFA error counters",
+                         "no EFA counters to compare", "none", "ls /sys/class/infiniband"));
+    } else {
+      out.push_back(make(Tag::kInfo, "signals.efa_counters", host, "not available: " + after.efa.why,
+                         "no rise of EFA error counters", "no EFA counters to compare", "none", "ls /sys/class/infiniband"));
+    }
+  } else {
+    std::vector<std::string> rises;
+    for (const auto& dev : after.efa.value) {
+      auto prev = std::find_if(before.efa.value.begin(), before.efa.value.end(),
+                               [&](const EfaDevice& d) { return d.name == dev.name; });
+      if (prev == before.efa.value.end()) continue;
+      for (const auto& name : r.efa_concern_counters) {
+        auto a = dev.counters.find(name);
+        auto b = prev->counters.find(name);
+        if (a == dev.counters.end() || b == prev->counters.end()) continue;
+        if (a->second > b->second) rises.push_back(fmt::format("{} {} +{}", dev.name, name, a->second - b->second));
+      }
+    }
+    const std::string expected = "no rise of " + list(r.efa_concern_counters, 12);
+    if (!rises.empty()) {
+      out.push_back(make(Tag::kConcern, "signals.efa_counters", host, list(rises, 10), expected,
+                         "EFA error counters rose during the test: packets were retransmitted, dropped, or peers "
+                         "stopped answering",
+                         "retransmits and timeouts cut inter-node busbw and add latency spikes; unresponsive or "
+                         "impaired remotes point at the peer node or the network path",
+                         "confirm: " + efa_confirm + " (before and after a rerun); check the peer nodes' counters"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.efa_counters", host,
+                         fmt::format("no error counter rose on {} EFA devices", after.efa.value.size()), expected,
+                         "clean EFA traffic", "none", efa_confirm));
+    }
+  }
+  // New Xids.
+  if (after.xids.readable) {
+    std::set<std::string> seen;
+    if (before.xids.readable)
+      for (const auto& e : before.xids.value) seen.insert(xid_key(e));
+    std::vector<XidEvent> fresh;
+    for (const auto& e : after.xids.value)
+      if (!seen.contains(xid_key(e))) fresh.push_back(e);
+    if (fresh.empty()) {
+      out.push_back(make(Tag::kOk, "signals.xid_new", host, "no new Xid during the test", "no new hardware Xid",
+                         "no GPU errors logged during the test", "none", "dmesg -T | grep -E 'NVRM: Xid|SXid'"));
+    } else {
+      xid_findings(fresh, r, host, "signals.xid_new", "during the test", out);
+    }
+  }
+  return out;
+}
+
+std::vector<Finding> evaluate_drift(const std::vector<HostSnapshot>& nodes) {
+  std::vector<Finding> out;
+  if (nodes.size() < 2) {
+    out.push_back(make(Tag::kInfo, "drift.nodes", "", fmt::format("{} node", nodes.size()), "two or more nodes",
+                       "nothing to compare across nodes", "none", "none"));
+    return out;
+  }
+  struct Item {
+    const char* check;
+    const char* what;
+    const char* confirm;
+    const Reading<std::string> HostSnapshot::*field;
+  };
+  static const Item kItems[] = {
+      {"drift.nvidia_driver", "NVIDIA driver", "cat /proc/driver/nvidia/version", &HostSnapshot::nvidia_driver},
+      {"drift.kernel", "kernel release", "uname -r", &HostSnapshot::kernel_release},
+      {"drift.efa_installer", "EFA installer", "head -1 /opt/amazon/efa_installed_packages",
+       &HostSnapshot::efa_installer},
+      {"drift.efa_module", "efa kernel module", "cat /sys/module/efa/version", &HostSnapshot::efa_module_version},
+      {"drift.instance_type", "instance type", "cat /sys/devices/virtual/dmi/id/product_name",
+       &HostSnapshot::instance_type},
+  };
+  auto groups_text = [](const std::map<std::string, std::vector<std::string>>& groups) {
+    std::vector<std::string> parts;
+    for (const auto& [value, hosts] : groups) parts.push_back(value + ": " + list(hosts, 6));
+    std::string s;
+    for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "; " : "") + parts[i];
+    return s;
+  };
+  for (const Item& item : kItems) {
+    std::map<std::string, std::vector<std::string>> groups;
+    bool any_readable = false;
+    for (const auto& n : nodes) {
+      const Reading<std::string>& v = n.*(item.field);
+      any_readable = any_readable || v.readable;
+      groups[v.readable ? v.value : "(unreadable)"].push_back(n.hostname.value);
+    }
+    if (!any_readable) continue;
+    if (groups.size() > 1) {
+      out.push_back(make(Tag::kConcern, item.check, "", groups_text(groups),
+                         std::string("the same ") + item.what + " on every node",
+                         std::string("nodes of this run differ in ") + item.what,
+                         std::string(item.check) == "drift.instance_type"
+                             ? "pairs of different types are not comparable; baselines and expected EFA counts "
+                               "differ"
+                             : "version drift across nodes: mismatched transports or protocols, 10-30% pair "
+                               "bandwidth loss seen in the field",
+                         std::string("confirm on each node: ") + item.confirm +
+                             "; remediation: bring the odd nodes to the fleet's version (or drain them)"));
+    } else {
+      out.push_back(make(Tag::kOk, item.check, "",
+                         fmt::format("{} on all {} nodes", groups.begin()->first, nodes.size()),
+                         std::string("the same ") + item.what + " on every node", "no drift", "none", item.confirm));
+    }
+  }
+  // Environment.
+  std::set<std::string> names;
+  for (const auto& n : nodes)
+    for (const auto& [k, v] : n.env) names.insert(k);
+  bool env_drift = false;
+  for (const auto& name : names) {
+    std::map<std::string, std::vector<std::string>> groups;
+    for (const auto& n : nodes) {
+      auto it = n.env.find(name);
+      groups[it == n.env.end() ? "(unset)" : it->second].push_back(n.hostname.value);
+    }
+    if (groups.size() < 2) continue;
+    env_drift = true;
+    out.push_back(make(Tag::kConcern, "drift.env." + name, "", groups_text(groups), name + " the same on every node",
+                       "the job's environment differs across nodes (launcher, container or module setup)",
+                       "NCCL/libfabric pick different transports, protocols or NICs on different nodes: hangs or "
+                       "slow pairs between the differing nodes",
+                       "confirm: srun -l env | grep " + name + "; remediation: export it in the job script for all "
+                       "ranks (or mpirun -x " + name + ")"));
+  }
+  if (!env_drift) {
+    out.push_back(make(Tag::kOk, "drift.env", "", fmt::format("{} tracked variables the same on all {} nodes",
+                                                               names.size(), nodes.size()),
+                       "NCCL_*/FI_*/... the same on every node", "no environment drift", "none",
+                       "srun -l env | grep -E '^(NCCL|FI|OFI_NCCL|RDMAV|TORCH_NCCL)_'"));
+  }
+  return out;
+}
+
+}  // namespace podperf
