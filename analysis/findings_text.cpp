@@ -19,22 +19,17 @@ std::string render_findings(const Run& run, const std::string& prefix) {
   auto line = [&](const std::string& text) { out += prefix + text + "\n"; };
   if (!run.nccl_log.empty()) line(fmt::format("NCCL log: {}", run.nccl_log));
   int ok = 0;
+  int info = 0;
   for (const Finding& f : run.findings) {
-    if (f.tag == Tag::kOk) {
-      ++ok;
+    if (f.tag != Tag::kConcern) {
+      (f.tag == Tag::kOk ? ok : info) += 1;
       continue;
     }
-    const std::string where = f.host.empty() ? "all nodes" : f.host;
-    line(fmt::format("{:<7} {} [{}]: {}", tag_name(f.tag), where, f.check, f.observed));
-    if (f.tag == Tag::kConcern) {
-      if (!f.effect.empty()) line(fmt::format("        effect: {}", f.effect));
-      if (!f.next_step.empty()) line(fmt::format("        next:   {}", f.next_step));
-    }
+    line(fmt::format("CONCERN {} [{}]: {}", f.host.empty() ? "all nodes" : f.host, f.check, f.observed));
+    if (!f.effect.empty()) line(fmt::format("        effect: {}", f.effect));
+    if (!f.next_step.empty()) line(fmt::format("        next:   {}", f.next_step));
   }
-  for (const Finding& f : run.findings) {
-    if (f.tag == Tag::kOk) line(fmt::format("OK      {}: {}", f.host.empty() ? "all nodes" : f.host, f.observed));
-  }
-  (void)ok;
+  if (ok + info > 0) line(fmt::format("{} OK and {} INFO findings (what was absent or unreadable) in run.json", ok, info));
   return out;
 }
 

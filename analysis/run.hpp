@@ -91,6 +91,8 @@ struct Straggler {
   int total_pairs = 0;
   double median_ratio = 0.0;  // median busbw/baseline over its pairs at the judged size
   std::string evidence;
+  std::vector<std::string> likely_causes;  // CONCERN findings of its host, likeliest first (correlate)
+  std::string next_step;
 };
 
 // A flagged pair whose two nodes are both healthy: the link (or path) between them.
@@ -99,6 +101,7 @@ struct LinkFinding {
   std::array<std::string, 2> hostnames;
   double ratio = 0.0;
   std::string evidence;
+  std::vector<std::string> likely_causes;  // CONCERN findings of the two hosts (correlate)
 };
 
 struct Launcher {

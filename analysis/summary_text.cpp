@@ -126,11 +126,20 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
     append(out, "Straggler nodes: none\n");
   } else {
     append(out, "Straggler nodes ({}):\n", run.stragglers.size());
-    for (const Straggler& s : run.stragglers) append(out, "  {} (node {}): {}\n", s.hostname, s.node, s.evidence);
+    for (const Straggler& s : run.stragglers) {
+      append(out, "  {} (node {}): {}\n", s.hostname, s.node, s.evidence);
+      for (std::size_t i = 0; i < s.likely_causes.size(); ++i) {
+        append(out, "    likely cause {}: {}\n", i + 1, s.likely_causes[i]);
+      }
+      if (!s.next_step.empty()) append(out, "    next: {}\n", s.next_step);
+    }
   }
   if (!run.links.empty()) {
     append(out, "Slow links between healthy nodes ({}):\n", run.links.size());
-    for (const LinkFinding& l : run.links) append(out, "  {}\n", l.evidence);
+    for (const LinkFinding& l : run.links) {
+      append(out, "  {}\n", l.evidence);
+      for (const std::string& c : l.likely_causes) append(out, "    likely cause: {}\n", c);
+    }
   }
   const std::string findings = render_findings(run, "  ");
   if (!run.findings.empty()) append(out, "Findings:\n{}", findings);

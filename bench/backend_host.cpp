@@ -13,13 +13,21 @@ namespace {
 template <typename T>
 MPI_Datatype mpi_type();
 template <>
-MPI_Datatype mpi_type<float>() { return MPI_FLOAT; }
+MPI_Datatype mpi_type<float>() {
+  return MPI_FLOAT;
+}
 template <>
-MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
+MPI_Datatype mpi_type<double>() {
+  return MPI_DOUBLE;
+}
 template <>
-MPI_Datatype mpi_type<std::int32_t>() { return MPI_INT32_T; }
+MPI_Datatype mpi_type<std::int32_t>() {
+  return MPI_INT32_T;
+}
 
-int as_int(std::uint64_t count) { return static_cast<int>(count); }
+int as_int(std::uint64_t count) {
+  return static_cast<int>(count);
+}
 
 template <typename T>
 class HostGroup final : public Group {
@@ -56,24 +64,20 @@ class HostGroup final : public Group {
     std::span<const T> out = c.in_place ? in_place_result(c, k) : std::span<const T>(recv);
     std::int64_t wrong = 0;
     switch (c.op->kind) {
-      case OpKind::kAllReduce:
-        return count_wrong_sum(out, n);
-      case OpKind::kReduce:
-        return rank == c.root ? count_wrong_sum(out, n) : 0;
-      case OpKind::kReduceScatter:
-        return count_wrong_sum(out, n, me * k.chunk);
+      case OpKind::kAllReduce: return count_wrong_sum(out, n);
+      case OpKind::kReduce: return rank == c.root ? count_wrong_sum(out, n) : 0;
+      case OpKind::kReduceScatter: return count_wrong_sum(out, n, me * k.chunk);
       case OpKind::kAllGather:
-        for (int r = 0; r < n; ++r) wrong += count_wrong_copy(out.subspan(static_cast<std::size_t>(r) * k.chunk, k.chunk), r);
+        for (int r = 0; r < n; ++r)
+          wrong += count_wrong_copy(out.subspan(static_cast<std::size_t>(r) * k.chunk, k.chunk), r);
         return wrong;
       case OpKind::kAllToAll:
         for (int r = 0; r < n; ++r) {
           wrong += count_wrong_copy(out.subspan(static_cast<std::size_t>(r) * k.chunk, k.chunk), r, me * k.chunk);
         }
         return wrong;
-      case OpKind::kBroadcast:
-        return count_wrong_copy(out, c.root);
-      case OpKind::kSendRecv:
-        return count_wrong_copy(out, (rank - 1 + n) % n);
+      case OpKind::kBroadcast: return count_wrong_copy(out, c.root);
+      case OpKind::kSendRecv: return count_wrong_copy(out, (rank - 1 + n) % n);
     }
     return wrong;
   }
@@ -97,10 +101,8 @@ class HostGroup final : public Group {
   std::span<const T> in_place_result(const Case& c, const CaseCounts& k) const {
     switch (c.op->kind) {
       case OpKind::kAllGather:
-      case OpKind::kReduce:
-        return {recv_.data(), k.recv_count};
-      default:
-        return {send_.data(), k.recv_count};
+      case OpKind::kReduce: return {recv_.data(), k.recv_count};
+      default: return {send_.data(), k.recv_count};
     }
   }
 
@@ -114,16 +116,16 @@ class HostGroup final : public Group {
     const int rank = comm_.rank();
     switch (c.op->kind) {
       case OpKind::kAllReduce:
-        PODPERF_CHECK_MPI(MPI_Allreduce(ip ? MPI_IN_PLACE : send, ip ? send : recv, as_int(k.send_count), type,
-                                        MPI_SUM, comm));
+        PODPERF_CHECK_MPI(
+            MPI_Allreduce(ip ? MPI_IN_PLACE : send, ip ? send : recv, as_int(k.send_count), type, MPI_SUM, comm));
         return;
       case OpKind::kAllGather:
-        PODPERF_CHECK_MPI(MPI_Allgather(ip ? MPI_IN_PLACE : send, as_int(k.chunk), type, recv, as_int(k.chunk), type,
-                                        comm));
+        PODPERF_CHECK_MPI(
+            MPI_Allgather(ip ? MPI_IN_PLACE : send, as_int(k.chunk), type, recv, as_int(k.chunk), type, comm));
         return;
       case OpKind::kReduceScatter:
-        PODPERF_CHECK_MPI(MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : send, ip ? send : recv, as_int(k.chunk), type,
-                                                   MPI_SUM, comm));
+        PODPERF_CHECK_MPI(
+            MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : send, ip ? send : recv, as_int(k.chunk), type, MPI_SUM, comm));
         return;
       case OpKind::kAllToAll:
         PODPERF_CHECK_MPI(MPI_Alltoall(ip ? MPI_IN_PLACE : send, as_int(k.chunk), type, ip ? send : recv,
@@ -135,8 +137,8 @@ class HostGroup final : public Group {
         PODPERF_CHECK_MPI(MPI_Bcast(ip ? send : recv, as_int(k.send_count), type, c.root, comm));
         return;
       case OpKind::kReduce:
-        PODPERF_CHECK_MPI(MPI_Reduce(ip && rank == c.root ? MPI_IN_PLACE : send, recv,
-                                     as_int(k.send_count), type, MPI_SUM, c.root, comm));
+        PODPERF_CHECK_MPI(MPI_Reduce(ip && rank == c.root ? MPI_IN_PLACE : send, recv, as_int(k.send_count), type,
+                                     MPI_SUM, c.root, comm));
         return;
       case OpKind::kSendRecv: {
         const int next = (rank + 1) % n;
@@ -162,19 +164,17 @@ class HostGroup final : public Group {
 
 std::unique_ptr<Group> HostBackend::split(const Comm& world, int color, int key, std::uint64_t max_bytes, DType dtype) {
   if (dtype != DType::kFloat && dtype != DType::kDouble && dtype != DType::kInt32) {
-    throw UsageError(fmt::format("-d {}: the host backend runs float, double and int32 (half and bfloat16 need "
-                                 "--backend nccl)",
-                                 dtype_info(dtype).name));
+    throw UsageError(
+        fmt::format("-d {}: the host backend runs float, double and int32 (half and bfloat16 need "
+                    "--backend nccl)",
+                    dtype_info(dtype).name));
   }
   Comm comm = world.split(color, key);
   if (comm.is_null()) return nullptr;
   switch (dtype) {
-    case DType::kDouble:
-      return std::make_unique<HostGroup<double>>(std::move(comm), max_bytes);
-    case DType::kInt32:
-      return std::make_unique<HostGroup<std::int32_t>>(std::move(comm), max_bytes);
-    default:
-      return std::make_unique<HostGroup<float>>(std::move(comm), max_bytes);
+    case DType::kDouble: return std::make_unique<HostGroup<double>>(std::move(comm), max_bytes);
+    case DType::kInt32: return std::make_unique<HostGroup<std::int32_t>>(std::move(comm), max_bytes);
+    default: return std::make_unique<HostGroup<float>>(std::move(comm), max_bytes);
   }
 }
 

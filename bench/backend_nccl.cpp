@@ -6,8 +6,8 @@
 
 #include <array>
 #include <chrono>
-#include <set>
 #include <cstdio>
+#include <set>
 #include <thread>
 
 #include "analysis/errors.hpp"
@@ -30,20 +30,20 @@ constexpr int kWindows = 4;
                                    ncclGetLastError(comm)));
 }
 
-#define PODPERF_CHECK_CUDA(call)                                          \
-  do {                                                                    \
-    const cudaError_t podperf_cuda_err_ = (call);                         \
+#define PODPERF_CHECK_CUDA(call)                                                                    \
+  do {                                                                                              \
+    const cudaError_t podperf_cuda_err_ = (call);                                                   \
     if (podperf_cuda_err_ != cudaSuccess) throw_cuda(__FILE__, __LINE__, #call, podperf_cuda_err_); \
   } while (0)
 
 // Non-blocking communicators: a call may return ncclInProgress; then the communicator's state is
 // polled (ncclCommGetAsyncError) until it leaves ncclInProgress, within the deadline.
-#define PODPERF_CHECK_NCCL(comm, deadline, what, call)                    \
-  do {                                                                    \
-    const ncclResult_t podperf_nccl_r_ = (call);                          \
+#define PODPERF_CHECK_NCCL(comm, deadline, what, call)                       \
+  do {                                                                       \
+    const ncclResult_t podperf_nccl_r_ = (call);                             \
     if (podperf_nccl_r_ != ncclSuccess && podperf_nccl_r_ != ncclInProgress) \
-      throw_nccl(__FILE__, __LINE__, #call, podperf_nccl_r_, (comm));     \
-    wait_comm((comm), (deadline), (what), __FILE__, __LINE__, #call);     \
+      throw_nccl(__FILE__, __LINE__, #call, podperf_nccl_r_, (comm));        \
+    wait_comm((comm), (deadline), (what), __FILE__, __LINE__, #call);        \
   } while (0)
 
 using Clock = std::chrono::steady_clock;
@@ -268,9 +268,9 @@ class NcclGroup final : public Group {
                              ncclAllReduce(send, ip ? send : recv, k.send_count, type, ncclSum, comm, stream_));
           break;
         case OpKind::kAllGather:
-          PODPERF_CHECK_NCCL(comm, deadline, what,
-                             ncclAllGather(ip ? recv + rank * k.chunk * type_bytes : send, recv, k.chunk, type, comm,
-                                           stream_));
+          PODPERF_CHECK_NCCL(
+              comm, deadline, what,
+              ncclAllGather(ip ? recv + rank * k.chunk * type_bytes : send, recv, k.chunk, type, comm, stream_));
           break;
         case OpKind::kReduceScatter:
           PODPERF_CHECK_NCCL(comm, deadline, what,
@@ -321,9 +321,10 @@ class NcclGroup final : public Group {
       }
       if (Clock::now() > deadline) {
         nccl_.abort();
-        throw TimeoutError(fmt::format("{} {} of {} bytes did not complete within {} s on a group of {} ranks; "
-                                       "communicator aborted",
-                                       c.op->name, phase, c.size_bytes, timeout_s_, comm_.size()));
+        throw TimeoutError(
+            fmt::format("{} {} of {} bytes did not complete within {} s on a group of {} ranks; "
+                        "communicator aborted",
+                        c.op->name, phase, c.size_bytes, timeout_s_, comm_.size()));
       }
       std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
@@ -353,9 +354,10 @@ class NcclBackend final : public Backend {
     int device = 0;
     if (devices > 1 || local.size() == 1) {
       if (local.size() > devices) {
-        throw UsageError(fmt::format("--backend nccl: {} ranks on this host but {} visible GPUs; NCCL needs one GPU "
-                                     "per rank (launch one rank per GPU)",
-                                     local.size(), devices));
+        throw UsageError(
+            fmt::format("--backend nccl: {} ranks on this host but {} visible GPUs; NCCL needs one GPU "
+                        "per rank (launch one rank per GPU)",
+                        local.size(), devices));
       }
       device = local.rank();
     }
@@ -367,8 +369,9 @@ class NcclBackend final : public Backend {
     int duplicate = std::set<std::string>(buses.begin(), buses.end()).size() != buses.size() ? 1 : 0;
     PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &duplicate, 1, MPI_INT, MPI_MAX, world.raw()));
     if (duplicate != 0) {
-      throw UsageError("--backend nccl: two ranks of one host share a GPU; NCCL needs one GPU per rank (launch one "
-                       "rank per GPU, or give each rank its own CUDA_VISIBLE_DEVICES)");
+      throw UsageError(
+          "--backend nccl: two ranks of one host share a GPU; NCCL needs one GPU per rank (launch one "
+          "rank per GPU, or give each rank its own CUDA_VISIBLE_DEVICES)");
     }
     ncclUniqueId id{};
     if (world.rank() == 0) {
@@ -381,7 +384,8 @@ class NcclBackend final : public Backend {
     const ncclResult_t r = ncclCommInitRankConfig(&comm, world.size(), id, world.rank(), &config);
     if (r != ncclSuccess && r != ncclInProgress) throw_nccl(__FILE__, __LINE__, "ncclCommInitRankConfig", r, comm);
     world_ = std::make_unique<NcclComm>(comm);
-    wait_comm(comm, deadline_after(timeout_s_), "world communicator init", __FILE__, __LINE__, "ncclCommInitRankConfig");
+    wait_comm(comm, deadline_after(timeout_s_), "world communicator init", __FILE__, __LINE__,
+              "ncclCommInitRankConfig");
   }
 
   std::string_view name() const override { return "nccl"; }

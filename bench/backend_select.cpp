@@ -17,15 +17,17 @@ std::unique_ptr<Backend> make_backend(const std::string& choice, const Comm& wor
   int visible = nccl_visible_gpus() > 0 ? 1 : 0;
   PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &visible, 1, MPI_INT, MPI_MIN, world.raw()));
   if (choice == "nccl" && visible == 0) {
-    throw UsageError("--backend nccl: no GPU is visible to every rank (check CUDA_VISIBLE_DEVICES and the driver); "
-                     "use --backend host to measure MPI on host memory");
+    throw UsageError(
+        "--backend nccl: no GPU is visible to every rank (check CUDA_VISIBLE_DEVICES and the driver); "
+        "use --backend host to measure MPI on host memory");
   }
   if (visible != 0) return make_nccl_backend(world);
   return std::make_unique<HostBackend>();
 #else
   (void)world;
   if (choice == "nccl") {
-    throw UsageError("--backend nccl: this podperf was built without CUDA/NCCL (PODPERF_WITH_CUDA); use --backend host");
+    throw UsageError(
+        "--backend nccl: this podperf was built without CUDA/NCCL (PODPERF_WITH_CUDA); use --backend host");
   }
   return std::make_unique<HostBackend>();
 #endif

@@ -23,7 +23,8 @@ void add_common_options(CLI::App* app, CommonOptions& o) {
       ->check(CLI::IsMember({"auto", "host", "nccl"}))
       ->capture_default_str();
 #endif
-  app->add_option("-b,--minbytes", o.min_bytes, "smallest message size in bytes (K/M/G suffixes)")->capture_default_str();
+  app->add_option("-b,--minbytes", o.min_bytes, "smallest message size in bytes (K/M/G suffixes)")
+      ->capture_default_str();
   app->add_option("-e,--maxbytes", o.max_bytes, "largest message size")->capture_default_str();
   app->add_option("-f,--stepfactor", o.step_factor, "multiply the size by this factor between steps")
       ->capture_default_str();
@@ -132,8 +133,9 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       ->capture_default_str();
   signals->add_flag("--json", cli.signals.json, "print the findings as JSON");
   signals->add_option("--rules", cli.signals.rules, "rules file replacing the built-in configs/rules.toml");
-  signals->add_option("--sample", cli.signals.sample_seconds,
-                      "seconds between two snapshots (iowait, steal, EFA counter rises, new Xids); 0: one snapshot")
+  signals
+      ->add_option("--sample", cli.signals.sample_seconds,
+                   "seconds between two snapshots (iowait, steal, EFA counter rises, new Xids); 0: one snapshot")
       ->capture_default_str();
 
   try {

@@ -15,6 +15,7 @@
 #include "bench/backend_select.hpp"
 #include "bench/job.hpp"
 #include "bench/nccl_capture.hpp"
+#include "bench/node_signals.hpp"
 #include "bench/pair_payload.hpp"
 #include "bench/progress.hpp"
 #include "bench/run_metadata.hpp"
@@ -168,6 +169,8 @@ int run_collective(const Cli& cli, const Comm& world) {
   const std::size_t ncases = plan.sizes.size() * 2;  // out-of-place and in-place per size
   Progress progress(static_cast<int>(plan.ops.size() * plan.dtypes.size()), "op");
   int done = 0;
+  // Host signals at the start (read-only; one snapshot per host), compared with the end.
+  const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world);
   // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
   // what was measured, also when Open MPI itself exits the process.
   std::unique_ptr<ExitGuard> exit_guard;
@@ -256,8 +259,10 @@ int run_collective(const Cli& cli, const Comm& world) {
     }
 
     std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
+    const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world);
     if (root) {
-      recorder->set_nccl_log(std::move(findings), nccl_log_note(nccl_log, backend->name()));
+      for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
+      recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()));
     }
   } catch (const UsageError&) {
     throw;

@@ -22,7 +22,9 @@ constexpr std::array<Op, 7> kOps{{
 }};
 }  // namespace
 
-std::span<const Op> all_ops() { return kOps; }
+std::span<const Op> all_ops() {
+  return kOps;
+}
 
 const Op& find_op(std::string_view name) {
   for (const Op& op : kOps) {
@@ -36,12 +38,9 @@ const Op& find_op(std::string_view name) {
 double bus_factor(const Op& op, int nranks) {
   const double n = nranks;
   switch (op.bus) {
-    case BusFactor::kTwoNMinusOneOverN:
-      return 2.0 * (n - 1.0) / n;
-    case BusFactor::kNMinusOneOverN:
-      return (n - 1.0) / n;
-    case BusFactor::kOne:
-      return 1.0;
+    case BusFactor::kTwoNMinusOneOverN: return 2.0 * (n - 1.0) / n;
+    case BusFactor::kNMinusOneOverN: return (n - 1.0) / n;
+    case BusFactor::kOne: return 1.0;
   }
   return 1.0;
 }

@@ -18,7 +18,9 @@ constexpr std::array<DTypeInfo, 5> kTypes{{
 }};
 }  // namespace
 
-std::span<const DTypeInfo> all_dtypes() { return kTypes; }
+std::span<const DTypeInfo> all_dtypes() {
+  return kTypes;
+}
 
 const DTypeInfo& dtype_info(DType t) {
   for (const DTypeInfo& d : kTypes) {

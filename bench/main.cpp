@@ -1,7 +1,7 @@
 // podperf: command line -> plan -> run -> gather -> analysis -> report. The one top-level catch.
 #include <cstdio>
-#include <iostream>
 #include <exception>
+#include <iostream>
 
 #include "analysis/errors.hpp"
 #include "bench/cli.hpp"
@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
     podperf::Cli cli;
     if (auto code = podperf::parse_cli(argc, argv, cli)) return *code;
     if (cli.command == "signals") {
-      const podperf::SignalsOptions o{cli.signals.root, cli.signals.json, cli.signals.rules, cli.signals.sample_seconds};
+      const podperf::SignalsOptions o{cli.signals.root, cli.signals.json, cli.signals.rules,
+                                      cli.signals.sample_seconds};
       return podperf::run_signals_command(o, std::cout, std::cerr);
     }
     if (cli.command == "collective") return podperf::run_collective_command(&argc, &argv, cli);

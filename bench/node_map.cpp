@@ -87,10 +87,11 @@ NodeMap gather_node_map(const Comm& world, int virtual_nodes, const std::string&
       {"instance_type", read_first_line(dmi + "product_name")},
   };
   std::vector<RankRecord> records;
-  for (const std::string& text : allgather_strings(world, mine.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))) {
+  for (const std::string& text :
+       allgather_strings(world, mine.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))) {
     const auto j = nlohmann::json::parse(text);
-    records.push_back(RankRecord{j["rank"], j["host"], j["leader"], j["local_rank"], j["local_size"],
-                                 j["instance_id"], j["instance_type"]});
+    records.push_back(RankRecord{j["rank"], j["host"], j["leader"], j["local_rank"], j["local_size"], j["instance_id"],
+                                 j["instance_type"]});
   }
   return build_node_map(std::move(records), virtual_nodes);
 }

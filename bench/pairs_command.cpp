@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
@@ -22,6 +23,7 @@
 #include "bench/mpi.hpp"
 #include "bench/nccl_capture.hpp"
 #include "bench/node_map.hpp"
+#include "bench/node_signals.hpp"
 #include "bench/pair_payload.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
@@ -159,7 +161,10 @@ class Recorder final : public RunRecorder {
   }
 
  private:
-  void analyze(Run& run) override { analyze_pairs(run, thresholds_); }
+  void analyze(Run& run) override {
+    analyze_pairs(run, thresholds_);
+    correlate(run);
+  }
   nlohmann::json end_event(const Run& run) const override {
     return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};
   }
@@ -308,6 +313,8 @@ int run_pairs(const Cli& cli, const Comm& world) {
       });
 
   Progress progress(static_cast<int>(plan.steps.size()), o.concurrency == "sequential" ? "pair" : "round");
+  // Host signals at the start (read-only; one snapshot per host), compared with the end.
+  const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world);
   // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
   // what was measured, also when Open MPI itself exits the process.
   std::unique_ptr<ExitGuard> exit_guard;
@@ -419,8 +426,10 @@ int run_pairs(const Cli& cli, const Comm& world) {
       }
     }
     std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
+    const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world);
     if (root) {
-      recorder->set_nccl_log(std::move(findings), nccl_log_note(nccl_log, backend->name()));
+      for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
+      recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()));
     }
   } catch (const std::exception& e) {
     if (root) recorder->abort("aborted", e.what());

@@ -13,10 +13,10 @@ RunRecorder::RunRecorder(Run run, ResultsDir& dir) : run_(std::move(run)), dir_(
   dir_.append_event(event);
 }
 
-void RunRecorder::set_nccl_log(std::vector<Finding> findings, std::string note) {
+void RunRecorder::set_findings(std::vector<Finding> findings, std::string nccl_log_note) {
   std::lock_guard lock(mutex_);
   run_.findings = std::move(findings);
-  run_.nccl_log = std::move(note);
+  run_.nccl_log = std::move(nccl_log_note);
 }
 
 nlohmann::json RunRecorder::end_event(const Run& run) const {

@@ -23,8 +23,8 @@ class RunRecorder {
   RunRecorder(const RunRecorder&) = delete;
   RunRecorder& operator=(const RunRecorder&) = delete;
 
-  // NCCL's own log, parsed on rank 0 after the measurements.
-  void set_nccl_log(std::vector<Finding> findings, std::string note);
+  // Findings gathered after the measurements (NCCL's log, host signals) and where NCCL's log went.
+  void set_findings(std::vector<Finding> findings, std::string nccl_log_note);
 
   // Normal end: analysis, run.json (durable), end event. Returns the report text and exit code.
   std::pair<std::string, int> finish();

@@ -4,14 +4,10 @@ namespace podperf {
 
 std::string_view combine_name(TimeCombine c) {
   switch (c) {
-    case TimeCombine::kRank0:
-      return "rank0";
-    case TimeCombine::kAverage:
-      return "avg";
-    case TimeCombine::kMin:
-      return "min";
-    case TimeCombine::kMax:
-      return "max";
+    case TimeCombine::kRank0: return "rank0";
+    case TimeCombine::kAverage: return "avg";
+    case TimeCombine::kMin: return "min";
+    case TimeCombine::kMax: return "max";
   }
   return "max";
 }
@@ -28,9 +24,7 @@ CaseMeasurement run_case(Group& group, const Case& c, int warmup, int iters, boo
   m.samples_s = group.run(c, iters);
   const int count = static_cast<int>(m.samples_s.size());
   switch (combine) {
-    case TimeCombine::kRank0:
-      PODPERF_CHECK_MPI(MPI_Bcast(m.samples_s.data(), count, MPI_DOUBLE, 0, comm.raw()));
-      break;
+    case TimeCombine::kRank0: PODPERF_CHECK_MPI(MPI_Bcast(m.samples_s.data(), count, MPI_DOUBLE, 0, comm.raw())); break;
     case TimeCombine::kAverage:
       PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, m.samples_s.data(), count, MPI_DOUBLE, MPI_SUM, comm.raw()));
       for (double& s : m.samples_s) s /= comm.size();

@@ -76,7 +76,8 @@ podperf::Run full_run() {
 
   run.judged_size_bytes = 1ULL << 40;
   run.baselines = {SizeBaseline{1ULL << 40, 400.25, 5, 6}};
-  run.stragglers = {Straggler{1, "gpu-a/v1", 3, 3, 0.42, "3 of 3 pairs flagged"}};
+  run.stragglers = {Straggler{1, "gpu-a/v1", 3, 3, 0.42, "3 of 3 pairs flagged", {"signals.cpu_governor: powersave"},
+                               "act on the first likely cause"}};
   LinkFinding l;
   l.nodes = {0, 1};
   l.hostnames = {"gpu-a/v0", "gpu-a/v1"};
@@ -169,6 +170,8 @@ void expect_equal(const Run& a, const Run& b) {
     EXPECT_EQ(a.stragglers[i].total_pairs, b.stragglers[i].total_pairs);
     EXPECT_EQ(a.stragglers[i].median_ratio, b.stragglers[i].median_ratio);
     EXPECT_EQ(a.stragglers[i].evidence, b.stragglers[i].evidence);
+    EXPECT_EQ(a.stragglers[i].likely_causes, b.stragglers[i].likely_causes);
+    EXPECT_EQ(a.stragglers[i].next_step, b.stragglers[i].next_step);
   }
   ASSERT_EQ(a.links.size(), b.links.size());
   for (std::size_t i = 0; i < a.links.size(); ++i) {

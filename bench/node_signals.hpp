@@ -1,0 +1,22 @@
+#pragma once
+// Host signals inside the MPI job: one snapshot per host (taken by the lowest rank of each
+// shared-memory group) at the start and at the end of the run, gathered to rank 0 and evaluated:
+// each host's rules, what changed during the run (iowait, EFA counters, new Xids), and drift
+// across hosts. Read-only.
+#include <string>
+#include <vector>
+
+#include "analysis/finding.hpp"
+#include "bench/mpi.hpp"
+#include "signals/snapshot.hpp"
+
+namespace podperf {
+
+// Collective over `world`: the snapshots of every host, on rank 0 (empty elsewhere).
+std::vector<HostSnapshot> gather_host_snapshots(const Comm& world);
+
+// Rank 0: findings of the run from the snapshots at its start and end (matched by hostname).
+std::vector<Finding> host_signal_findings(const std::vector<HostSnapshot>& before,
+                                          const std::vector<HostSnapshot>& after);
+
+}  // namespace podperf

@@ -1,0 +1,66 @@
+// correlate: slow results joined with the findings of their hosts.
+#include <gtest/gtest.h>
+
+#include "analysis/correlate.hpp"
+#include "analysis/pair_flags.hpp"
+#include "analysis/thresholds.hpp"
+#include "synthetic_run.hpp"
+
+namespace podperf {
+namespace {
+
+Finding concern(const std::string& host, const std::string& check, const std::string& observed) {
+  Finding f;
+  f.tag = Tag::kConcern;
+  f.source = "signals";
+  f.check = check;
+  f.host = host;
+  f.observed = observed;
+  f.next_step = "fix it";
+  return f;
+}
+
+// 6 nodes, node 3 slow; its host has a governor concern and an EFA counter rise; another host has
+// an unrelated concern.
+podperf::Run straggler_run() {
+  podperf::Run run = synthetic::make_run(6, [](int a, int b) { return a == 3 || b == 3 ? 55.0 : 100.0; });
+  analyze_pairs(run, load_thresholds("").pairs);
+  return run;
+}
+
+TEST(Correlate, StragglerConcernsRankedAsLikelyCauses) {
+  podperf::Run run = straggler_run();
+  ASSERT_EQ(run.stragglers.size(), 1U);
+  const std::string host = run.nodes[3].hostname;
+  run.findings = {concern(host, "signals.cpu_governor", "powersave on 96 CPUs"),
+                  concern(host, "signals.efa_counters", "retrans_timeout_events rose by 1200"),
+                  concern(run.nodes[0].hostname, "signals.root_fs", "95% used"),
+                  Finding{Tag::kInfo, "signals", "signals.lustre_ost", host, "no Lustre", "", "", "", ""}};
+  correlate(run);
+  const Straggler& s = run.stragglers[0];
+  ASSERT_EQ(s.likely_causes.size(), 2U);
+  EXPECT_NE(s.likely_causes[0].find("retrans_timeout_events"), std::string::npos) << s.likely_causes[0];
+  EXPECT_NE(s.likely_causes[1].find("powersave"), std::string::npos) << s.likely_causes[1];
+  EXPECT_NE(s.next_step.find("first likely cause"), std::string::npos);
+}
+
+TEST(Correlate, StragglerWithoutConcernGetsTheNextDiagnosticStep) {
+  podperf::Run run = straggler_run();
+  correlate(run);
+  const Straggler& s = run.stragglers[0];
+  EXPECT_TRUE(s.likely_causes.empty());
+  EXPECT_NE(s.next_step.find("podperf pairs --pairs node3:node0"), std::string::npos) << s.next_step;
+}
+
+TEST(Correlate, SlowLinkGetsTheConcernsOfBothHosts) {
+  podperf::Run run = synthetic::make_run(6, [](int a, int b) { return a == 1 && b == 2 ? 50.0 : 100.0; });
+  analyze_pairs(run, load_thresholds("").pairs);
+  ASSERT_EQ(run.links.size(), 1U);
+  run.findings = {concern(run.nodes[2].hostname, "nccl.tcp_fallback", "NET/Socket")};
+  correlate(run);
+  ASSERT_EQ(run.links[0].likely_causes.size(), 1U);
+  EXPECT_NE(run.links[0].likely_causes[0].find("node2: nccl.tcp_fallback"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace podperf
