@@ -50,6 +50,10 @@ void add_common_options(CLI::App* app, CommonOptions& o) {
       ->capture_default_str();
   app->add_option("--out", o.out, "results root; files go to OUT/RUN_ID/")->capture_default_str();
   app->add_option("--run-id", o.run_id, "name of this run's results directory (default: time and job id)");
+  app->add_option("--signals-root", o.signals_root,
+                  "read host signals under this directory instead of / (%h becomes each host's name; for tests "
+                  "with fixture trees)")
+      ->capture_default_str();
   app->add_option("--virtual-nodes", o.virtual_nodes,
                   "split the ranks of each host into K labelled virtual nodes (local demos and tests only)")
       ->check(CLI::Range(0, 1 << 20))

@@ -22,6 +22,7 @@ struct CommonOptions {
   std::string out = "results";
   std::string run_id;
   int virtual_nodes = 0;
+  std::string signals_root = "/";  // host signals read under this prefix; %h -> the host's name
 };
 
 struct PairsOptions : CommonOptions {

@@ -170,7 +170,7 @@ int run_collective(const Cli& cli, const Comm& world) {
   Progress progress(static_cast<int>(plan.ops.size() * plan.dtypes.size()), "op");
   int done = 0;
   // Host signals at the start (read-only; one snapshot per host), compared with the end.
-  const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world);
+  const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
   // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
   // what was measured, also when Open MPI itself exits the process.
   std::unique_ptr<ExitGuard> exit_guard;
@@ -259,7 +259,7 @@ int run_collective(const Cli& cli, const Comm& world) {
     }
 
     std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
-    const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world);
+    const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world, o.signals_root);
     if (root) {
       for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
       recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()));

@@ -8,12 +8,18 @@
 
 namespace podperf {
 
-std::vector<HostSnapshot> gather_host_snapshots(const Comm& world) {
+std::vector<HostSnapshot> gather_host_snapshots(const Comm& world, const std::string& root) {
   Comm local = world.split_shared();
   std::string mine;
   if (local.rank() == 0) {
+    std::string dir = root;
+    for (std::size_t at = dir.find("%h"); at != std::string::npos; at = dir.find("%h", at)) {
+      dir.replace(at, 2, local_hostname());
+    }
     try {
-      mine = snapshot_to_json(collect_snapshot("/", real_collect_inputs("/")))
+      CollectInputs inputs = real_collect_inputs(dir);
+      inputs.hostname = local_hostname();  // the host's own name, also when reading a fixture tree
+      mine = snapshot_to_json(collect_snapshot(dir, inputs))
                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     } catch (const std::exception&) {
       mine.clear();  // a host whose snapshot failed reports nothing; the run goes on

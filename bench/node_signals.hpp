@@ -12,8 +12,9 @@
 
 namespace podperf {
 
-// Collective over `world`: the snapshots of every host, on rank 0 (empty elsewhere).
-std::vector<HostSnapshot> gather_host_snapshots(const Comm& world);
+// Collective over `world`: the snapshots of every host, on rank 0 (empty elsewhere). `root` prefixes
+// every path read ("/" on a real host); "%h" in it becomes the host's name.
+std::vector<HostSnapshot> gather_host_snapshots(const Comm& world, const std::string& root);
 
 // Rank 0: findings of the run from the snapshots at its start and end (matched by hostname).
 std::vector<Finding> host_signal_findings(const std::vector<HostSnapshot>& before,

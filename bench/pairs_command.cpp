@@ -314,7 +314,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
 
   Progress progress(static_cast<int>(plan.steps.size()), o.concurrency == "sequential" ? "pair" : "round");
   // Host signals at the start (read-only; one snapshot per host), compared with the end.
-  const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world);
+  const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
   // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
   // what was measured, also when Open MPI itself exits the process.
   std::unique_ptr<ExitGuard> exit_guard;
@@ -426,7 +426,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
       }
     }
     std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
-    const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world);
+    const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world, o.signals_root);
     if (root) {
       for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
       recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()));

@@ -171,6 +171,34 @@ for l in $LAUNCHERS; do
   fi
   "$CLUSTER" unshape h3 || err "$l: could not unshape h3"
 
+  # Host signals correlated with the straggler (srun only, to keep the test short): h3 is shaped and
+  # its signals root is a fixture tree with the CPU governor at powersave; the other hosts read an
+  # empty tree. The summary must name h3 and rank the governor as its likely cause.
+  if [ "$l" = srun ]; then
+    sigroot=$RESULTS/sigroot
+    mkdir -p "$sigroot/empty"
+    ln -sfn "$HERE/../fixtures/signals/governor_powersave" "$sigroot/h3"
+    for h in h1 h2 h4; do ln -sfn "$sigroot/empty" "$sigroot/$h"; done
+    if "$CLUSTER" shape h3 200mbit; then
+      PODPERF_PAIRS_ARGS="${PODPERF_PAIRS_ARGS:-} --signals-root $sigroot/%h" run_podperf "$l" "$l-signals"; rc=$?
+      check_exit "$l-signals" "$rc" 1
+      f=$RESULTS/$l-signals/run.json
+      jq_check "$l-signals" "$f" ".stragglers is exactly [h3]" '(.stragglers | length) == 1 and .stragglers[0].hostname == "h3"'
+      jq_check "$l-signals" "$f" "h3's first likely cause is the CPU governor" \
+        '.stragglers[0].likely_causes[0] | startswith("signals.cpu_governor")'
+      jq_check "$l-signals" "$f" "the governor CONCERN is on h3 only" \
+        '[.findings[] | select(.tag == "CONCERN" and .check == "signals.cpu_governor") | .host] == ["h3"]'
+      if grep -A2 "^  h3 (node" "$RESULTS/$l-signals.log" | grep -q "likely cause 1: signals.cpu_governor"; then
+        note "$l-signals: the summary ranks h3's governor as likely cause 1"
+      else
+        err "$l-signals: the summary does not rank the governor as h3's likely cause"
+      fi
+    else
+      err "$l: could not shape h3"
+    fi
+    "$CLUSTER" unshape h3 || err "$l: could not unshape h3"
+  fi
+
   if [ ${#errors[@]} = 0 ]; then echo "PASS: $l: podperf pairs unshaped/shaped(h3)"; pass=$((pass + 1))
   else echo "FAIL: $l: ${#errors[@]} check(s) failed: ${errors[0]}"; fail=$((fail + 1)); fi
 done
