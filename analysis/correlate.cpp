@@ -11,9 +11,9 @@ namespace {
 
 // Likelier causes of slow collectives first: hardware errors during the run, then the transport,
 // then the host's configuration.
-constexpr std::array<std::string_view, 14> kPriority{
-    "xid",  "efa_counters", "efa_delta", "pcie",  "nccl.tcp_fallback", "nccl.ofi_tcp", "gdrdma", "efa_count",
-    "nccl", "governor",     "iowait",    "steal", "memlock",           "shm"};
+constexpr std::array<std::string_view, 15> kPriority{
+    "xid",       "efa_round", "efa_counters", "efa_delta", "pcie",  "nccl.tcp_fallback", "nccl.ofi_tcp", "gdrdma",
+    "efa_count", "nccl",      "governor",     "iowait",    "steal", "memlock",           "shm"};
 
 std::size_t rank_of(const Finding& f) {
   for (std::size_t i = 0; i < kPriority.size(); ++i) {

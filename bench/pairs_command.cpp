@@ -19,6 +19,7 @@
 #include "analysis/thresholds.hpp"
 #include "analysis/units.hpp"
 #include "bench/backend_select.hpp"
+#include "bench/efa_rounds.hpp"
 #include "bench/job.hpp"
 #include "bench/mpi.hpp"
 #include "bench/nccl_capture.hpp"
@@ -315,6 +316,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
   Progress progress(static_cast<int>(plan.steps.size()), o.concurrency == "sequential" ? "pair" : "round");
   // Host signals at the start (read-only; one snapshot per host), compared with the end.
   const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
+  EfaRoundWatch efa_rounds(world, o.signals_root);
   // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
   // what was measured, also when Open MPI itself exits the process.
   std::unique_ptr<ExitGuard> exit_guard;
@@ -338,6 +340,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
               ? fmt::format("{} (pair {})", label, describe_pair(map, step[static_cast<std::size_t>(my_pair)]))
               : label;
       watchdog.arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
+      efa_rounds.begin();
       std::vector<MPI_Request> receives;
       if (root) {
         std::vector<Slot> slots;
@@ -383,6 +386,9 @@ int run_pairs(const Cli& cli, const Comm& world) {
         PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
       }
       PODPERF_CHECK_MPI(MPI_Wait(&send_request, MPI_STATUS_IGNORE));
+      efa_rounds.end(
+          my_pair >= 0 ? fmt::format("{} (pair {})", label, describe_pair(map, step[static_cast<std::size_t>(my_pair)]))
+                       : label);
     };
 
     for (std::size_t s = 0; s < plan.steps.size(); ++s) {
@@ -427,6 +433,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
     }
     std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
     const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world, o.signals_root);
+    for (Finding& f : efa_rounds.gather_findings(world)) findings.push_back(std::move(f));
     if (root) {
       for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
       recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()));

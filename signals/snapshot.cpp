@@ -264,6 +264,8 @@ bool under(const std::string& path, const std::string& dir) {
 
 }  // namespace
 
+Reading<std::vector<EfaDevice>> read_efa_devices(const std::string& root) { return read_efa(root); }
+
 bool is_tracked_env(const std::string& name) {
   for (const char* p : {"NCCL_", "FI_", "OFI_NCCL_", "RDMAV_", "TORCH_NCCL_"}) {
     if (name.starts_with(p) && name.size() > std::strlen(p)) return true;

@@ -131,6 +131,10 @@ struct CollectInputs {
 // True for the environment variables the snapshot keeps.
 bool is_tracked_env(const std::string& name);
 
+// EFA devices (vendor 0x1d0f) under `root` with their port 1 hw_counters: cheap enough to read
+// around every pair round.
+Reading<std::vector<EfaDevice>> read_efa_devices(const std::string& root);
+
 // Reads everything under `root`. Never throws on host content (only std::bad_alloc).
 HostSnapshot collect_snapshot(const std::string& root, const CollectInputs& inputs);
 

@@ -64,3 +64,34 @@ TEST(Correlate, SlowLinkGetsTheConcernsOfBothHosts) {
 
 }  // namespace
 }  // namespace podperf
+
+#include "bench/efa_rounds.hpp"
+
+namespace podperf {
+namespace {
+
+TEST(EfaRounds, RisesSummedOverDevicesOnlyForWatchedCountersAndNotOnReset) {
+  const std::vector<EfaDevice> before = {{"rdmap0", {{"retrans_pkts", 10}, {"rx_drops", 5}, {"tx_bytes", 100}}},
+                                         {"rdmap1", {{"retrans_pkts", 1}, {"retrans_timeout_events", 7}}}};
+  const std::vector<EfaDevice> after = {{"rdmap0", {{"retrans_pkts", 30}, {"rx_drops", 5}, {"tx_bytes", 900}}},
+                                        {"rdmap1", {{"retrans_pkts", 1}, {"retrans_timeout_events", 2}}}};
+  const auto rises = efa_counter_rises(before, after, {"retrans_pkts", "rx_drops", "retrans_timeout_events"});
+  EXPECT_EQ(rises, (std::map<std::string, std::uint64_t>{{"retrans_pkts", 20}}));
+}
+
+TEST(EfaRounds, RoundRiseIsACauseRankedAboveTheGovernor) {
+  podperf::Run run = straggler_run();
+  const std::string host = run.nodes[3].hostname;
+  run.findings = {concern(host, "signals.cpu_governor", "powersave"),
+                  efa_round_finding(host, {"retrans_timeout_events +1200 during round 2 (pair node3 <-> node1)"})};
+  EXPECT_EQ(run.findings[1].tag, Tag::kConcern);
+  EXPECT_FALSE(run.findings[1].next_step.empty());
+  correlate(run);
+  ASSERT_EQ(run.stragglers[0].likely_causes.size(), 2U);
+  EXPECT_NE(run.stragglers[0].likely_causes[0].find("signals.efa_round: retrans_timeout_events +1200 during round 2"),
+            std::string::npos)
+      << run.stragglers[0].likely_causes[0];
+}
+
+}  // namespace
+}  // namespace podperf
