@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <map>
 #include <string_view>
 
 namespace podperf {
@@ -56,7 +58,92 @@ std::string known_good(const Run& run) {
 
 }  // namespace
 
-void correlate(Run& run) {
+double spearman(const std::vector<double>& x, const std::vector<double>& y) {
+  const std::size_t n = x.size();
+  if (n < 3 || y.size() != n) return 0.0;
+  auto ranks = [n](const std::vector<double>& v) {
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&v](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+    std::vector<double> r(n);
+    for (std::size_t i = 0; i < n;) {
+      std::size_t j = i;
+      while (j + 1 < n && v[order[j + 1]] == v[order[i]]) ++j;
+      for (std::size_t k = i; k <= j; ++k) r[order[k]] = (static_cast<double>(i + j) / 2.0) + 1.0;
+      i = j + 1;
+    }
+    return r;
+  };
+  const std::vector<double> rx = ranks(x);
+  const std::vector<double> ry = ranks(y);
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    mx += rx[i];
+    my += ry[i];
+  }
+  mx /= static_cast<double>(n);
+  my /= static_cast<double>(n);
+  double sxy = 0, sxx = 0, syy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sxy += (rx[i] - mx) * (ry[i] - my);
+    sxx += (rx[i] - mx) * (rx[i] - mx);
+    syy += (ry[i] - my) * (ry[i] - my);
+  }
+  return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0.0;
+}
+
+namespace {
+// Median busbw ratio of every host over its measured pairs at the judged size.
+std::map<std::string, double> host_busbw_ratio(const Run& run) {
+  std::map<std::string, std::vector<double>> ratios;
+  for (const PairResult& p : run.pairs) {
+    if (p.size_bytes != run.judged_size_bytes || p.status != "ok") continue;
+    for (int node : p.nodes) ratios[host_of(run, node)].push_back(p.ratio);
+  }
+  std::map<std::string, double> out;
+  for (auto& [host, r] : ratios) {
+    std::sort(r.begin(), r.end());
+    out[host] = r[r.size() / 2];
+  }
+  return out;
+}
+}  // namespace
+
+void correlate(Run& run, std::size_t min_nodes) {
+  run.findings.erase(std::remove_if(run.findings.begin(), run.findings.end(),
+                                    [](const Finding& f) { return f.check.rfind("correlation.", 0) == 0; }),
+                     run.findings.end());
+  const std::map<std::string, double> busbw = host_busbw_ratio(run);
+  std::map<std::string, std::map<std::string, double>> metrics;  // name -> host -> value
+  for (const NodeMetric& m : run.node_metrics) metrics[m.name][m.host] = m.value;
+  for (const auto& [name, by_host] : metrics) {
+    std::vector<double> x, y;
+    for (const auto& [host, value] : by_host) {
+      auto it = busbw.find(host);
+      if (it == busbw.end()) continue;
+      x.push_back(value);
+      y.push_back(it->second);
+    }
+    if (x.size() < min_nodes) continue;
+    const double rho = spearman(x, y);
+    if (std::fabs(rho) < 0.7) continue;
+    Finding f;
+    f.tag = rho < 0 ? Tag::kConcern : Tag::kInfo;
+    f.source = "analysis";
+    f.check = "correlation." + name;
+    f.observed =
+        fmt::format("{} tracks the hosts' median pair busbw: Spearman rho {:.2f} over {} hosts", name, rho, x.size());
+    f.expected = "|rho| < 0.7 (no host signal explains the spread of busbw)";
+    f.meaning = rho < 0 ? "hosts with more of this signal have lower busbw" : "an unexpected positive relation";
+    f.effect =
+        rho < 0 ? "the signal is a likely cause of the slow pairs across the cluster, not only on stragglers" : "";
+    f.next_step = fmt::format(
+        "compare node_metrics '{}' in run.json with the pair matrix; fix the hosts with the "
+        "highest values first",
+        name);
+    run.findings.push_back(std::move(f));
+  }
+
   const std::string good = known_good(run);
   for (Straggler& s : run.stragglers) {
     s.likely_causes = causes_for(run, host_of(run, s.node));

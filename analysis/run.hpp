@@ -104,6 +104,13 @@ struct LinkFinding {
   std::vector<std::string> likely_causes;  // CONCERN findings of the two hosts (correlate)
 };
 
+// A numeric host signal measured over the run, per host (for correlation with busbw).
+struct NodeMetric {
+  std::string host;
+  std::string name;  // efa_error_counter_rise | iowait_percent | steal_percent
+  double value = 0.0;
+};
+
 struct Launcher {
   std::string kind;  // slurm | openmpi | singleton
   std::string job_id;
@@ -149,7 +156,8 @@ struct Run {
   std::vector<SizeBaseline> baselines;
   std::vector<Straggler> stragglers;
   std::vector<LinkFinding> links;
-  std::vector<Finding> findings;  // NCCL's own log (and, later, host signals), tagged OK/CONCERN/INFO
+  std::vector<Finding> findings;  // NCCL's own log and host signals, tagged OK/CONCERN/INFO
+  std::vector<NodeMetric> node_metrics;  // numeric host signals over the run
   std::string nccl_log;           // where NCCL's debug log went: "captured in nccl.<host>.<pid>" or why not
   // Outcome:
   std::string status = "complete";  // complete | timeout | aborted

@@ -26,12 +26,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Straggler, node, hostname, flagg
                                                 evidence, likely_causes, next_step)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LinkFinding, nodes, hostnames, ratio, evidence, likely_causes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Launcher, kind, job_id, step_id)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeMetric, host, name, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by, time_combine, sizes_bytes, iters, warmup, check, concurrency, retest,
                                                 threshold, timeout_s, virtual_nodes, thresholds_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_version, run_id, command, argv,
                                                 started_at, finished_at, launcher, backend, ranks, options, nodes,
                                                 rounds_planned, rounds_completed, pairs, collectives, judged_size_bytes, baselines,
-                                                stragglers, links, findings, nccl_log, status, error,
+                                                stragglers, links, findings, node_metrics, nccl_log, status, error,
                                                 unfinished)
 
 

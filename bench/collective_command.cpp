@@ -262,7 +262,8 @@ int run_collective(const Cli& cli, const Comm& world) {
     const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world, o.signals_root);
     if (root) {
       for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
-      recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()));
+      recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()),
+                             host_signal_metrics(signals_before, signals_after));
     }
   } catch (const UsageError&) {
     throw;

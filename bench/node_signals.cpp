@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "bench/efa_rounds.hpp"
 #include "signals/rules.hpp"
 #include "signals/signals_command.hpp"
 #include "signals/snapshot_json.hpp"
@@ -53,6 +54,39 @@ std::vector<Finding> host_signal_findings(const std::vector<HostSnapshot>& befor
     for (Finding& f : evaluate_drift(after)) findings.push_back(std::move(f));
   }
   return findings;
+}
+
+std::vector<NodeMetric> host_signal_metrics(const std::vector<HostSnapshot>& before,
+                                            const std::vector<HostSnapshot>& after) {
+  const Rules rules = load_rules("");
+  std::map<std::string, const HostSnapshot*> at_start;
+  for (const HostSnapshot& s : before) at_start[s.hostname.value] = &s;
+  std::vector<NodeMetric> out;
+  for (const HostSnapshot& s : after) {
+    auto it = at_start.find(s.hostname.value);
+    if (it == at_start.end()) continue;
+    const HostSnapshot& b = *it->second;
+    const std::string& host = s.hostname.value;
+    if (b.efa.readable && s.efa.readable && !s.efa.value.empty()) {
+      double rise = 0.0;
+      for (const auto& [name, delta] : efa_counter_rises(b.efa.value, s.efa.value, rules.efa_concern_counters)) {
+        rise += static_cast<double>(delta);
+      }
+      out.push_back(NodeMetric{host, "efa_error_counter_rise", rise});
+    }
+    if (b.cpu_times.readable && s.cpu_times.readable) {
+      const CpuTimes& t0 = b.cpu_times.value;
+      const CpuTimes& t1 = s.cpu_times.value;
+      const double total = static_cast<double>(t1.total()) - static_cast<double>(t0.total());
+      if (total > 0) {
+        out.push_back(NodeMetric{host, "iowait_percent",
+                                 100.0 * (static_cast<double>(t1.iowait) - static_cast<double>(t0.iowait)) / total});
+        out.push_back(NodeMetric{host, "steal_percent",
+                                 100.0 * (static_cast<double>(t1.steal) - static_cast<double>(t0.steal)) / total});
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace podperf

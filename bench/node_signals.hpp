@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/finding.hpp"
+#include "analysis/run.hpp"
 #include "bench/mpi.hpp"
 #include "signals/snapshot.hpp"
 
@@ -19,5 +20,10 @@ std::vector<HostSnapshot> gather_host_snapshots(const Comm& world, const std::st
 // Rank 0: findings of the run from the snapshots at its start and end (matched by hostname).
 std::vector<Finding> host_signal_findings(const std::vector<HostSnapshot>& before,
                                           const std::vector<HostSnapshot>& after);
+
+// Rank 0: numeric host signals over the run (EFA error counter rise, iowait and steal percent), per
+// host present in both snapshots, for correlation with busbw.
+std::vector<NodeMetric> host_signal_metrics(const std::vector<HostSnapshot>& before,
+                                            const std::vector<HostSnapshot>& after);
 
 }  // namespace podperf

@@ -436,7 +436,8 @@ int run_pairs(const Cli& cli, const Comm& world) {
     for (Finding& f : efa_rounds.gather_findings(world)) findings.push_back(std::move(f));
     if (root) {
       for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
-      recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()));
+      recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()),
+                             host_signal_metrics(signals_before, signals_after));
     }
   } catch (const std::exception& e) {
     if (root) recorder->abort("aborted", e.what());

@@ -13,8 +13,10 @@ RunRecorder::RunRecorder(Run run, ResultsDir& dir) : run_(std::move(run)), dir_(
   dir_.append_event(event);
 }
 
-void RunRecorder::set_findings(std::vector<Finding> findings, std::string nccl_log_note) {
+void RunRecorder::set_findings(std::vector<Finding> findings, std::string nccl_log_note,
+                               std::vector<NodeMetric> metrics) {
   std::lock_guard lock(mutex_);
+  run_.node_metrics = std::move(metrics);
   run_.findings = std::move(findings);
   run_.nccl_log = std::move(nccl_log_note);
 }

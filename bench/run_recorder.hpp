@@ -24,7 +24,7 @@ class RunRecorder {
   RunRecorder& operator=(const RunRecorder&) = delete;
 
   // Findings gathered after the measurements (NCCL's log, host signals) and where NCCL's log went.
-  void set_findings(std::vector<Finding> findings, std::string nccl_log_note);
+  void set_findings(std::vector<Finding> findings, std::string nccl_log_note, std::vector<NodeMetric> metrics = {});
 
   // Normal end: analysis, run.json (durable), end event. Returns the report text and exit code.
   std::pair<std::string, int> finish();

@@ -95,3 +95,42 @@ TEST(EfaRounds, RoundRiseIsACauseRankedAboveTheGovernor) {
 
 }  // namespace
 }  // namespace podperf
+
+namespace podperf {
+namespace {
+
+TEST(Spearman, Table) {
+  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+  EXPECT_DOUBLE_EQ(spearman({1, 2, 3, 4}, {40, 30, 20, 10}), -1.0);
+  EXPECT_DOUBLE_EQ(spearman({1, 1, 1, 1}, {1, 2, 3, 4}), 0.0);  // constant: no relation
+  EXPECT_DOUBLE_EQ(spearman({1, 2}, {2, 1}), 0.0);              // too short
+  EXPECT_NEAR(spearman({1, 2, 2, 3}, {1, 2, 3, 4}), 0.9487, 1e-3);  // ties get average ranks
+}
+
+// 8 nodes whose busbw falls with their EFA error counter rise: a run-wide correlation finding.
+TEST(Correlate, HostSignalTrackingBusbwIsReported) {
+  podperf::Run run = synthetic::make_run(8, [](int a, int b) { return 100.0 - 1.5 * (a + b); });
+  analyze_pairs(run, load_thresholds("").pairs);
+  for (const NodeInfo& n : run.nodes) {
+    run.node_metrics.push_back(NodeMetric{n.hostname, "efa_error_counter_rise", 10.0 * n.index});
+    run.node_metrics.push_back(NodeMetric{n.hostname, "iowait_percent", n.index % 2 == 0 ? 1.0 : 1.1});
+  }
+  correlate(run);
+  int found = 0;
+  for (const Finding& f : run.findings) {
+    if (f.check == "correlation.efa_error_counter_rise") {
+      ++found;
+      EXPECT_EQ(f.tag, Tag::kConcern);
+      EXPECT_NE(f.observed.find("Spearman rho -0.9"), std::string::npos) << f.observed;
+      EXPECT_NE(f.observed.find("over 8 hosts"), std::string::npos) << f.observed;
+    }
+    EXPECT_NE(f.check, "correlation.iowait_percent") << "iowait does not track busbw here";
+  }
+  EXPECT_EQ(found, 1);
+  // Too few hosts: nothing reported.
+  correlate(run, 9);
+  for (const Finding& f : run.findings) EXPECT_NE(f.check.rfind("correlation.", 0), 0U);
+}
+
+}  // namespace
+}  // namespace podperf
