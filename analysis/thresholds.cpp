@@ -1,39 +1,25 @@
 #include "analysis/thresholds.hpp"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "analysis/embedded_configs.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/toml_check.hpp"
 
 namespace podperf {
 namespace {
-
-std::string where(const std::string& source, const toml::node& node) {
-  const auto& src = node.source();
-  return fmt::format("{}:{}", source, src.begin.line);
-}
 
 const toml::table& require_table(const toml::table& parent, std::string_view key, const std::string& source) {
   const toml::node* node = parent.get(key);
   if (node == nullptr) throw ConfigError(fmt::format("{}: missing table [{}]", source, key));
   const auto* table = node->as_table();
-  if (table == nullptr) throw ConfigError(fmt::format("{}: [{}] must be a table", where(source, *node), key));
+  if (table == nullptr) throw ConfigError(fmt::format("{}: [{}] must be a table", toml_where(source, *node), key));
   return *table;
-}
-
-void reject_unknown(const toml::table& table, const std::set<std::string_view>& known, std::string_view prefix,
-                    const std::string& source) {
-  for (const auto& [key, value] : table) {
-    if (!known.contains(key.str())) {
-      throw ConfigError(fmt::format("{}: unknown key '{}{}' (expected one of: {})", where(source, value), prefix,
-                                    key.str(), fmt::join(known, ", ")));
-    }
-  }
 }
 
 double require_fraction(const toml::table& table, std::string_view key, std::string_view prefix, double lo, double hi,
@@ -42,11 +28,11 @@ double require_fraction(const toml::table& table, std::string_view key, std::str
   if (node == nullptr) throw ConfigError(fmt::format("{}: missing key '{}{}'", source, prefix, key));
   std::optional<double> value = node->value<double>();
   if (!value || !(node->is_floating_point() || node->is_integer())) {
-    throw ConfigError(fmt::format("{}: '{}{}' must be a number", where(source, *node), prefix, key));
+    throw ConfigError(fmt::format("{}: '{}{}' must be a number", toml_where(source, *node), prefix, key));
   }
   if (!(*value >= lo && *value <= hi)) {
-    throw ConfigError(
-        fmt::format("{}: '{}{}' = {} is out of range (expected {} to {})", where(source, *node), prefix, key, *value, lo, hi));
+    throw ConfigError(fmt::format("{}: '{}{}' = {} is out of range (expected {} to {})", toml_where(source, *node),
+                                  prefix, key, *value, lo, hi));
   }
   return *value;
 }
@@ -58,12 +44,15 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   try {
     root = toml::parse(toml_text, source);
   } catch (const toml::parse_error& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()));
+    throw ConfigError(
+        fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()));
   }
-  reject_unknown(root, {"pairs"}, "", source);
+  toml_reject_unknown(root, {"pairs"}, "", source);
   const toml::table& pairs = require_table(root, "pairs", source);
-  reject_unknown(pairs, {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction", "baseline_max_passes",
-                                "baseline_min_kept_fraction"}, "pairs.", source);
+  toml_reject_unknown(pairs,
+                      {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction",
+                       "baseline_max_passes", "baseline_min_kept_fraction"},
+                      "pairs.", source);
   Thresholds out;
   out.source = source;
   out.pairs.threshold = require_fraction(pairs, "threshold", "pairs.", 0.0, 1.0, source);
@@ -73,7 +62,8 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.pairs.straggler_fraction = require_fraction(pairs, "straggler_fraction", "pairs.", 0.0, 1.0, source);
   const toml::node* passes = pairs.get("baseline_max_passes");
   if (passes != nullptr && !passes->is_integer()) {
-    throw ConfigError(fmt::format("{}: 'pairs.baseline_max_passes' must be a whole number", where(source, *passes)));
+    throw ConfigError(
+        fmt::format("{}: 'pairs.baseline_max_passes' must be a whole number", toml_where(source, *passes)));
   }
   out.pairs.baseline_max_passes =
       static_cast<int>(require_fraction(pairs, "baseline_max_passes", "pairs.", 1.0, 10000.0, source));

@@ -11,6 +11,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "signals/text.hpp"
+
 namespace podperf {
 namespace {
 
@@ -19,21 +21,12 @@ using std::string_view;
 constexpr std::size_t kMaxText = 300;
 constexpr std::size_t kMaxKmsgBytes = std::size_t{16} << 20;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-string_view trim(string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
 }
-
-template <class T>
-bool to_number(string_view s, T& out) {
-  if (s.empty()) return false;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && ptr == s.data() + s.size();
-}
+using text::is_space;
+using text::to_number;
+using text::trim;
 
 std::string clean(string_view s) {
   s = trim(s);
@@ -154,7 +147,9 @@ std::optional<XidInfo> xid_info(int code) {
   return *it;
 }
 
-const std::vector<XidInfo>& xid_catalog() { return catalog(); }
+const std::vector<XidInfo>& xid_catalog() {
+  return catalog();
+}
 
 std::optional<XidEvent> parse_xid_message(string_view message) {
   std::size_t pos = message.find("Xid (");

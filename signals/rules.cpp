@@ -4,25 +4,22 @@
 #include "signals/rules.hpp"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "analysis/embedded_configs.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/toml_check.hpp"
 
 namespace podperf {
 namespace {
 
 // ---- loading ----
-
-std::string where(const std::string& source, const toml::node& node) {
-  return fmt::format("{}:{}", source, node.source().begin.line);
-}
 
 const toml::table& require_table(const toml::table& parent, std::string_view key, std::string_view prefix,
                                  const std::string& source) {
@@ -30,20 +27,10 @@ const toml::table& require_table(const toml::table& parent, std::string_view key
   if (node == nullptr) throw ConfigError(fmt::format("{}: missing table [{}{}]", source, prefix, key));
   const auto* table = node->as_table();
   if (table == nullptr) {
-    throw ConfigError(fmt::format("{}: '{}{}' must be a table (expected [{}{}])", where(source, *node), prefix, key,
-                                  prefix, key));
+    throw ConfigError(fmt::format("{}: '{}{}' must be a table (expected [{}{}])", toml_where(source, *node), prefix,
+                                  key, prefix, key));
   }
   return *table;
-}
-
-void reject_unknown(const toml::table& table, const std::set<std::string_view>& known, std::string_view prefix,
-                    const std::string& source) {
-  for (const auto& [key, value] : table) {
-    if (!known.contains(key.str())) {
-      throw ConfigError(fmt::format("{}: unknown key '{}{}' (expected one of: {})", where(source, value), prefix,
-                                    key.str(), fmt::join(known, ", ")));
-    }
-  }
 }
 
 const toml::node& require_key(const toml::table& table, std::string_view key, std::string_view prefix,
@@ -58,12 +45,12 @@ double require_number(const toml::table& table, std::string_view key, std::strin
   const toml::node& node = require_key(table, key, prefix, source);
   std::optional<double> value = node.value<double>();
   if (!value || !(node.is_floating_point() || node.is_integer())) {
-    throw ConfigError(fmt::format("{}: '{}{}' must be a number (expected {} to {})", where(source, node), prefix, key,
-                                  lo, hi));
+    throw ConfigError(
+        fmt::format("{}: '{}{}' must be a number (expected {} to {})", toml_where(source, node), prefix, key, lo, hi));
   }
   if (!(*value >= lo && *value <= hi)) {
-    throw ConfigError(fmt::format("{}: '{}{}' = {} is out of range (expected {} to {})", where(source, node), prefix,
-                                  key, *value, lo, hi));
+    throw ConfigError(fmt::format("{}: '{}{}' = {} is out of range (expected {} to {})", toml_where(source, node),
+                                  prefix, key, *value, lo, hi));
   }
   return *value;
 }
@@ -72,12 +59,12 @@ std::int64_t require_integer(const toml::node& node, std::string_view name, std:
                              const std::string& source) {
   if (!node.is_integer()) {
     throw ConfigError(
-        fmt::format("{}: '{}' must be a whole number (expected {} to {})", where(source, node), name, lo, hi));
+        fmt::format("{}: '{}' must be a whole number (expected {} to {})", toml_where(source, node), name, lo, hi));
   }
   const std::int64_t v = node.as_integer()->get();
   if (v < lo || v > hi) {
-    throw ConfigError(fmt::format("{}: '{}' = {} is out of range (expected {} to {})", where(source, node), name, v,
-                                  lo, hi));
+    throw ConfigError(
+        fmt::format("{}: '{}' = {} is out of range (expected {} to {})", toml_where(source, node), name, v, lo, hi));
   }
   return v;
 }
@@ -93,13 +80,15 @@ const toml::array& require_array(const toml::table& table, std::string_view key,
                                  const std::string& source) {
   const toml::node& node = require_key(table, key, prefix, source);
   const toml::array* a = node.as_array();
-  if (a == nullptr) throw ConfigError(fmt::format("{}: '{}{}' must be an array", where(source, node), prefix, key));
+  if (a == nullptr)
+    throw ConfigError(fmt::format("{}: '{}{}' must be an array", toml_where(source, node), prefix, key));
   return *a;
 }
 
 bool is_counter_name(std::string_view s) {
-  return !s.empty() && s.size() <= 64 &&
-         std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+  return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
 }
 
 // ---- findings ----
@@ -121,7 +110,9 @@ Finding make(Tag tag, std::string check, const std::string& host, std::string ob
   return f;
 }
 
-std::string percent(double v) { return fmt::format("{:.1f}%", v); }
+std::string percent(double v) {
+  return fmt::format("{:.1f}%", v);
+}
 
 // "a, b, c" with at most `cap` items, then "+N more".
 std::string list(const std::vector<std::string>& items, std::size_t cap = 8) {
@@ -164,8 +155,7 @@ void check_identity(const HostSnapshot& s, std::vector<Finding>& out) {
   }
   if (s.kernel_release.readable) {
     out.push_back(make(Tag::kOk, "signals.kernel", host, s.kernel_release.value, "the same kernel on every node",
-                       "kernel release", "kernel drift across nodes changes EFA and driver behaviour",
-                       "uname -r"));
+                       "kernel release", "kernel drift across nodes changes EFA and driver behaviour", "uname -r"));
   } else {
     out.push_back(make(Tag::kInfo, "signals.kernel", host, "unknown: " + s.kernel_release.why, "a kernel release",
                        "the kernel release could not be read", "kernel drift cannot be checked", "uname -r"));
@@ -193,20 +183,19 @@ void check_governor(const HostSnapshot& s, const Rules& r, std::vector<Finding>&
   if (off.empty()) {
     out.push_back(make(Tag::kOk, "signals.cpu_governor", host,
                        fmt::format("{} on all {} CPUs", r.governor_expected, s.governors.value.size()),
-                       "scaling_governor = " + r.governor_expected, "CPUs run at full frequency", "none",
-                       confirm));
+                       "scaling_governor = " + r.governor_expected, "CPUs run at full frequency", "none", confirm));
     return;
   }
   std::vector<std::string> kinds;
   for (const auto& [g, n] : counts) kinds.push_back(fmt::format("{} on {}", g, n));
-  out.push_back(make(Tag::kConcern, "signals.cpu_governor", host,
-                     fmt::format("{} of {} CPUs (first: {})", list(kinds), s.governors.value.size(), list(off, 4)),
-                     "scaling_governor = " + r.governor_expected + " on every CPU",
-                     "CPUs scale their frequency down when lightly loaded",
-                     "slower NCCL proxy threads and kernel launches: higher small-message latency, jitter "
-                     "between iterations; slower filesystem client threads",
-                     "remediation (operator, as root): cpupower frequency-set -g " + r.governor_expected +
-                         "; confirm: " + confirm));
+  out.push_back(make(
+      Tag::kConcern, "signals.cpu_governor", host,
+      fmt::format("{} of {} CPUs (first: {})", list(kinds), s.governors.value.size(), list(off, 4)),
+      "scaling_governor = " + r.governor_expected + " on every CPU",
+      "CPUs scale their frequency down when lightly loaded",
+      "slower NCCL proxy threads and kernel launches: higher small-message latency, jitter "
+      "between iterations; slower filesystem client threads",
+      "remediation (operator, as root): cpupower frequency-set -g " + r.governor_expected + "; confirm: " + confirm));
 }
 
 void check_meminfo(const HostSnapshot& s, std::vector<Finding>& out) {
@@ -217,25 +206,28 @@ void check_meminfo(const HostSnapshot& s, std::vector<Finding>& out) {
     return;
   }
   const MemInfo& m = s.meminfo.value;
-  std::string obs = fmt::format("MemAvailable {} of MemTotal {}",
-                                format_bytes(static_cast<std::uint64_t>(std::max<std::int64_t>(m.mem_available_kib, 0)) * 1024),
-                                format_bytes(static_cast<std::uint64_t>(m.mem_total_kib) * 1024));
+  std::string obs =
+      fmt::format("MemAvailable {} of MemTotal {}",
+                  format_bytes(static_cast<std::uint64_t>(std::max<std::int64_t>(m.mem_available_kib, 0)) * 1024),
+                  format_bytes(static_cast<std::uint64_t>(m.mem_total_kib) * 1024));
   if (m.hugepages_total >= 0) {
     obs += fmt::format("; HugePages {} total, {} free", m.hugepages_total, std::max<std::int64_t>(m.hugepages_free, 0));
-    if (m.hugepage_size_kib > 0) obs += fmt::format(" of {}", format_bytes(static_cast<std::uint64_t>(m.hugepage_size_kib) * 1024));
+    if (m.hugepage_size_kib > 0)
+      obs += fmt::format(" of {}", format_bytes(static_cast<std::uint64_t>(m.hugepage_size_kib) * 1024));
   }
   out.push_back(make(Tag::kInfo, "signals.meminfo", host, obs, "no threshold (FIELD-NOTES 4 lists none)",
                      "memory and hugepages at snapshot time",
-                     "little free memory makes page-cache-backed filesystem reads slower", "grep -E "
+                     "little free memory makes page-cache-backed filesystem reads slower",
+                     "grep -E "
                      "'MemTotal|MemAvailable|HugePages_|Hugepagesize' /proc/meminfo"));
 }
 
 void check_mounts(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
   const std::string& host = s.hostname.value;
   if (!s.mounts.readable) {
-    out.push_back(make(Tag::kInfo, "signals.mounts", host, "not available: " + s.mounts.why,
-                       "/proc/self/mountinfo", "mounts and their free space could not be read",
-                       "/dev/shm and root fill cannot be checked", "df -h / /dev/shm; findmnt"));
+    out.push_back(make(Tag::kInfo, "signals.mounts", host, "not available: " + s.mounts.why, "/proc/self/mountinfo",
+                       "mounts and their free space could not be read", "/dev/shm and root fill cannot be checked",
+                       "df -h / /dev/shm; findmnt"));
     return;
   }
   // /dev/shm
@@ -258,8 +250,7 @@ void check_mounts(const HostSnapshot& s, const Rules& r, std::vector<Finding>& o
   } else if (shm->total_bytes < r.shm_min_bytes) {
     out.push_back(make(Tag::kInfo, "signals.dev_shm", host,
                        fmt::format("/dev/shm {} ({})", format_bytes(shm->total_bytes), shm->fstype), shm_expected,
-                       "/dev/shm is smaller than recommended",
-                       "large intra-node jobs may run out of shared memory",
+                       "/dev/shm is smaller than recommended", "large intra-node jobs may run out of shared memory",
                        "consider --shm-size=1g or larger; confirm: df -h /dev/shm"));
   } else {
     out.push_back(make(Tag::kOk, "signals.dev_shm", host, fmt::format("/dev/shm {}", format_bytes(shm->total_bytes)),
@@ -277,7 +268,8 @@ void check_mounts(const HostSnapshot& s, const Rules& r, std::vector<Finding>& o
     const std::string obs = fmt::format("/ {:.1f}% used ({} free of {}, {})", used * 100.0,
                                         format_bytes(root->avail_bytes), format_bytes(root->total_bytes), root->fstype);
     if (used >= r.root_used_concern_fraction) {
-      out.push_back(make(Tag::kConcern, "signals.root_fs", host, obs, root_expected, "the root filesystem is nearly full",
+      out.push_back(make(Tag::kConcern, "signals.root_fs", host, obs, root_expected,
+                         "the root filesystem is nearly full",
                          "logs, core dumps, NCCL debug files and checkpoints written locally can fail or stall; "
                          "a full root can take the node's services down",
                          "confirm: df -h /; find the large directories: du -xh / --max-depth=2 | sort -h | tail; "
@@ -315,7 +307,9 @@ bool has_rdma(const HostSnapshot& s, const Rules& r) {
   return it != r.efa_expected_count.end() && it->second > 0;
 }
 
-std::string rlimit_text(const Rlimit& l) { return l.unlimited ? "unlimited" : format_bytes(l.bytes); }
+std::string rlimit_text(const Rlimit& l) {
+  return l.unlimited ? "unlimited" : format_bytes(l.bytes);
+}
 
 void check_limits(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
   const std::string& host = s.hostname.value;
@@ -364,28 +358,29 @@ void check_efa(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out)
       out.push_back(make(Tag::kConcern, "signals.efa_count", host, obs, exp_text,
                          "EFA devices are missing (driver not loaded, device failed, or not attached)",
                          "NCCL uses fewer NICs (lower inter-node busbw) or falls back to TCP sockets",
-                         "confirm: " + confirm + "; dmesg | grep -i efa; remediation: reload the efa driver or "
-                                                 "stop/start the instance; replace it if devices stay missing"));
+                         "confirm: " + confirm +
+                             "; dmesg | grep -i efa; remediation: reload the efa driver or "
+                             "stop/start the instance; replace it if devices stay missing"));
     } else {
-      out.push_back(make(Tag::kOk, "signals.efa_count", host, obs, exp_text, "all EFA devices present", "none",
-                         confirm));
+      out.push_back(
+          make(Tag::kOk, "signals.efa_count", host, obs, exp_text, "all EFA devices present", "none", confirm));
     }
   } else {
     out.push_back(make(Tag::kInfo, "signals.efa_count", host,
-                       s.efa.readable ? fmt::format("{} EFA devices", count)
-                                      : "no EFA devices (" + s.efa.why + ")",
+                       s.efa.readable ? fmt::format("{} EFA devices", count) : "no EFA devices (" + s.efa.why + ")",
                        "the count listed in rules.toml [efa.expected_count] for this instance type",
-                       s.instance_type.readable ? "instance type " + s.instance_type.value + " has no expected EFA count"
-                                                : "instance type unknown, so no expected EFA count",
+                       s.instance_type.readable
+                           ? "instance type " + s.instance_type.value + " has no expected EFA count"
+                           : "instance type unknown, so no expected EFA count",
                        "none known", confirm));
   }
   if (s.efa_installer.readable || s.efa_module_version.readable) {
-    out.push_back(make(Tag::kOk, "signals.efa_versions", host,
-                       fmt::format("installer {}; efa module {}",
-                                   s.efa_installer.readable ? s.efa_installer.value : "unknown",
-                                   s.efa_module_version.readable ? s.efa_module_version.value : "unknown"),
-                       "the same on every node", "EFA software versions", "version drift across nodes",
-                       "head -1 /opt/amazon/efa_installed_packages; cat /sys/module/efa/version"));
+    out.push_back(
+        make(Tag::kOk, "signals.efa_versions", host,
+             fmt::format("installer {}; efa module {}", s.efa_installer.readable ? s.efa_installer.value : "unknown",
+                         s.efa_module_version.readable ? s.efa_module_version.value : "unknown"),
+             "the same on every node", "EFA software versions", "version drift across nodes",
+             "head -1 /opt/amazon/efa_installed_packages; cat /sys/module/efa/version"));
   } else if (count > 0 || expected.value_or(0) > 0) {
     out.push_back(make(Tag::kInfo, "signals.efa_versions", host,
                        "not available: " + s.efa_installer.why + "; " + s.efa_module_version.why,
@@ -435,10 +430,11 @@ void check_gpu(const HostSnapshot& s, std::vector<Finding>& out) {
                        "current_link_width == max_link_width", "PCIe width unknown for some GPUs", "none known",
                        "nvidia-smi -q | grep -A3 'Link Width'"));
   } else {
-    out.push_back(make(Tag::kOk, "signals.pcie_width", host,
-                       fmt::format("{} GPUs at full width (x{})", s.gpu_pcie.value.size(), s.gpu_pcie.value[0].max_width),
-                       "current_link_width == max_link_width", "PCIe links trained at full width", "none",
-                       "nvidia-smi -q | grep -A3 'Link Width'"));
+    out.push_back(
+        make(Tag::kOk, "signals.pcie_width", host,
+             fmt::format("{} GPUs at full width (x{})", s.gpu_pcie.value.size(), s.gpu_pcie.value[0].max_width),
+             "current_link_width == max_link_width", "PCIe links trained at full width", "none",
+             "nvidia-smi -q | grep -A3 'Link Width'"));
   }
 }
 
@@ -446,17 +442,17 @@ void check_lustre(const HostSnapshot& s, const Rules& r, std::vector<Finding>& o
   const std::string& host = s.hostname.value;
   const std::string confirm = "lfs df -h";
   if (!s.lustre_osts.readable || s.lustre_osts.value.empty()) {
-    out.push_back(make(Tag::kInfo, "signals.lustre_ost", host,
-                       s.lustre_osts.readable ? "no Lustre OSTs listed" : s.lustre_osts.why,
-                       "OST fills within " + fmt::format("{:.0f}", r.ost_fill_imbalance_points) + " points of the median",
-                       "no Lustre client on this node", "none", "lfs df -h (on a Lustre client)"));
+    out.push_back(make(
+        Tag::kInfo, "signals.lustre_ost", host, s.lustre_osts.readable ? "no Lustre OSTs listed" : s.lustre_osts.why,
+        "OST fills within " + fmt::format("{:.0f}", r.ost_fill_imbalance_points) + " points of the median",
+        "no Lustre client on this node", "none", "lfs df -h (on a Lustre client)"));
     return;
   }
   std::vector<std::pair<double, std::string>> fills;
   for (const auto& o : s.lustre_osts.value) {
     if (o.total_kib == 0) continue;
-    const double used = 100.0 * (1.0 - static_cast<double>(std::min(o.free_kib, o.total_kib)) /
-                                           static_cast<double>(o.total_kib));
+    const double used =
+        100.0 * (1.0 - static_cast<double>(std::min(o.free_kib, o.total_kib)) / static_cast<double>(o.total_kib));
     fills.emplace_back(used, o.name);
   }
   if (fills.empty()) return;
@@ -512,13 +508,13 @@ void xid_findings(const std::vector<XidEvent>& xids, const Rules& r, const std::
     const bool concern = r.xid_concern_codes.contains(code);
     std::string meaning = info ? std::string(info->meaning) : "an Xid FIELD-NOTES does not describe";
     std::string action = info ? std::string(info->action) : "look the code up in NVIDIA's Xid catalog";
-    out.push_back(make(concern ? Tag::kConcern : Tag::kInfo, check, host, observed, "no hardware Xid " + window,
-                       "Xid " + std::to_string(code) + ": " + meaning,
-                       concern ? "the GPU may be unusable or slow: NCCL collectives through it hang, error out "
-                                 "or run slow"
-                               : "usually an application event; no effect on other jobs",
-                       "confirm: dmesg -T | grep -E 'NVRM: Xid'; nvidia-smi -q -d ECC,ROW_REMAPPER; action: " +
-                           action));
+    out.push_back(
+        make(concern ? Tag::kConcern : Tag::kInfo, check, host, observed, "no hardware Xid " + window,
+             "Xid " + std::to_string(code) + ": " + meaning,
+             concern ? "the GPU may be unusable or slow: NCCL collectives through it hang, error out "
+                       "or run slow"
+                     : "usually an application event; no effect on other jobs",
+             "confirm: dmesg -T | grep -E 'NVRM: Xid'; nvidia-smi -q -d ECC,ROW_REMAPPER; action: " + action));
   }
 }
 
@@ -575,63 +571,65 @@ Rules parse_rules(std::string_view toml_text, const std::string& source) {
   try {
     root = toml::parse(toml_text, source);
   } catch (const toml::parse_error& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()));
+    throw ConfigError(
+        fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()));
   }
-  reject_unknown(root, {"cpu", "memory", "storage", "efa", "xid"}, "", source);
+  toml_reject_unknown(root, {"cpu", "memory", "storage", "efa", "xid"}, "", source);
   Rules r;
   r.source = source;
 
   const toml::table& cpu = require_table(root, "cpu", "", source);
-  reject_unknown(cpu, {"governor", "iowait_concern_percent", "steal_concern_percent"}, "cpu.", source);
+  toml_reject_unknown(cpu, {"governor", "iowait_concern_percent", "steal_concern_percent"}, "cpu.", source);
   {
     const toml::node& g = require_key(cpu, "governor", "cpu.", source);
-    static const std::set<std::string> kGovernors = {"performance", "powersave", "ondemand", "conservative",
-                                                     "schedutil", "userspace"};
+    static const std::set<std::string> kGovernors = {"performance",  "powersave", "ondemand",
+                                                     "conservative", "schedutil", "userspace"};
     if (!g.is_string()) {
-      throw ConfigError(fmt::format("{}: 'cpu.governor' must be a string (expected one of: {})", where(source, g),
+      throw ConfigError(fmt::format("{}: 'cpu.governor' must be a string (expected one of: {})", toml_where(source, g),
                                     fmt::join(kGovernors, ", ")));
     }
     r.governor_expected = g.as_string()->get();
     if (!kGovernors.contains(r.governor_expected)) {
       throw ConfigError(fmt::format("{}: 'cpu.governor' = \"{}\" is not a cpufreq governor (expected one of: {})",
-                                    where(source, g), r.governor_expected, fmt::join(kGovernors, ", ")));
+                                    toml_where(source, g), r.governor_expected, fmt::join(kGovernors, ", ")));
     }
   }
   r.iowait_concern_percent = require_number(cpu, "iowait_concern_percent", "cpu.", 0.0, 100.0, source);
   r.steal_concern_percent = require_number(cpu, "steal_concern_percent", "cpu.", 0.0, 100.0, source);
 
   const toml::table& memory = require_table(root, "memory", "", source);
-  reject_unknown(memory, {"shm_min_bytes", "shm_concern_bytes", "memlock_min_bytes"}, "memory.", source);
+  toml_reject_unknown(memory, {"shm_min_bytes", "shm_concern_bytes", "memlock_min_bytes"}, "memory.", source);
   r.shm_min_bytes = require_bytes(memory, "shm_min_bytes", "memory.", source);
   r.shm_concern_bytes = require_bytes(memory, "shm_concern_bytes", "memory.", source);
   if (r.shm_concern_bytes > r.shm_min_bytes) {
-    throw ConfigError(fmt::format("{}: 'memory.shm_concern_bytes' = {} is out of range (expected at most "
-                                  "'memory.shm_min_bytes' = {})",
-                                  where(source, *memory.get("shm_concern_bytes")), r.shm_concern_bytes,
-                                  r.shm_min_bytes));
+    throw ConfigError(
+        fmt::format("{}: 'memory.shm_concern_bytes' = {} is out of range (expected at most "
+                    "'memory.shm_min_bytes' = {})",
+                    toml_where(source, *memory.get("shm_concern_bytes")), r.shm_concern_bytes, r.shm_min_bytes));
   }
   r.memlock_min_bytes = require_bytes(memory, "memlock_min_bytes", "memory.", source);
 
   const toml::table& storage = require_table(root, "storage", "", source);
-  reject_unknown(storage, {"root_used_concern_fraction", "ost_fill_imbalance_points"}, "storage.", source);
+  toml_reject_unknown(storage, {"root_used_concern_fraction", "ost_fill_imbalance_points"}, "storage.", source);
   r.root_used_concern_fraction = require_number(storage, "root_used_concern_fraction", "storage.", 0.0, 1.0, source);
   r.ost_fill_imbalance_points = require_number(storage, "ost_fill_imbalance_points", "storage.", 0.0, 100.0, source);
 
   const toml::table& efa = require_table(root, "efa", "", source);
-  reject_unknown(efa, {"concern_counters", "expected_count"}, "efa.", source);
+  toml_reject_unknown(efa, {"concern_counters", "expected_count"}, "efa.", source);
   {
     const toml::array& a = require_array(efa, "concern_counters", "efa.", source);
     for (const toml::node& n : a) {
       if (!n.is_string() || !is_counter_name(n.as_string()->get())) {
-        throw ConfigError(fmt::format("{}: 'efa.concern_counters' entries must be counter names (expected strings "
-                                      "of a-z, 0-9, _ such as \"retrans_pkts\")",
-                                      where(source, n)));
+        throw ConfigError(
+            fmt::format("{}: 'efa.concern_counters' entries must be counter names (expected strings "
+                        "of a-z, 0-9, _ such as \"retrans_pkts\")",
+                        toml_where(source, n)));
       }
       const std::string name = n.as_string()->get();
       if (std::find(r.efa_concern_counters.begin(), r.efa_concern_counters.end(), name) !=
           r.efa_concern_counters.end()) {
         throw ConfigError(fmt::format("{}: 'efa.concern_counters' lists \"{}\" twice (expected each once)",
-                                      where(source, n), name));
+                                      toml_where(source, n), name));
       }
       r.efa_concern_counters.push_back(name);
     }
@@ -645,14 +643,14 @@ Rules parse_rules(std::string_view toml_text, const std::string& source) {
   }
 
   const toml::table& xid = require_table(root, "xid", "", source);
-  reject_unknown(xid, {"concern_codes"}, "xid.", source);
+  toml_reject_unknown(xid, {"concern_codes"}, "xid.", source);
   {
     const toml::array& a = require_array(xid, "concern_codes", "xid.", source);
     for (const toml::node& n : a) {
       const int code = static_cast<int>(require_integer(n, "xid.concern_codes", 1, 999, source));
       if (!r.xid_concern_codes.insert(code).second) {
-        throw ConfigError(fmt::format("{}: 'xid.concern_codes' lists {} twice (expected each once)",
-                                      where(source, n), code));
+        throw ConfigError(
+            fmt::format("{}: 'xid.concern_codes' lists {} twice (expected each once)", toml_where(source, n), code));
       }
     }
   }
@@ -723,12 +721,12 @@ std::vector<Finding> evaluate_delta(const HostSnapshot& before, const HostSnapsh
                          "NCCL proxy threads and filesystem clients get less CPU: jitter and slower iterations",
                          "confirm: " + stat_confirm + "; if it persists, move off the instance"));
     } else {
-      out.push_back(make(Tag::kOk, "signals.steal", host, percent(steal) + " steal", steal_exp, "no CPU steal",
-                         "none", stat_confirm));
+      out.push_back(make(Tag::kOk, "signals.steal", host, percent(steal) + " steal", steal_exp, "no CPU steal", "none",
+                         stat_confirm));
     }
   } else {
     out.push_back(make(Tag::kInfo, "signals.iowait", host,
-                       !before.cpu_times.readable   ? "not available: " + before.cpu_times.why
+                       !before.cpu_times.readable  ? "not available: " + before.cpu_times.why
                        : !after.cpu_times.readable ? "not available: " + after.cpu_times.why
                                                    : "no CPU time elapsed between the samples",
                        "two /proc/stat samples >= 1 s apart", "iowait and steal are unknown", "none known",
@@ -736,14 +734,16 @@ std::vector<Finding> evaluate_delta(const HostSnapshot& before, const HostSnapsh
   }
   // EFA error counters.
   const std::string efa_confirm =
-      "for d in /sys/class/infiniband/*; do grep -H . $d/ports/1/hw_counters/{retrans_*,*_events,rx_drops,rdma_*_err}; done";
+      "for d in /sys/class/infiniband/*; do grep -H . $d/ports/1/hw_counters/{retrans_*,*_events,rx_drops,rdma_*_err}; "
+      "done";
   if (!before.efa.readable || !after.efa.readable || after.efa.value.empty()) {
     if (after.efa.readable || before.efa.readable) {
       out.push_back(make(Tag::kInfo, "signals.efa_counters", host, "no EFA devices", "no rise of EFA error counters",
                          "no EFA counters to compare", "none", "ls /sys/class/infiniband"));
     } else {
       out.push_back(make(Tag::kInfo, "signals.efa_counters", host, "not available: " + after.efa.why,
-                         "no rise of EFA error counters", "no EFA counters to compare", "none", "ls /sys/class/infiniband"));
+                         "no rise of EFA error counters", "no EFA counters to compare", "none",
+                         "ls /sys/class/infiniband"));
     }
   } else {
     std::vector<std::string> rises;
@@ -862,12 +862,14 @@ std::vector<Finding> evaluate_drift(const std::vector<HostSnapshot>& nodes) {
                        "the job's environment differs across nodes (launcher, container or module setup)",
                        "NCCL/libfabric pick different transports, protocols or NICs on different nodes: hangs or "
                        "slow pairs between the differing nodes",
-                       "confirm: srun -l env | grep " + name + "; remediation: export it in the job script for all "
-                       "ranks (or mpirun -x " + name + ")"));
+                       "confirm: srun -l env | grep " + name +
+                           "; remediation: export it in the job script for all "
+                           "ranks (or mpirun -x " +
+                           name + ")"));
   }
   if (!env_drift) {
-    out.push_back(make(Tag::kOk, "drift.env", "", fmt::format("{} tracked variables the same on all {} nodes",
-                                                               names.size(), nodes.size()),
+    out.push_back(make(Tag::kOk, "drift.env", "",
+                       fmt::format("{} tracked variables the same on all {} nodes", names.size(), nodes.size()),
                        "NCCL_*/FI_*/... the same on every node", "no environment drift", "none",
                        "srun -l env | grep -E '^(NCCL|FI|OFI_NCCL|RDMAV|TORCH_NCCL)_'"));
   }

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "signals/text.hpp"
+
 namespace podperf {
 namespace {
 
@@ -23,21 +25,9 @@ constexpr std::size_t kMaxFileBytes = std::size_t{4} << 20;  // procfs/sysfs fil
 constexpr std::size_t kMaxEntries = 4096;                    // directory entries looked at
 constexpr std::size_t kMaxCounters = 64;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-string_view trim(string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-template <class T>
-bool to_number(string_view s, T& out) {
-  s = trim(s);
-  if (s.empty()) return false;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && ptr == s.data() + s.size();
-}
+using text::is_space;
+using text::to_number;
+using text::trim;
 
 // Only printable ASCII, at most 200 bytes: values end up in reports.
 std::string clean(string_view s) {
@@ -239,8 +229,8 @@ Reading<std::vector<LustreOst>> read_lustre(const std::string& root) {
 std::string unescape_octal(string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '3' &&
-        s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+    if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' && s[i + 2] <= '7' &&
+        s[i + 3] >= '0' && s[i + 3] <= '7') {
       out += static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
       i += 3;
     } else {
@@ -251,8 +241,8 @@ std::string unescape_octal(string_view s) {
 }
 
 bool is_data_fstype(const std::string& t) {
-  static const char* kTypes[] = {"lustre", "nfs", "nfs4", "xfs", "ext4", "ext3", "btrfs", "zfs",
-                                 "beegfs", "gpfs", "wekafs", "cifs", "smb3", "ceph"};
+  static const char* kTypes[] = {"lustre", "nfs",    "nfs4", "xfs",    "ext4", "ext3", "btrfs",
+                                 "zfs",    "beegfs", "gpfs", "wekafs", "cifs", "smb3", "ceph"};
   for (const char* k : kTypes)
     if (t == k) return true;
   return t.starts_with("fuse.");
@@ -264,7 +254,9 @@ bool under(const std::string& path, const std::string& dir) {
 
 }  // namespace
 
-Reading<std::vector<EfaDevice>> read_efa_devices(const std::string& root) { return read_efa(root); }
+Reading<std::vector<EfaDevice>> read_efa_devices(const std::string& root) {
+  return read_efa(root);
+}
 
 bool is_tracked_env(const std::string& name) {
   for (const char* p : {"NCCL_", "FI_", "OFI_NCCL_", "RDMAV_", "TORCH_NCCL_"}) {
@@ -313,11 +305,16 @@ MemInfo parse_meminfo(const std::string& text) {
     const std::size_t sp = rest.find(' ');
     std::int64_t v = 0;
     if (!to_number(rest.substr(0, sp), v)) continue;
-    if (key == "MemTotal") m.mem_total_kib = v;
-    else if (key == "MemAvailable") m.mem_available_kib = v;
-    else if (key == "HugePages_Total") m.hugepages_total = v;
-    else if (key == "HugePages_Free") m.hugepages_free = v;
-    else if (key == "Hugepagesize") m.hugepage_size_kib = v;
+    if (key == "MemTotal")
+      m.mem_total_kib = v;
+    else if (key == "MemAvailable")
+      m.mem_available_kib = v;
+    else if (key == "HugePages_Total")
+      m.hugepages_total = v;
+    else if (key == "HugePages_Free")
+      m.hugepages_free = v;
+    else if (key == "Hugepagesize")
+      m.hugepage_size_kib = v;
   }
   return m;
 }
@@ -340,8 +337,8 @@ std::vector<MountInfo> parse_mountinfo(const std::string& text) {
     m.source = unescape_octal(*(dash + 2));
     const std::string& mp = m.mount_point;
     const bool keep = mp == "/" || mp == "/dev/shm" ||
-                      (is_data_fstype(m.fstype) && !under(mp, "/proc") && !under(mp, "/sys") &&
-                       !under(mp, "/run") && !under(mp, "/boot") && !under(mp, "/dev"));
+                      (is_data_fstype(m.fstype) && !under(mp, "/proc") && !under(mp, "/sys") && !under(mp, "/run") &&
+                       !under(mp, "/boot") && !under(mp, "/dev"));
     if (!keep) continue;
     // A later line for the same mount point is an over-mount: it is what the path shows.
     auto same = std::find_if(out.begin(), out.end(), [&](const MountInfo& o) { return o.mount_point == mp; });
@@ -359,7 +356,8 @@ std::string parse_nvidia_driver_version(const std::string& text) {
     // the first token shaped like 535.104.05 / 550.54 (digits and dots, at least one dot)
     if (tok.empty() || !std::isdigit(static_cast<unsigned char>(tok[0]))) continue;
     if (tok.find('.') == std::string::npos) continue;
-    if (std::all_of(tok.begin(), tok.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }))
+    if (std::all_of(tok.begin(), tok.end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }))
       return tok;
   }
   return "";
