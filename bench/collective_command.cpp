@@ -258,13 +258,7 @@ int run_collective(const Cli& cli, const Comm& world) {
       }
     }
 
-    std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
-    const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world, o.signals_root);
-    if (root) {
-      for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
-      recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()),
-                             host_signal_metrics(signals_before, signals_after));
-    }
+    record_findings(world, recorder.get(), nccl_log, backend->name(), signals_before, o.signals_root, {});
   } catch (const UsageError&) {
     throw;
   } catch (const std::exception& e) {
@@ -272,15 +266,7 @@ int run_collective(const Cli& cli, const Comm& world) {
     throw;
   }
 
-  int exit_code = kExitOk;
-  if (root) {
-    auto [table, code] = recorder->finish();
-    exit_guard.reset();
-    std::fputs(table.c_str(), stdout);
-    std::fflush(stdout);
-    exit_code = code;
-  }
-  return bcast_int(world, exit_code);
+  return conclude_run(world, recorder.get(), exit_guard);
 }
 
 }  // namespace

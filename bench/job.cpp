@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "analysis/errors.hpp"
+#include "bench/node_signals.hpp"
 #include "bench/run_metadata.hpp"
 
 namespace podperf {
@@ -96,6 +97,30 @@ ExitGuard::ExitGuard(std::function<void()> on_exit) {
 ExitGuard::~ExitGuard() {
   std::lock_guard lock(exit_guard_mutex());
   exit_guard_action() = nullptr;
+}
+
+void record_findings(const Comm& world, RunRecorder* recorder, const NcclLogCapture& nccl_log,
+                     std::string_view backend_name, const std::vector<HostSnapshot>& signals_before,
+                     const std::string& signals_root, std::vector<Finding> extra) {
+  std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
+  const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world, signals_root);
+  if (recorder == nullptr) return;
+  for (Finding& f : extra) findings.push_back(std::move(f));
+  for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
+  recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend_name),
+                         host_signal_metrics(signals_before, signals_after));
+}
+
+int conclude_run(const Comm& world, RunRecorder* recorder, std::unique_ptr<ExitGuard>& exit_guard) {
+  int exit_code = kExitOk;
+  if (recorder != nullptr) {
+    auto [report, code] = recorder->finish();
+    exit_guard.reset();
+    std::fputs(report.c_str(), stdout);
+    std::fflush(stdout);
+    exit_code = code;
+  }
+  return bcast_int(world, exit_code);
 }
 
 int run_mpi_command(int* argc, char*** argv, const std::function<int(const Comm&)>& body) {

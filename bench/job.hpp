@@ -10,8 +10,11 @@
 #include "analysis/run.hpp"
 #include "bench/cli.hpp"
 #include "bench/mpi.hpp"
+#include "bench/nccl_capture.hpp"
 #include "bench/node_map.hpp"
 #include "bench/results_dir.hpp"
+#include "bench/run_recorder.hpp"
+#include "signals/snapshot.hpp"
 
 namespace podperf {
 
@@ -45,6 +48,17 @@ class ExitGuard {
   ExitGuard(const ExitGuard&) = delete;
   ExitGuard& operator=(const ExitGuard&) = delete;
 };
+
+// Collective, after the measurements: NCCL's log findings, the end-of-run host snapshots against
+// `signals_before` (rules, deltas, drift, node metrics) and `extra` findings, handed to rank 0's
+// `recorder` (null on other ranks).
+void record_findings(const Comm& world, RunRecorder* recorder, const NcclLogCapture& nccl_log,
+                     std::string_view backend_name, const std::vector<HostSnapshot>& signals_before,
+                     const std::string& signals_root, std::vector<Finding> extra);
+
+// Collective: rank 0 finishes the run (run.json, the report on stdout) after dropping its exit
+// guard; every rank returns rank 0's exit code.
+int conclude_run(const Comm& world, RunRecorder* recorder, std::unique_ptr<ExitGuard>& exit_guard);
 
 // Starts MPI, runs `body` on the world, and turns exceptions into exit codes: UsageError -> 2; any
 // other failure on one rank ends the whole job (MPI_Abort), rank 0's signal thread keeping the

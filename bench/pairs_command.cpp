@@ -431,28 +431,14 @@ int run_pairs(const Cli& cli, const Comm& world) {
         watchdog.disarm();
       }
     }
-    std::vector<Finding> findings = collect_nccl_findings(world, nccl_log);
-    const std::vector<HostSnapshot> signals_after = gather_host_snapshots(world, o.signals_root);
-    for (Finding& f : efa_rounds.gather_findings(world)) findings.push_back(std::move(f));
-    if (root) {
-      for (Finding& f : host_signal_findings(signals_before, signals_after)) findings.push_back(std::move(f));
-      recorder->set_findings(std::move(findings), nccl_log_note(nccl_log, backend->name()),
-                             host_signal_metrics(signals_before, signals_after));
-    }
+    record_findings(world, recorder.get(), nccl_log, backend->name(), signals_before, o.signals_root,
+                    efa_rounds.gather_findings(world));
   } catch (const std::exception& e) {
     if (root) recorder->abort("aborted", e.what());
     throw;
   }
 
-  int exit_code = kExitOk;
-  if (root) {
-    auto [summary, code] = recorder->finish();
-    exit_guard.reset();
-    std::fputs(summary.c_str(), stdout);
-    std::fflush(stdout);
-    exit_code = code;
-  }
-  return bcast_int(world, exit_code);
+  return conclude_run(world, recorder.get(), exit_guard);
 }
 
 }  // namespace

@@ -28,19 +28,7 @@ using text::is_space;
 using text::to_number;
 using text::trim;
 
-std::string clean(string_view s) {
-  s = trim(s);
-  std::string out;
-  for (char c : s) {
-    if (out.size() >= kMaxText) {
-      out += "...";
-      break;
-    }
-    const auto b = static_cast<unsigned char>(c);
-    out += (b < 0x20 || b >= 0x7F) ? '?' : c;
-  }
-  return out;
-}
+std::string clean(string_view s) { return text::printable(s, kMaxText, true); }
 
 // The catalog. Meanings and actions are FIELD-NOTES section 4 (NVIDIA "Analyzing Xid catalog"); the
 // codes only listed there as "Azure watches" carry no description of their own.

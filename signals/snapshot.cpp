@@ -30,15 +30,7 @@ using text::to_number;
 using text::trim;
 
 // Only printable ASCII, at most 200 bytes: values end up in reports.
-std::string clean(string_view s) {
-  s = trim(s);
-  std::string out;
-  for (char c : s.substr(0, 200)) {
-    const auto b = static_cast<unsigned char>(c);
-    out += (b < 0x20 || b >= 0x7F) ? '?' : c;
-  }
-  return out;
-}
+std::string clean(string_view s) { return text::printable(s, 200, false); }
 
 std::string join(const std::string& root, string_view rel) {
   std::string base = root;
