@@ -3,11 +3,8 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
-#include "analysis/embedded_configs.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/toml_check.hpp"
 
@@ -40,13 +37,7 @@ double require_fraction(const toml::table& table, std::string_view key, std::str
 }  // namespace
 
 Thresholds parse_thresholds(std::string_view toml_text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, source);
-  } catch (const toml::parse_error& e) {
-    throw ConfigError(
-        fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()));
-  }
+  const toml::table root = toml_parse(toml_text, source);
   toml_reject_unknown(root, {"pairs"}, "", source);
   const toml::table& pairs = require_table(root, "pairs", source);
   toml_reject_unknown(pairs,
@@ -73,17 +64,9 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
 }
 
 Thresholds load_thresholds(const std::string& path) {
-  if (path.empty()) {
-    const auto& configs = embedded_configs();
-    auto it = configs.find("thresholds.toml");
-    if (it == configs.end()) throw ConfigError("built-in configs/thresholds.toml is missing from this build");
-    return parse_thresholds(it->second, "configs/thresholds.toml (built in)");
-  }
-  std::ifstream in(path);
-  if (!in) throw ConfigError(fmt::format("{}: cannot read config file", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_thresholds(text.str(), path);
+  std::string source;
+  const std::string text = config_text(path, "thresholds.toml", "config file", source);
+  return parse_thresholds(text, source);
 }
 
 }  // namespace podperf

@@ -8,6 +8,15 @@
 
 namespace podperf {
 
+// Parses TOML text; a syntax error becomes a ConfigError "source:line:column: description".
+toml::table toml_parse(std::string_view text, const std::string& source);
+
+// The text of a config: the file at `path`, or, when `path` is empty, configs/<embedded_name> as
+// built into the binary. `source` is set to what errors should name. ConfigError when the file
+// cannot be read ("<path>: cannot read <what>").
+std::string config_text(const std::string& path, const std::string& embedded_name, std::string_view what,
+                        std::string& source);
+
 // "file:line" of a node.
 std::string toml_where(const std::string& source, const toml::node& node);
 

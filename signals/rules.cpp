@@ -8,11 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
-#include "analysis/embedded_configs.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/toml_check.hpp"
 
@@ -567,13 +564,7 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 Rules parse_rules(std::string_view toml_text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, source);
-  } catch (const toml::parse_error& e) {
-    throw ConfigError(
-        fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()));
-  }
+  const toml::table root = toml_parse(toml_text, source);
   toml_reject_unknown(root, {"cpu", "memory", "storage", "efa", "xid"}, "", source);
   Rules r;
   r.source = source;
@@ -658,19 +649,14 @@ Rules parse_rules(std::string_view toml_text, const std::string& source) {
 }
 
 Rules load_rules_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(fmt::format("{}: cannot read rules file", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_rules(text.str(), path);
+  if (path.empty()) throw ConfigError(": cannot read rules file");
+  return load_rules(path);
 }
 
 Rules load_rules(const std::string& path_or_empty) {
-  if (!path_or_empty.empty()) return load_rules_file(path_or_empty);
-  const auto& configs = embedded_configs();
-  auto it = configs.find("rules.toml");
-  if (it == configs.end()) throw ConfigError("built-in configs/rules.toml is missing from this build");
-  return parse_rules(it->second, "configs/rules.toml (built in)");
+  std::string source;
+  const std::string text = config_text(path_or_empty, "rules.toml", "rules file", source);
+  return parse_rules(text, source);
 }
 
 std::vector<Finding> evaluate(const HostSnapshot& s, const Rules& r) {
