@@ -148,23 +148,8 @@ int run_collective(const Cli& cli, const Comm& world) {
   }
   const int my_node = job->map.node_of_rank[static_cast<std::size_t>(world.rank())];
   const int my_group = plan.by_node ? my_node : 0;
-  Watchdog watchdog(
-      [&](const std::string& what, double seconds) {
-        const std::string error = fmt::format("{} did not finish within {} s (--timeout)", what, seconds);
-        if (root) {
-          std::fprintf(stderr, "podperf: error: %s; ending the run\n", error.c_str());
-          recorder->abort("timeout", error);
-        } else {
-          std::fprintf(stderr, "podperf: rank %d: %s\n", world.rank(), error.c_str());
-        }
-        std::fflush(nullptr);
-        _exit(kExitRuntime);
-      },
-      [&](const std::string& signal_name) {
-        if (root) recorder->abort("aborted", fmt::format("received {}", signal_name));
-        std::fflush(nullptr);
-        _exit(kExitRuntime);
-      });
+  const std::unique_ptr<Watchdog> watchdog =
+      make_run_watchdog(world, recorder.get(), job->map.nodes[static_cast<std::size_t>(my_node)].label);
 
   const std::size_t ncases = plan.sizes.size() * 2;  // out-of-place and in-place per size
   Progress progress(static_cast<int>(plan.ops.size() * plan.dtypes.size()), "op");
@@ -173,19 +158,13 @@ int run_collective(const Cli& cli, const Comm& world) {
   const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
   // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
   // what was measured, also when Open MPI itself exits the process.
-  std::unique_ptr<ExitGuard> exit_guard;
-  if (root) {
-    exit_guard = std::make_unique<ExitGuard>([&recorder] {
-      recorder->abort("aborted",
-                      "the MPI library ended the process (a peer failed during a transfer; see its message)");
-    });
-  }
+  std::unique_ptr<ExitGuard> exit_guard = make_exit_guard(recorder.get());
   try {
     for (DType dtype : plan.dtypes) {
       const DTypeInfo& type = dtype_info(dtype);
       for (const Op* op : plan.ops) {
         const std::string what = fmt::format("{} {}", op->name, type.name);
-        watchdog.arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
+        watchdog->arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
         std::vector<std::vector<double>> inbox;
         std::vector<MPI_Request> receives;
         if (root) {
@@ -254,7 +233,7 @@ int run_collective(const Cli& cli, const Comm& world) {
           progress.step_done(++done, what);
         }
         PODPERF_CHECK_MPI(MPI_Wait(&send, MPI_STATUS_IGNORE));
-        watchdog.disarm();
+        watchdog->disarm();
       }
     }
 

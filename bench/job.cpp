@@ -1,5 +1,8 @@
 #include "bench/job.hpp"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -97,6 +100,39 @@ ExitGuard::ExitGuard(std::function<void()> on_exit) {
 ExitGuard::~ExitGuard() {
   std::lock_guard lock(exit_guard_mutex());
   exit_guard_action() = nullptr;
+}
+
+std::unique_ptr<Watchdog> make_run_watchdog(const Comm& world, RunRecorder* recorder, const std::string& rank_label) {
+  const int rank = world.rank();
+  return std::make_unique<Watchdog>(
+      [recorder, rank, rank_label](const std::string& what, double seconds) {
+        if (recorder != nullptr) {
+          const std::string error = fmt::format("{} did not finish within {} s (--timeout)", what, seconds);
+          std::fprintf(stderr, "podperf: error: %s; ending the run\n", error.c_str());
+          recorder->abort("timeout", error);
+        } else {
+          std::fprintf(stderr, "podperf: rank %d (%s): %s did not finish within %.0f s; ending\n", rank,
+                       rank_label.c_str(), what.c_str(), seconds);
+        }
+        std::fflush(nullptr);
+        _exit(kExitRuntime);
+      },
+      [recorder](const std::string& signal_name) {
+        if (recorder != nullptr) {
+          recorder->abort("aborted", fmt::format("received {} (the job was cancelled, or the launcher ended it "
+                                                 "because a rank died)",
+                                                 signal_name));
+        }
+        std::fflush(nullptr);
+        _exit(kExitRuntime);
+      });
+}
+
+std::unique_ptr<ExitGuard> make_exit_guard(RunRecorder* recorder) {
+  if (recorder == nullptr) return nullptr;
+  return std::make_unique<ExitGuard>([recorder] {
+    recorder->abort("aborted", "the MPI library ended the process (a peer failed during a transfer; see its message)");
+  });
 }
 
 void record_findings(const Comm& world, RunRecorder* recorder, const NcclLogCapture& nccl_log,

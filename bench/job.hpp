@@ -14,6 +14,7 @@
 #include "bench/node_map.hpp"
 #include "bench/results_dir.hpp"
 #include "bench/run_recorder.hpp"
+#include "bench/watchdog.hpp"
 #include "signals/snapshot.hpp"
 
 namespace podperf {
@@ -48,6 +49,15 @@ class ExitGuard {
   ExitGuard(const ExitGuard&) = delete;
   ExitGuard& operator=(const ExitGuard&) = delete;
 };
+
+// The watchdog of a measuring run: on a deadline, rank 0's `recorder` ends the run with status
+// timeout (other ranks, recorder null, say which rank and `rank_label` gave up); on SIGTERM/SIGINT
+// with status aborted. Either way the process exits 3.
+std::unique_ptr<Watchdog> make_run_watchdog(const Comm& world, RunRecorder* recorder, const std::string& rank_label);
+
+// Rank 0 (recorder not null): keeps what was measured if Open MPI itself exits the process. Null
+// elsewhere.
+std::unique_ptr<ExitGuard> make_exit_guard(RunRecorder* recorder);
 
 // Collective, after the measurements: NCCL's log findings, the end-of-run host snapshots against
 // `signals_before` (rules, deltas, drift, node metrics) and `extra` findings, handed to rank 0's

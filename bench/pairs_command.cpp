@@ -290,28 +290,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
 
   const int my_node = map.node_of_rank[static_cast<std::size_t>(world.rank())];
   const std::string my_label = map.nodes[static_cast<std::size_t>(my_node)].label;
-  Watchdog watchdog(
-      [&](const std::string& what, double seconds) {
-        if (root) {
-          const std::string error = fmt::format("{} did not finish within {} s (--timeout)", what, seconds);
-          std::fprintf(stderr, "podperf: error: %s; ending the run\n", error.c_str());
-          recorder->abort("timeout", error);
-        } else {
-          std::fprintf(stderr, "podperf: rank %d (%s): %s did not finish within %.0f s; ending\n", world.rank(),
-                       my_label.c_str(), what.c_str(), seconds);
-        }
-        std::fflush(nullptr);
-        _exit(kExitRuntime);
-      },
-      [&](const std::string& signal_name) {
-        if (root) {
-          recorder->abort("aborted", fmt::format("received {} (the job was cancelled, or the launcher ended it "
-                                                 "because a rank died)",
-                                                 signal_name));
-        }
-        std::fflush(nullptr);
-        _exit(kExitRuntime);
-      });
+  const std::unique_ptr<Watchdog> watchdog = make_run_watchdog(world, recorder.get(), my_label);
 
   Progress progress(static_cast<int>(plan.steps.size()), o.concurrency == "sequential" ? "pair" : "round");
   // Host signals at the start (read-only; one snapshot per host), compared with the end.
@@ -319,13 +298,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
   EfaRoundWatch efa_rounds(world, o.signals_root);
   // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
   // what was measured, also when Open MPI itself exits the process.
-  std::unique_ptr<ExitGuard> exit_guard;
-  if (root) {
-    exit_guard = std::make_unique<ExitGuard>([&recorder] {
-      recorder->abort("aborted",
-                      "the MPI library ended the process (a peer failed during a transfer; see its message)");
-    });
-  }
+  std::unique_ptr<ExitGuard> exit_guard = make_exit_guard(recorder.get());
   try {
     // One step: the given pairs at once, at `sizes`; `retest` re-measures suspects.
     auto run_step = [&](const Round& step, int round, const std::vector<std::uint64_t>& sizes, bool retest) {
@@ -339,7 +312,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
           my_pair >= 0 && !root
               ? fmt::format("{} (pair {})", label, describe_pair(map, step[static_cast<std::size_t>(my_pair)]))
               : label;
-      watchdog.arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
+      watchdog->arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
       efa_rounds.begin();
       std::vector<MPI_Request> receives;
       if (root) {
@@ -401,7 +374,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
         progress.step_done(static_cast<int>(s) + 1,
                            fmt::format("{} pair{} in round {}", step.size(), step.size() == 1 ? "" : "s", round));
       }
-      watchdog.disarm();
+      watchdog->disarm();
     }
 
     // Retest: pairs flagged at the judged size run again (ClusterKit and Google's scanner retest
@@ -428,7 +401,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
       for (std::size_t r = 0; r < rounds.size(); ++r) {
         run_step(rounds[r], static_cast<int>(r) + 1, {plan.sizes.back()}, true);
         if (root) recorder->end_step(false);
-        watchdog.disarm();
+        watchdog->disarm();
       }
     }
     record_findings(world, recorder.get(), nccl_log, backend->name(), signals_before, o.signals_root,
