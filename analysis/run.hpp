@@ -111,6 +111,102 @@ struct NodeMetric {
   double value = 0.0;
 };
 
+// ---- Filesystem probes (podperf fs, and the filesystem stage of podperf run) ----
+
+// One rank's part of one probe (or of one phase of the metadata probe). Times are seconds since the
+// probe's common start: every rank takes its own clock right after a barrier, so ranks on different
+// nodes share a start within the barrier's skew (microseconds to milliseconds) and no clock sync is
+// needed.
+struct FsRankResult {
+  int rank = 0;
+  int node = 0;
+  std::string file;         // what it wrote or read, relative to the probe directory (meta: its directory)
+  int source_node = -1;     // reads: the node that wrote what this rank read (-1: not a read)
+  std::uint64_t bytes = 0;  // payload bytes moved
+  std::uint64_t ops = 0;    // read calls (rand-read) or file operations (meta phases)
+  double start_s = 0.0;     // open (or the first operation)
+  double end_s = 0.0;       // close after fsync (or the last operation)
+  double mb_per_s = 0.0;    // bytes / (end_s - start_s) / 1e6
+  double ops_per_s = 0.0;   // ops / (end_s - start_s)
+  double cached_fraction = -1.0;  // reads: share of the file's pages in this host's page cache just before
+                                  // reading (mincore); -1: not measured (writes, O_DIRECT, meta)
+  double lat_p50_us = 0.0, lat_p90_us = 0.0, lat_p99_us = 0.0, lat_p999_us = 0.0;  // rand-read, per read call
+  std::vector<double> latency_us;  // rand-read samples; NOT in run.json (aggregated into the probe's percentiles)
+  std::uint64_t checksum_mismatches = 0;  // ckpt-load: shards whose content did not verify
+  std::string status = "ok";              // ok | wrong (checksum) | error
+  std::string error;                      // "node h1 rank 3: write <file> at offset N: No space left on device"
+};
+
+// One node's share of a probe: its ranks together.
+struct FsNodeResult {
+  int node = 0;
+  std::string label;
+  int ranks = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t ops = 0;
+  double start_s = 0.0;  // first start of its ranks
+  double end_s = 0.0;    // last end of its ranks
+  double mb_per_s = 0.0;   // bytes / (end_s - start_s)
+  double ops_per_s = 0.0;  // ops / (end_s - start_s)
+  // Filled by analysis (judged on mb_per_s, or ops_per_s for the metadata phases):
+  double ratio = 0.0;  // against the probe's robust baseline over nodes
+  bool flagged = false;
+};
+
+// One probe over the whole job.
+struct FsProbeResult {
+  std::string probe;  // seq-write | seq-read | rand-read | meta-create | meta-stat | meta-read | meta-unlink |
+                      // ckpt-save | ckpt-load
+  std::uint64_t block_size_bytes = 0;  // per I/O call
+  std::uint64_t file_size_bytes = 0;   // per rank (ckpt: per shard; meta: per small file)
+  std::uint64_t files_per_rank = 0;    // meta: files; ckpt: shards
+  bool direct = false;                 // O_DIRECT
+  std::vector<FsRankResult> ranks;
+  // Analysis (IOR style, FIELD-NOTES 6):
+  std::vector<FsNodeResult> nodes;
+  std::uint64_t bytes = 0;
+  std::uint64_t ops = 0;
+  double duration_s = 0.0;     // last end - first start
+  double first_done_s = 0.0;   // first rank done, since the first start
+  double mb_per_s = 0.0;       // aggregate: bytes / duration_s
+  double ops_per_s = 0.0;      // aggregate: ops / duration_s
+  double lat_p50_us = 0.0, lat_p90_us = 0.0, lat_p99_us = 0.0, lat_p999_us = 0.0;  // rand-read, all ranks
+  double cached_fraction_max = -1.0;  // reads: the largest cached share any rank saw before reading
+  double baseline = 0.0;       // robust baseline of the nodes' metric (MB/s, or ops/s for meta)
+  std::string slowest_node;    // label of the node with the lowest metric
+  std::string status = "ok";   // ok | wrong | error (any rank)
+  std::string error;           // the first rank error
+};
+
+// A node slower than the others in one or more probes.
+struct FsSlowNode {
+  int node = 0;
+  std::string label;
+  std::vector<std::string> probes;  // the probes that flagged it
+  double worst_ratio = 0.0;
+  std::string evidence;
+  std::vector<std::string> likely_causes;  // CONCERN findings of its host (iowait, mount fill, OSTs)
+  std::string next_step;
+};
+
+// The filesystem stage of a run.
+struct FsRun {
+  std::string path;       // --path as given
+  std::string probe_dir;  // the fresh directory podperf created (and removes unless --keep)
+  std::string fs_type;    // /proc/self/mountinfo type of the mount holding path ("ext4", "lustre", ...)
+  bool shared = false;    // every node saw rank 0's directory: one shared filesystem
+  bool kept = false;      // --keep: the files were left in place
+  std::uint64_t free_bytes = 0;    // at the start, as rank 0 saw it (statvfs f_bavail)
+  std::uint64_t needed_bytes = 0;  // what the probes write at most at once on that filesystem
+  // Expected throughput (configs/filesystems.toml, --fsx-deployment and --fsx-capacity-tib, or
+  // --expected-mb-s); 0 when not given.
+  double expected_read_mb_s = 0.0;
+  double expected_write_mb_s = 0.0;
+  std::string expected_source;
+  std::vector<FsProbeResult> probes;
+  std::vector<FsSlowNode> slow_nodes;  // analysis
+};
+
 struct Launcher {
   std::string kind;  // slurm | openmpi | singleton
   std::string job_id;
@@ -151,6 +247,7 @@ struct Run {
   int rounds_completed = 0;
   std::vector<PairResult> pairs;
   std::vector<CollectiveResult> collectives;  // podperf collective
+  FsRun fs;                                   // podperf fs, podperf run --fs-path
   // Analysis:
   std::uint64_t judged_size_bytes = 0;  // size at which nodes are judged (the largest measured)
   std::vector<SizeBaseline> baselines;

@@ -25,13 +25,28 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizeBaseline, size_bytes, baseli
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Straggler, node, hostname, flagged_pairs, total_pairs, median_ratio,
                                                 evidence, likely_causes, next_step)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LinkFinding, nodes, hostnames, ratio, evidence, likely_causes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsRankResult, rank, node, file, source_node, bytes, ops, start_s, end_s,
+                                                mb_per_s, ops_per_s, cached_fraction, lat_p50_us, lat_p90_us,
+                                                lat_p99_us, lat_p999_us, checksum_mismatches, status, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsNodeResult, node, label, ranks, bytes, ops, start_s, end_s, mb_per_s,
+                                                ops_per_s, ratio, flagged)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsProbeResult, probe, block_size_bytes, file_size_bytes,
+                                                files_per_rank, direct, ranks, nodes, bytes, ops, duration_s,
+                                                first_done_s, mb_per_s, ops_per_s, lat_p50_us, lat_p90_us, lat_p99_us,
+                                                lat_p999_us, cached_fraction_max, baseline, slowest_node, status,
+                                                error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsSlowNode, node, label, probes, worst_ratio, evidence, likely_causes,
+                                                next_step)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsRun, path, probe_dir, fs_type, shared, kept, free_bytes,
+                                                needed_bytes, expected_read_mb_s, expected_write_mb_s, expected_source,
+                                                probes, slow_nodes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Launcher, kind, job_id, step_id)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeMetric, host, name, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by, time_combine, sizes_bytes, iters, warmup, check, concurrency, retest,
                                                 threshold, timeout_s, virtual_nodes, thresholds_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_version, run_id, command, argv,
                                                 started_at, finished_at, launcher, backend, ranks, options, nodes,
-                                                rounds_planned, rounds_completed, pairs, collectives, judged_size_bytes, baselines,
+                                                rounds_planned, rounds_completed, pairs, collectives, fs, judged_size_bytes, baselines,
                                                 stragglers, links, findings, node_metrics, nccl_log, status, error,
                                                 unfinished)
 
