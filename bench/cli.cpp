@@ -11,6 +11,91 @@
 namespace podperf {
 namespace {
 
+// Options of every MPI command: where results go, the watchdog, signals, virtual nodes.
+void add_job_options(CLI::App* app, CommonOptions& o) {
+  app->add_option("-T,--timeout", o.timeout_s,
+                  "seconds a round (pairs), an op's sweep (collective) or a filesystem probe may take before the "
+                  "watchdog ends the run (exit 3, finished results kept)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app->add_option("--out", o.out, "results root; files go to OUT/RUN_ID/")->capture_default_str();
+  app->add_option("--run-id", o.run_id, "name of this run's results directory (default: time and job id)");
+  app->add_option("--signals-root", o.signals_root,
+                  "read host signals under this directory instead of / (%h becomes each host's name; for tests "
+                  "with fixture trees)")
+      ->capture_default_str();
+  app->add_option("--virtual-nodes", o.virtual_nodes,
+                  "split the ranks of each host into K labelled virtual nodes (local demos and tests only)")
+      ->check(CLI::Range(0, 1 << 20))
+      ->capture_default_str();
+}
+
+// The filesystem probes' options; `path_flag` is --path (podperf fs) or --fs-path (podperf run).
+void add_fs_options(CLI::App* app, FsOptions& o, const std::string& path_flag) {
+  const std::string group = "Filesystem probes";
+  const bool in_run = path_flag != "--path";
+  app->add_option(path_flag, o.path,
+                  in_run ? "also probe this filesystem after the pairs: podperf creates DIR/podperf-<run id>, "
+                           "writes only there and removes it (see podperf fs --help)"
+                         : "directory to probe: podperf creates DIR/podperf-<run id>, writes only there and removes "
+                           "it at the end (unless --keep); on a shared filesystem every node sees one directory")
+      ->group(group)
+      ->required(!in_run);
+  app->add_option("--probes", o.probes,
+                  "comma list of seq-write, seq-read, rand-read, meta, ckpt-save, ckpt-load (reads need the "
+                  "matching write: seq-read and rand-read read seq-write's files, ckpt-load ckpt-save's shards)")
+      ->group(group)
+      ->capture_default_str();
+  app->add_option("--block-size", o.block_size, "bytes per read/write call of seq-* and ckpt-* (K/M/G)")
+      ->group(group)
+      ->capture_default_str();
+  app->add_option("--file-size", o.file_size, "bytes each rank writes in seq-write and reads in seq-read")
+      ->group(group)
+      ->capture_default_str();
+  app->add_flag("--direct", o.direct,
+                "O_DIRECT for the data probes (aligned buffers; sizes must be multiples of 4K): no page cache "
+                "on either side")
+      ->group(group);
+  app->add_option("--rand-block-size", o.rand_block_size, "bytes per random read (data-loader pattern)")
+      ->group(group)
+      ->capture_default_str();
+  app->add_option("--rand-ops", o.rand_ops, "random reads per rank")
+      ->check(CLI::Range(1, 100000000))
+      ->group(group)
+      ->capture_default_str();
+  app->add_option("--meta-files", o.meta_files, "small files per rank in the metadata probe (mdtest pattern)")
+      ->check(CLI::Range(1, 10000000))
+      ->group(group)
+      ->capture_default_str();
+  app->add_option("--meta-file-size", o.meta_file_size, "bytes in each small file (0: empty files)")
+      ->group(group)
+      ->capture_default_str();
+  app->add_option("--ckpt-shard-size", o.ckpt_shard_size,
+                  "bytes per checkpoint shard (real clusters: 10-18G per GPU rank)")
+      ->group(group)
+      ->capture_default_str();
+  app->add_option("--ckpt-shards", o.ckpt_shards, "checkpoint shards per rank")
+      ->check(CLI::Range(1, 1000))
+      ->group(group)
+      ->capture_default_str();
+  app->add_flag("--keep", o.keep, "leave the probe directory and its files in place")->group(group);
+  app->add_flag("--no-space-check{false}", o.space_check,
+                "start even when statvfs says the probes do not fit (quotas or filesystems whose free space "
+                "statvfs does not show); a full filesystem then fails the probe with ENOSPC (exit 3)")
+      ->group(group);
+  app->add_option("--fsx-deployment", o.fsx_deployment,
+                  "FSx for Lustre deployment type (SCRATCH_2, PERSISTENT_2-125/250/500/1000, PERSISTENT_1-50/100/200) "
+                  "with --fsx-capacity-tib: the expected throughput, for the saturation finding")
+      ->group(group);
+  app->add_option("--fsx-capacity-tib", o.fsx_capacity_tib, "FSx storage capacity in TiB")
+      ->check(CLI::PositiveNumber)
+      ->group(group);
+  app->add_option("--expected-mb-s", o.expected_mb_s,
+                  "the filesystem's expected aggregate throughput in MB/s, when it is not FSx")
+      ->check(CLI::PositiveNumber)
+      ->group(group);
+}
+
 void add_common_options(CLI::App* app, CommonOptions& o) {
   // A flag given twice: the last one wins, as with nccl-tests and getopt.
   app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -43,21 +128,7 @@ void add_common_options(CLI::App* app, CommonOptions& o) {
                   "how the ranks' times of an iteration combine: 0 rank 0, 1 average, 2 min, 3 max (the slowest)")
       ->check(CLI::Range(0, 3))
       ->capture_default_str();
-  app->add_option("-T,--timeout", o.timeout_s,
-                  "seconds a round (pairs) or an op's sweep (collective) may take before the watchdog ends the run "
-                  "(exit 3, finished results kept)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app->add_option("--out", o.out, "results root; files go to OUT/RUN_ID/")->capture_default_str();
-  app->add_option("--run-id", o.run_id, "name of this run's results directory (default: time and job id)");
-  app->add_option("--signals-root", o.signals_root,
-                  "read host signals under this directory instead of / (%h becomes each host's name; for tests "
-                  "with fixture trees)")
-      ->capture_default_str();
-  app->add_option("--virtual-nodes", o.virtual_nodes,
-                  "split the ranks of each host into K labelled virtual nodes (local demos and tests only)")
-      ->check(CLI::Range(0, 1 << 20))
-      ->capture_default_str();
+  add_job_options(app, o);
 }
 
 void add_pairs_options(CLI::App* app, PairsOptions& o) {
@@ -120,8 +191,19 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       "all-reduce between every pair of nodes in concurrent rounds (circle method); flags pairs below the "
       "robust baseline and names straggler nodes");
   add_pairs_options(pairs, cli.pairs);
-  CLI::App* run = app.add_subcommand("run", "the main job: every stage podperf has (today: pairs)");
+  CLI::App* run = app.add_subcommand(
+      "run", "the main job: every stage podperf has (pairs, then the filesystem probes when --fs-path is given)");
   add_pairs_options(run, cli.pairs);
+  add_fs_options(run, cli.pairs.fs, "--fs-path");
+  CLI::App* fs = app.add_subcommand(
+      "fs",
+      "filesystem probes on every rank: sequential write/read (reads cross nodes, IOR -C), random reads with "
+      "latency percentiles, metadata (mdtest pattern), checkpoint save/load with checksums; IOR-style aggregate "
+      "bandwidth, first/last done, the slow node named");
+  fs->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  add_job_options(fs, cli.fs);
+  add_fs_options(fs, cli.fs.fs, "--path");
+  fs->add_option("--config", cli.fs.fs.config, "thresholds file replacing the built-in configs/thresholds.toml");
   CLI::App* collective = app.add_subcommand(
       "collective",
       "size sweeps of collectives over the whole job (or one group per node), nccl-tests flags and table: "
@@ -166,6 +248,8 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
     cli.command = "pairs";
   } else if (run->parsed()) {
     cli.command = "run";
+  } else if (fs->parsed()) {
+    cli.command = "fs";
   } else if (collective->parsed()) {
     cli.command = "collective";
   } else if (signals->parsed()) {

@@ -1,5 +1,5 @@
 #pragma once
-// Command line: `podperf pairs|run|collective [options]`, nccl-tests flags where they exist.
+// Command line: `podperf pairs|run|collective|fs|signals [options]`, nccl-tests flags where they exist.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +25,27 @@ struct CommonOptions {
   std::string signals_root = "/";  // host signals read under this prefix; %h -> the host's name
 };
 
+// Filesystem probes (podperf fs; podperf run with --fs-path). Sizes take K/M/G suffixes.
+struct FsOptions {
+  std::string path;  // where the probe directory podperf-<run id> is created ("" in run: no fs stage)
+  std::string probes = "seq-write,seq-read,rand-read,meta,ckpt-save,ckpt-load";
+  std::string block_size = "1M";     // sequential and checkpoint I/O per call
+  std::string file_size = "1G";      // seq-write/seq-read file per rank
+  bool direct = false;               // O_DIRECT for data probes
+  std::string rand_block_size = "4K";
+  int rand_ops = 4096;               // random reads per rank
+  int meta_files = 1000;             // small files per rank
+  std::string meta_file_size = "4K";
+  std::string ckpt_shard_size = "1G";
+  int ckpt_shards = 1;               // shards per rank
+  bool keep = false;                 // leave the probe directory in place
+  bool space_check = true;           // refuse to start when the probes do not fit the free space
+  std::string fsx_deployment;        // FSx for Lustre deployment type, for the expected throughput
+  double fsx_capacity_tib = 0.0;
+  double expected_mb_s = 0.0;        // expected aggregate throughput given directly (read and write)
+  std::string config;                // thresholds file (the [fs] table)
+};
+
 struct PairsOptions : CommonOptions {
   PairsOptions() {
     min_bytes = "16M";
@@ -37,6 +58,7 @@ struct PairsOptions : CommonOptions {
   int retest = 1;     // passes re-measuring pairs flagged at the judged size
   std::optional<double> threshold;
   std::string config;
+  FsOptions fs;  // podperf run: the filesystem stage when fs.path is set
 };
 
 struct CollectiveOptions : CommonOptions {
@@ -49,6 +71,10 @@ struct CollectiveOptions : CommonOptions {
   std::string group_by = "world";  // world | node
 };
 
+struct FsCommandOptions : CommonOptions {
+  FsOptions fs;
+};
+
 struct SignalsCliOptions {
   std::string root = "/";
   bool json = false;
@@ -57,10 +83,11 @@ struct SignalsCliOptions {
 };
 
 struct Cli {
-  std::string command;  // pairs | run | collective | signals
+  std::string command;  // pairs | run | collective | fs | signals
   SignalsCliOptions signals;
   PairsOptions pairs;
   CollectiveOptions collective;
+  FsCommandOptions fs;
   std::vector<std::string> argv;
 };
 

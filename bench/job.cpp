@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <future>
+#include <thread>
 #include <filesystem>
 #include <mutex>
 #include <utility>
@@ -102,6 +104,50 @@ ExitGuard::~ExitGuard() {
   exit_guard_action() = nullptr;
 }
 
+namespace {
+std::mutex& abort_cleanup_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::shared_ptr<std::function<void()>>& abort_cleanup_action() {
+  static std::shared_ptr<std::function<void()>> action;
+  return action;
+}
+constexpr auto kAbortCleanupLimit = std::chrono::seconds(5);
+}  // namespace
+
+void set_abort_cleanup(std::function<void()> cleanup) {
+  static const bool registered = std::atexit(run_abort_cleanup) == 0;
+  (void)registered;
+  std::lock_guard lock(abort_cleanup_mutex());
+  abort_cleanup_action() = cleanup ? std::make_shared<std::function<void()>>(std::move(cleanup)) : nullptr;
+}
+
+void run_abort_cleanup() noexcept {
+  std::shared_ptr<std::function<void()>> action;
+  {
+    std::lock_guard lock(abort_cleanup_mutex());
+    action = std::exchange(abort_cleanup_action(), nullptr);
+  }
+  if (!action) return;
+  try {
+    auto done = std::make_shared<std::promise<void>>();
+    std::future<void> finished = done->get_future();
+    std::thread([action, done] {
+      try {
+        (*action)();
+      } catch (...) {
+      }
+      done->set_value();
+    }).detach();
+    if (finished.wait_for(kAbortCleanupLimit) != std::future_status::ready) {
+      std::fprintf(stderr, "podperf: cleanup did not finish within %lld s; leaving it\n",
+                   static_cast<long long>(kAbortCleanupLimit.count()));
+    }
+  } catch (...) {
+  }
+}
+
 std::unique_ptr<Watchdog> make_run_watchdog(const Comm& world, RunRecorder* recorder, const std::string& rank_label) {
   const int rank = world.rank();
   return std::make_unique<Watchdog>(
@@ -114,6 +160,7 @@ std::unique_ptr<Watchdog> make_run_watchdog(const Comm& world, RunRecorder* reco
           std::fprintf(stderr, "podperf: rank %d (%s): %s did not finish within %.0f s; ending\n", rank,
                        rank_label.c_str(), what.c_str(), seconds);
         }
+        run_abort_cleanup();
         std::fflush(nullptr);
         _exit(kExitRuntime);
       },
@@ -123,6 +170,7 @@ std::unique_ptr<Watchdog> make_run_watchdog(const Comm& world, RunRecorder* reco
                                                  "because a rank died)",
                                                  signal_name));
         }
+        run_abort_cleanup();
         std::fflush(nullptr);
         _exit(kExitRuntime);
       });
@@ -177,6 +225,7 @@ int run_mpi_command(int* argc, char*** argv, const std::function<int(const Comm&
     // thread writes the results measured so far when the launcher stops it.
     std::fprintf(stderr, "podperf: error: %s\n", e.what());
     std::fflush(stderr);
+    run_abort_cleanup();
     MPI_Abort(MPI_COMM_WORLD, kExitRuntime);
     return kExitRuntime;
   }

@@ -50,6 +50,13 @@ class ExitGuard {
   ExitGuard& operator=(const ExitGuard&) = delete;
 };
 
+// What every rank must undo when the run ends abnormally (the watchdog, SIGTERM/SIGINT, the MPI
+// library exiting the process, a failure that aborts the job): the filesystem probes remove their
+// directory. Runs at most once, on its own thread for at most a few seconds (a hung filesystem cannot
+// keep the process alive); also at exit() while set. One at a time; set an empty function to clear.
+void set_abort_cleanup(std::function<void()> cleanup);
+void run_abort_cleanup() noexcept;
+
 // The watchdog of a measuring run: on a deadline, rank 0's `recorder` ends the run with status
 // timeout (other ranks, recorder null, say which rank and `rank_label` gave up); on SIGTERM/SIGINT
 // with status aborted. Either way the process exits 3.

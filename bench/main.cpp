@@ -6,6 +6,7 @@
 #include "analysis/errors.hpp"
 #include "bench/cli.hpp"
 #include "bench/collective_command.hpp"
+#include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"
 #include "bench/watchdog.hpp"
 #include "signals/signals_command.hpp"
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
                                       cli.signals.sample_seconds};
       return podperf::run_signals_command(o, std::cout, std::cerr);
     }
+    if (cli.command == "fs") return podperf::run_fs_command(&argc, &argv, cli);
     if (cli.command == "collective") return podperf::run_collective_command(&argc, &argv, cli);
     return podperf::run_pairs_command(&argc, &argv, cli);
   } catch (const std::exception& e) {

@@ -13,6 +13,7 @@
 
 #include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/summary_text.hpp"
@@ -20,6 +21,8 @@
 #include "analysis/units.hpp"
 #include "bench/backend_select.hpp"
 #include "bench/efa_rounds.hpp"
+#include "bench/fs/fs_plan.hpp"
+#include "bench/fs/fs_stage.hpp"
 #include "bench/job.hpp"
 #include "bench/mpi.hpp"
 #include "bench/nccl_capture.hpp"
@@ -116,8 +119,8 @@ struct Slot {
 // end keeps (pairs of the current step whose results had landed) and names (those that had not).
 class Recorder final : public RunRecorder {
  public:
-  Recorder(Run run, ResultsDir& dir, const NodeMap& map, const PairThresholds& t)
-      : RunRecorder(std::move(run), dir), map_(map), thresholds_(t) {}
+  Recorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t)
+      : RunRecorder(std::move(run), dir), map_(map), thresholds_(t.pairs), fs_thresholds_(t.fs) {}
 
   // The step's receive buffers; rank 0's main thread posts receives into them.
   std::vector<Slot>& begin_step(int round, std::vector<Slot> slots, bool retest) {
@@ -164,6 +167,7 @@ class Recorder final : public RunRecorder {
  private:
   void analyze(Run& run) override {
     analyze_pairs(run, thresholds_);
+    if (!run.fs.probes.empty()) analyze_fs(run, fs_thresholds_);
     correlate(run);
   }
   nlohmann::json end_event(const Run& run) const override {
@@ -172,7 +176,14 @@ class Recorder final : public RunRecorder {
   std::string render(const Run& run, const std::string& results_dir) const override {
     return render_summary(run, results_dir);
   }
-  int exit_code(const Run& run) const override { return pairs_exit_code(run); }
+  // The worst of the stages: 3 (a stage failed) over 1 (something flagged) over 0.
+  int exit_code(const Run& run) const override {
+    const int pairs = pairs_exit_code(run);
+    if (run.fs.probes.empty()) return pairs;
+    const int fs = fs_exit_code(run);
+    if (pairs == kExitRuntime || fs == kExitRuntime) return kExitRuntime;
+    return std::max(pairs, fs);
+  }
 
   void keep_partial(Run& run, const std::string& status, const std::string& error) override {
     for (const Slot& slot : slots_) {
@@ -210,6 +221,7 @@ class Recorder final : public RunRecorder {
 
   const NodeMap& map_;
   PairThresholds thresholds_;
+  FsThresholds fs_thresholds_;
   int step_round_ = 0;
   bool retest_ = false;
   std::vector<Slot> slots_;
@@ -265,20 +277,35 @@ int run_pairs(const Cli& cli, const Comm& world) {
   Plan plan;
   std::unique_ptr<Backend> backend;
   NcclLogCapture nccl_log;
+  const bool with_fs = cli.command == "run" && !o.fs.path.empty();
+  FsPlan fs_plan;
   std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m, const std::string& run_dir) {
     plan = make_plan(o, m);
+    if (with_fs) fs_plan = make_fs_plan(o.fs, o.config);
     if (backend_may_be_nccl(o.backend)) nccl_log = prepare_nccl_log(run_dir);
     backend = make_backend(o.backend, world);
   });
   if (!job) return kExitUsage;
   const NodeMap& map = job->map;
-  ResultsDir* dir = job->dir.get();
   const std::string& run_id = job->run_id;
+  // The filesystem stage's directory and space checks come first: a bad --fs-path ends the run
+  // before anything is measured.
+  FsSetup fs_setup;
+  if (with_fs) {
+    try {
+      fs_setup = prepare_fs_stage(world, map, fs_plan, o.fs, run_id);
+    } catch (const UsageError& e) {
+      if (root) std::fprintf(stderr, "podperf: error: %s\n", e.what());
+      return kExitUsage;
+    }
+  }
+  ResultsDir* dir = job->dir.get();
 
   std::unique_ptr<Recorder> recorder;
   if (root) {
     recorder = std::make_unique<Recorder>(make_run(cli, plan, map, run_id, world.size(), backend->name()), *dir, map,
-                                          plan.thresholds.pairs);
+                                          plan.thresholds);
+    if (with_fs) recorder->set_fs(fs_setup.info);
     bool virtual_nodes = o.virtual_nodes > 0;
     std::fprintf(stderr,
                  "podperf: %s on %zu %snodes (%d ranks), %zu sizes %s..%s, %d rounds (%zu steps, concurrency %s); "
@@ -404,8 +431,17 @@ int run_pairs(const Cli& cli, const Comm& world) {
         watchdog->disarm();
       }
     }
+    std::vector<Finding> efa_findings = efa_rounds.gather_findings(world);
+    if (with_fs) {
+      if (root) {
+        std::fprintf(stderr, "podperf: filesystem probes %s in %s\n",
+                     fmt::format("{}", fmt::join(fs_plan.probe_names(), ",")).c_str(), fs_setup.dir.c_str());
+      }
+      run_fs_probes(world, map, fs_plan, fs_setup, recorder.get(), *watchdog, o.timeout_s);
+      finish_fs_stage(world, fs_setup);
+    }
     record_findings(world, recorder.get(), nccl_log, backend->name(), signals_before, o.signals_root,
-                    efa_rounds.gather_findings(world));
+                    std::move(efa_findings));
   } catch (const std::exception& e) {
     if (root) recorder->abort("aborted", e.what());
     throw;

@@ -21,6 +21,33 @@ void RunRecorder::set_findings(std::vector<Finding> findings, std::string nccl_l
   run_.nccl_log = std::move(nccl_log_note);
 }
 
+void RunRecorder::set_fs(FsRun setup) {
+  std::lock_guard lock(mutex_);
+  run_.fs = std::move(setup);
+  dir_.append_event({{"event", "fs_setup"}, {"fs", run_.fs}});
+}
+
+void RunRecorder::begin_fs_probe(std::string probe) {
+  std::lock_guard lock(mutex_);
+  fs_running_ = std::move(probe);
+}
+
+void RunRecorder::add_fs_probe(FsProbeResult result) {
+  std::lock_guard lock(mutex_);
+  dir_.append_event({{"event", "fs_probe"}, {"probe", result}});
+  result.ranks.shrink_to_fit();
+  for (FsRankResult& r : result.ranks) r.latency_us = {};  // aggregated already; not kept in run.json
+  run_.fs.probes.push_back(std::move(result));
+  fs_running_.clear();
+}
+
+void RunRecorder::fs_failed(const std::string& error, const std::vector<std::string>& not_run) {
+  std::lock_guard lock(mutex_);
+  run_.status = "aborted";
+  run_.error = error;
+  for (const std::string& p : not_run) run_.unfinished.push_back("fs probe " + p + " (not run after the failure)");
+}
+
 nlohmann::json RunRecorder::end_event(const Run& run) const {
   return {{"event", "end"}, {"status", run.status}};
 }
@@ -44,6 +71,7 @@ void RunRecorder::abort(const std::string& status, const std::string& error) noe
     run_.error = error;
     run_.finished_at = iso8601_now();
     keep_partial(run_, status, error);
+    if (!fs_running_.empty()) run_.unfinished.push_back("fs probe " + fs_running_);
     analyze(run_);
     dir_.write_run(run_, /*durable=*/false);
     dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}},

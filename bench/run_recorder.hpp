@@ -26,6 +26,14 @@ class RunRecorder {
   // Findings gathered after the measurements (NCCL's log, host signals) and where NCCL's log went.
   void set_findings(std::vector<Finding> findings, std::string nccl_log_note, std::vector<NodeMetric> metrics = {});
 
+  // The filesystem stage: its setup, the probe now running (an abnormal end names it unfinished),
+  // each probe's results as they arrive (one events.jsonl line each), and a failure that ended the
+  // stage early (status aborted, the probes not run named unfinished).
+  void set_fs(FsRun setup);
+  void begin_fs_probe(std::string probe);
+  void add_fs_probe(FsProbeResult result);
+  void fs_failed(const std::string& error, const std::vector<std::string>& not_run);
+
   // Normal end: analysis, run.json (durable), end event. Returns the report text and exit code.
   std::pair<std::string, int> finish();
 
@@ -45,6 +53,7 @@ class RunRecorder {
 
   std::timed_mutex mutex_;
   Run run_;
+  std::string fs_running_;  // the filesystem probe in progress
   ResultsDir& dir_;
 };
 

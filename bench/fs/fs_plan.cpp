@@ -1,0 +1,150 @@
+#include "bench/fs/fs_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "analysis/errors.hpp"
+#include "sweep/sizes.hpp"
+
+namespace podperf {
+namespace {
+
+constexpr std::uint64_t kDirectAlign = 4096;
+constexpr std::uint64_t kMetaFileFootprint = 4096;  // a small file costs at least a block
+
+std::uint64_t positive_size(const std::string& text, const char* flag) {
+  const std::uint64_t v = parse_size(text, flag);
+  if (v == 0) throw UsageError(fmt::format("{} {}: must be more than 0 bytes", flag, text));
+  return v;
+}
+
+void require_aligned(std::uint64_t bytes, const char* flag, const std::string& text) {
+  if (bytes % kDirectAlign != 0) {
+    throw UsageError(fmt::format("{} {}: --direct needs a multiple of 4K (O_DIRECT transfers are aligned)", flag,
+                                 text));
+  }
+}
+
+// The host a node lives on (virtual nodes of one host share it).
+std::string host_key(const NodeInfo& n) { return n.is_virtual ? n.hostname : n.label; }
+
+}  // namespace
+
+std::vector<std::string> FsPlan::probe_names() const {
+  std::vector<std::string> out;
+  if (seq_write) out.emplace_back("seq-write");
+  if (seq_read) out.emplace_back("seq-read");
+  if (rand_read) out.emplace_back("rand-read");
+  if (meta) out.emplace_back("meta");
+  if (ckpt_save) out.emplace_back("ckpt-save");
+  if (ckpt_load) out.emplace_back("ckpt-load");
+  return out;
+}
+
+FsPlan make_fs_plan(const FsOptions& o, const std::string& thresholds_path) {
+  FsPlan plan;
+  std::stringstream in(o.probes);
+  std::string item;
+  int count = 0;
+  while (std::getline(in, item, ',')) {
+    if (item.empty()) continue;
+    ++count;
+    if (item == "seq-write") {
+      plan.seq_write = true;
+    } else if (item == "seq-read") {
+      plan.seq_read = true;
+    } else if (item == "rand-read") {
+      plan.rand_read = true;
+    } else if (item == "meta") {
+      plan.meta = true;
+    } else if (item == "ckpt-save") {
+      plan.ckpt_save = true;
+    } else if (item == "ckpt-load") {
+      plan.ckpt_load = true;
+    } else if (item == "all") {
+      plan.seq_write = plan.seq_read = plan.rand_read = plan.meta = plan.ckpt_save = plan.ckpt_load = true;
+    } else {
+      throw UsageError(fmt::format(
+          "--probes: unknown probe '{}' (expected seq-write, seq-read, rand-read, meta, ckpt-save, ckpt-load or all)",
+          item));
+    }
+  }
+  if (count == 0) throw UsageError("--probes: empty list (expected e.g. seq-write,seq-read)");
+  if ((plan.seq_read || plan.rand_read) && !plan.seq_write) {
+    throw UsageError("--probes: seq-read and rand-read read the files seq-write writes; add seq-write");
+  }
+  if (plan.ckpt_load && !plan.ckpt_save) {
+    throw UsageError("--probes: ckpt-load reads the shards ckpt-save writes; add ckpt-save");
+  }
+  plan.block_size_bytes = positive_size(o.block_size, "--block-size");
+  plan.file_size_bytes = positive_size(o.file_size, "--file-size");
+  plan.rand_block_size_bytes = positive_size(o.rand_block_size, "--rand-block-size");
+  plan.meta_file_size_bytes = parse_size(o.meta_file_size, "--meta-file-size");
+  plan.ckpt_shard_size_bytes = positive_size(o.ckpt_shard_size, "--ckpt-shard-size");
+  if (o.rand_ops < 1) throw UsageError(fmt::format("--rand-ops {}: must be at least 1", o.rand_ops));
+  if (o.meta_files < 1) throw UsageError(fmt::format("--meta-files {}: must be at least 1", o.meta_files));
+  if (o.ckpt_shards < 1) throw UsageError(fmt::format("--ckpt-shards {}: must be at least 1", o.ckpt_shards));
+  plan.rand_ops = static_cast<std::uint64_t>(o.rand_ops);
+  plan.meta_files = static_cast<std::uint64_t>(o.meta_files);
+  plan.ckpt_shards = static_cast<std::uint64_t>(o.ckpt_shards);
+  if (plan.seq_write && plan.block_size_bytes > plan.file_size_bytes) {
+    throw UsageError(fmt::format("--block-size {} is larger than --file-size {}", o.block_size, o.file_size));
+  }
+  if (plan.rand_read && plan.rand_block_size_bytes > plan.file_size_bytes) {
+    throw UsageError(fmt::format("--rand-block-size {} is larger than --file-size {}", o.rand_block_size, o.file_size));
+  }
+  plan.direct = o.direct;
+  if (plan.direct) {
+    require_aligned(plan.block_size_bytes, "--block-size", o.block_size);
+    require_aligned(plan.file_size_bytes, "--file-size", o.file_size);
+    require_aligned(plan.rand_block_size_bytes, "--rand-block-size", o.rand_block_size);
+    require_aligned(plan.ckpt_shard_size_bytes, "--ckpt-shard-size", o.ckpt_shard_size);
+  }
+  plan.keep = o.keep;
+  const Thresholds thresholds = load_thresholds(thresholds_path);
+  plan.thresholds = thresholds.fs;
+  plan.thresholds_source = thresholds.source;
+  if (!o.fsx_deployment.empty() || o.fsx_capacity_tib > 0.0) {
+    if (o.fsx_deployment.empty() || !(o.fsx_capacity_tib > 0.0)) {
+      throw UsageError("--fsx-deployment and --fsx-capacity-tib go together (e.g. PERSISTENT_2-250 and 4.8)");
+    }
+    if (o.expected_mb_s > 0.0) throw UsageError("--expected-mb-s and --fsx-deployment exclude each other");
+    plan.expected = fsx_expected(load_fs_capacity(""), o.fsx_deployment, o.fsx_capacity_tib);
+  } else if (o.expected_mb_s > 0.0) {
+    plan.expected.read_mb_s = o.expected_mb_s;
+    plan.expected.write_mb_s = o.expected_mb_s;
+    plan.expected.source = fmt::format("--expected-mb-s {}", o.expected_mb_s);
+  }
+  return plan;
+}
+
+std::uint64_t fs_peak_bytes_per_rank(const FsPlan& plan) {
+  std::uint64_t peak = 0;
+  if (plan.seq_write) peak = std::max(peak, plan.file_size_bytes);
+  if (plan.ckpt_save) peak = std::max(peak, plan.ckpt_shard_size_bytes * plan.ckpt_shards);
+  if (plan.meta) peak = std::max(peak, plan.meta_files * std::max(plan.meta_file_size_bytes, kMetaFileFootprint));
+  return peak;
+}
+
+int fs_read_source(int rank, const NodeMap& map, bool shared) {
+  const int node = map.node_of_rank.at(static_cast<std::size_t>(rank));
+  const NodeInfo& mine = map.nodes.at(static_cast<std::size_t>(node));
+  const auto local = static_cast<std::size_t>(std::find(mine.ranks.begin(), mine.ranks.end(), rank) - mine.ranks.begin());
+  if (shared) {
+    const NodeInfo& next = map.nodes[(static_cast<std::size_t>(node) + 1) % map.nodes.size()];
+    return next.ranks[local % next.ranks.size()];
+  }
+  // Node-local: the ranks of this host, in world rank order.
+  std::vector<int> host_ranks;
+  for (const NodeInfo& n : map.nodes) {
+    if (host_key(n) == host_key(mine)) host_ranks.insert(host_ranks.end(), n.ranks.begin(), n.ranks.end());
+  }
+  std::sort(host_ranks.begin(), host_ranks.end());
+  const auto at = static_cast<std::size_t>(std::find(host_ranks.begin(), host_ranks.end(), rank) - host_ranks.begin());
+  return host_ranks[(at + 1) % host_ranks.size()];
+}
+
+}  // namespace podperf

@@ -1,0 +1,124 @@
+#include "bench/fs_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "analysis/errors.hpp"
+#include "analysis/findings_text.hpp"
+#include "analysis/fs_analysis.hpp"
+#include "analysis/fs_text.hpp"
+#include "bench/fs/fs_plan.hpp"
+#include "bench/fs/fs_stage.hpp"
+#include "bench/job.hpp"
+#include "bench/nccl_capture.hpp"
+#include "bench/node_signals.hpp"
+#include "bench/run_recorder.hpp"
+#include "bench/watchdog.hpp"
+
+namespace podperf {
+namespace {
+
+// Rank 0's record of a filesystem run.
+class FsRecorder final : public RunRecorder {
+ public:
+  FsRecorder(Run run, ResultsDir& dir, const FsThresholds& t) : RunRecorder(std::move(run), dir), thresholds_(t) {}
+
+ private:
+  void analyze(Run& run) override { analyze_fs(run, thresholds_); }
+  nlohmann::json end_event(const Run& run) const override {
+    nlohmann::json slow = nlohmann::json::array();
+    for (const FsSlowNode& n : run.fs.slow_nodes) slow.push_back(n.label);
+    return {{"event", "end"}, {"status", run.status}, {"fs_slow_nodes", slow}};
+  }
+  std::string render(const Run& run, const std::string& results_dir) const override {
+    std::string out = fmt::format("\npodperf fs: run {}, {} nodes, {} ranks{}\n", run.run_id, run.nodes.size(),
+                                  run.ranks, run.status == "complete" ? "" : fmt::format(" ({})", run.status));
+    if (!run.error.empty()) out += fmt::format("Error: {}\n", run.error);
+    for (const std::string& u : run.unfinished) out += fmt::format("  unfinished: {}\n", u);
+    out += render_fs_section(run);
+    if (!run.findings.empty()) out += fmt::format("Findings:\n{}", render_findings(run, "  "));
+    if (!results_dir.empty()) out += fmt::format("\nResults: {}/run.json, events.jsonl\n", results_dir);
+    return out;
+  }
+  int exit_code(const Run& run) const override { return fs_exit_code(run); }
+
+  FsThresholds thresholds_;
+};
+
+// A usage error after the results directory was made: leave no empty directory behind.
+void remove_unused_results_dir(std::unique_ptr<ResultsDir>& dir) {
+  if (!dir) return;
+  const std::filesystem::path path = dir->path();
+  dir.reset();
+  std::error_code ec;
+  const std::filesystem::path events = path / "events.jsonl";
+  if (std::filesystem::exists(events, ec) && std::filesystem::file_size(events, ec) == 0) {
+    std::filesystem::remove(events, ec);
+  }
+  std::filesystem::remove(path, ec);  // only when empty
+}
+
+int run_fs(const Cli& cli, const Comm& world) {
+  const FsCommandOptions& o = cli.fs;
+  const bool root = world.rank() == 0;
+  FsPlan plan;
+  std::optional<JobStart> job =
+      start_job(world, o, [&](const NodeMap&, const std::string&) { plan = make_fs_plan(o.fs, o.fs.config); });
+  if (!job) return kExitUsage;
+  const NodeMap& map = job->map;
+
+  FsSetup setup;
+  try {
+    setup = prepare_fs_stage(world, map, plan, o.fs, job->run_id);
+  } catch (const UsageError& e) {
+    if (root) {
+      std::fprintf(stderr, "podperf: error: %s\n", e.what());
+      remove_unused_results_dir(job->dir);
+    }
+    return kExitUsage;
+  }
+
+  std::unique_ptr<FsRecorder> recorder;
+  if (root) {
+    Run run = base_run(cli, o, job->run_id, world.size(), map);
+    run.backend = "posix";
+    run.options.sizes_bytes = {};
+    run.options.thresholds_source = plan.thresholds_source;
+    run.options.threshold = plan.thresholds.threshold;
+    recorder = std::make_unique<FsRecorder>(std::move(run), *job->dir, plan.thresholds);
+    recorder->set_fs(setup.info);
+    std::fprintf(stderr,
+                 "podperf: fs on %zu %snodes (%d ranks), probes %s, %s per rank, block %s%s; %s filesystem (%s) at "
+                 "%s; results in %s\n",
+                 map.nodes.size(), o.virtual_nodes > 0 ? "VIRTUAL " : "", world.size(),
+                 fmt::format("{}", fmt::join(plan.probe_names(), ",")).c_str(), o.fs.file_size.c_str(),
+                 o.fs.block_size.c_str(), plan.direct ? ", O_DIRECT" : "", setup.shared ? "shared" : "node-local",
+                 setup.info.fs_type.empty() ? "type unknown" : setup.info.fs_type.c_str(), setup.dir.c_str(),
+                 job->dir->path().c_str());
+  }
+  const std::string& my_label =
+      map.nodes[static_cast<std::size_t>(map.node_of_rank[static_cast<std::size_t>(world.rank())])].label;
+  const std::unique_ptr<Watchdog> watchdog = make_run_watchdog(world, recorder.get(), my_label);
+  const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
+  std::unique_ptr<ExitGuard> exit_guard = make_exit_guard(recorder.get());
+  try {
+    run_fs_probes(world, map, plan, setup, recorder.get(), *watchdog, o.timeout_s);
+    finish_fs_stage(world, setup);
+    record_findings(world, recorder.get(), NcclLogCapture{}, "posix", signals_before, o.signals_root, {});
+  } catch (const std::exception& e) {
+    if (root) recorder->abort("aborted", e.what());
+    throw;
+  }
+  return conclude_run(world, recorder.get(), exit_guard);
+}
+
+}  // namespace
+
+int run_fs_command(int* argc, char*** argv, const Cli& cli) {
+  return run_mpi_command(argc, argv, [&cli](const Comm& world) { return run_fs(cli, world); });
+}
+
+}  // namespace podperf
