@@ -17,6 +17,10 @@ const char* fs_metric_unit(const FsProbeResult& p);
 // The value a node or the probe is judged on: mb_per_s, or ops_per_s for the metadata phases.
 double fs_node_metric(const FsProbeResult& p, const FsNodeResult& n);
 double fs_probe_metric(const FsProbeResult& p);
+// The throughput a probe's aggregate is compared with: fs.expected_read_mb_s for the read probes
+// (seq-read, rand-read, ckpt-load), fs.expected_write_mb_s for the writes (seq-write, ckpt-save), 0 for
+// the metadata phases or when not given.
+double fs_expected_mb_s(const FsRun& fs, const std::string& probe);
 
 // Fills p.nodes (one per node that has ranks in p.ranks, labels from `nodes`), the aggregate fields
 // (bytes, ops, duration_s = last end - first start, first_done_s, mb_per_s, ops_per_s),

@@ -23,7 +23,7 @@ struct FsCapacityTable {
 struct FsExpected {
   double read_mb_s = 0.0;
   double write_mb_s = 0.0;
-  std::string source;  // "FSx PERSISTENT_2-250 x 4.8 TiB (embedded:filesystems.toml)"
+  std::string source;  // "FSx PERSISTENT_2-250 x 4.8 TiB, per configs/filesystems.toml (built in)"
 };
 
 // Parses TOML text; `source` names it in errors. Throws ConfigError (file:line, key, expected).

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "analysis/findings_text.hpp"
+#include "analysis/fs_text.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -55,6 +56,9 @@ void render_matrix(const Run& run, std::string& out) {
   }
 }
 
+// Flagged pairs, retest, stragglers and slow links at the judged size.
+void render_pairs_outcome(const Run& run, std::string& out);
+
 }  // namespace
 
 std::string render_summary(const Run& run, const std::string& results_dir) {
@@ -63,9 +67,16 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
   bool any_virtual = std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return n.is_virtual; });
   append(out, "\npodperf {} — run {} — {} backend, {} ranks on {} nodes{}\n", run.command, run.run_id, run.backend, run.ranks,
       run.nodes.size(), any_virtual ? " (VIRTUAL nodes: ranks of one host split for a local demo; not a fabric test)" : "");
-  append(out, "launcher: {}{}; op {}; {} of {} rounds; status {}\n", run.launcher.kind,
-      run.launcher.job_id.empty() ? "" : fmt::format(" job {}", run.launcher.job_id), run.options.op,
-      run.rounds_completed, run.rounds_planned, run.status);
+  // A run with filesystem probes and no pairs (podperf fs) has no pair rounds, matrix or stragglers.
+  const bool pairs_section = !run.pairs.empty() || run.fs.probes.empty();
+  if (pairs_section) {
+    append(out, "launcher: {}{}; op {}; {} of {} rounds; status {}\n", run.launcher.kind,
+           run.launcher.job_id.empty() ? "" : fmt::format(" job {}", run.launcher.job_id), run.options.op,
+           run.rounds_completed, run.rounds_planned, run.status);
+  } else {
+    append(out, "launcher: {}{}; status {}\n", run.launcher.kind,
+           run.launcher.job_id.empty() ? "" : fmt::format(" job {}", run.launcher.job_id), run.status);
+  }
   if (!run.error.empty()) append(out, "error: {}\n", run.error);
   for (const std::string& u : run.unfinished) append(out, "  unfinished: {}\n", u);
   out += "\n";
@@ -84,6 +95,17 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
     }
   }
 
+  if (pairs_section) render_pairs_outcome(run, out);
+  if (!run.fs.probes.empty()) out += render_fs_section(run);
+  const std::string findings = render_findings(run, "  ");
+  if (!run.findings.empty()) append(out, "Findings:\n{}", findings);
+  if (!results_dir.empty()) append(out, "\nResults: {}/run.json, events.jsonl\n", results_dir);
+  return out;
+}
+
+namespace {
+
+void render_pairs_outcome(const Run& run, std::string& out) {
   std::vector<const PairResult*> flagged;
   for (const PairResult& p : run.pairs) {
     if (p.flagged && (p.size_bytes == run.judged_size_bytes || p.status != "ok")) flagged.push_back(&p);
@@ -141,10 +163,7 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
       for (const std::string& c : l.likely_causes) append(out, "    likely cause: {}\n", c);
     }
   }
-  const std::string findings = render_findings(run, "  ");
-  if (!run.findings.empty()) append(out, "Findings:\n{}", findings);
-  if (!results_dir.empty()) append(out, "\nResults: {}/run.json, events.jsonl\n", results_dir);
-  return out;
 }
 
+}  // namespace
 }  // namespace podperf

@@ -34,11 +34,20 @@ double require_fraction(const toml::table& table, std::string_view key, std::str
   return *value;
 }
 
+int require_count(const toml::table& table, std::string_view key, std::string_view prefix, double lo, double hi,
+                  const std::string& source) {
+  const toml::node* node = table.get(key);
+  if (node != nullptr && !node->is_integer()) {
+    throw ConfigError(fmt::format("{}: '{}{}' must be a whole number", toml_where(source, *node), prefix, key));
+  }
+  return static_cast<int>(require_fraction(table, key, prefix, lo, hi, source));
+}
+
 }  // namespace
 
 Thresholds parse_thresholds(std::string_view toml_text, const std::string& source) {
   const toml::table root = toml_parse(toml_text, source);
-  toml_reject_unknown(root, {"pairs"}, "", source);
+  toml_reject_unknown(root, {"pairs", "fs"}, "", source);
   const toml::table& pairs = require_table(root, "pairs", source);
   toml_reject_unknown(pairs,
                       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction",
@@ -51,15 +60,23 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.pairs.spread_factor = require_fraction(pairs, "spread_factor", "pairs.", 0.0, 100.0, source);
   out.pairs.max_spread_fraction = require_fraction(pairs, "max_spread_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.straggler_fraction = require_fraction(pairs, "straggler_fraction", "pairs.", 0.0, 1.0, source);
-  const toml::node* passes = pairs.get("baseline_max_passes");
-  if (passes != nullptr && !passes->is_integer()) {
-    throw ConfigError(
-        fmt::format("{}: 'pairs.baseline_max_passes' must be a whole number", toml_where(source, *passes)));
-  }
-  out.pairs.baseline_max_passes =
-      static_cast<int>(require_fraction(pairs, "baseline_max_passes", "pairs.", 1.0, 10000.0, source));
+  out.pairs.baseline_max_passes = require_count(pairs, "baseline_max_passes", "pairs.", 1.0, 10000.0, source);
   out.pairs.baseline_min_kept_fraction =
       require_fraction(pairs, "baseline_min_kept_fraction", "pairs.", 0.0, 1.0, source);
+
+  // [fs] after [pairs], so a [pairs] error is reported the same with or without an [fs] table.
+  const toml::table& fs = require_table(root, "fs", source);
+  toml_reject_unknown(fs,
+                      {"threshold", "spread_factor", "max_spread_fraction", "baseline_max_passes",
+                       "baseline_min_kept_fraction", "saturation_fraction", "cache_warn_fraction"},
+                      "fs.", source);
+  out.fs.threshold = require_fraction(fs, "threshold", "fs.", 0.0, 1.0, source);
+  out.fs.spread_factor = require_fraction(fs, "spread_factor", "fs.", 0.0, 100.0, source);
+  out.fs.max_spread_fraction = require_fraction(fs, "max_spread_fraction", "fs.", 0.0, 1.0, source);
+  out.fs.baseline_max_passes = require_count(fs, "baseline_max_passes", "fs.", 1.0, 10000.0, source);
+  out.fs.baseline_min_kept_fraction = require_fraction(fs, "baseline_min_kept_fraction", "fs.", 0.0, 1.0, source);
+  out.fs.saturation_fraction = require_fraction(fs, "saturation_fraction", "fs.", 0.0, 1.0, source);
+  out.fs.cache_warn_fraction = require_fraction(fs, "cache_warn_fraction", "fs.", 0.0, 1.0, source);
   return out;
 }
 

@@ -15,8 +15,20 @@ struct PairThresholds {
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the pairs
 };
 
+// Per-node judgment of the filesystem probes (analysis/fs_analysis.hpp) and the filesystem findings.
+struct FsThresholds {
+  double threshold = 0.0;            // fraction below the nodes' robust baseline that flags a node
+  double spread_factor = 0.0;        // ...and the gap exceeds spread_factor * spread of the healthy nodes
+  double max_spread_fraction = 0.0;  // that spread counts at most as this fraction of the baseline
+  int baseline_max_passes = 0;
+  double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the nodes
+  double saturation_fraction = 0.0;  // aggregate at or above this fraction of the expected throughput: saturated
+  double cache_warn_fraction = 0.0;  // a read whose file was cached above this share warns (page cache measured)
+};
+
 struct Thresholds {
   PairThresholds pairs;
+  FsThresholds fs;
   std::string source;  // "embedded:thresholds.toml" or the file path
 };
 

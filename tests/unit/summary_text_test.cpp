@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "analysis/fs_analysis.hpp"
 #include "analysis/nccl_log.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/summary_text.hpp"
@@ -148,6 +149,65 @@ TEST(SummaryText, SlowPairWhoseLogShowsSocketSaysSo) {
   EXPECT_TRUE(has(text, "CONCERN node4 [nccl.tcp_fallback]")) << text;
   EXPECT_TRUE(has(text, "next:")) << text;
   EXPECT_TRUE(has(text, "NCCL log: captured")) << text;
+}
+
+// A filesystem probe over 4 nodes, node 3 at half speed: each node's 2 ranks move 1 GB each.
+FsProbeResult fs_probe(const std::string& name) {
+  FsProbeResult p;
+  p.probe = name;
+  p.block_size_bytes = 1 << 20;
+  p.file_size_bytes = 1ULL << 30;
+  p.files_per_rank = 1;
+  for (int node = 0; node < 4; ++node) {
+    for (int k = 0; k < 2; ++k) {
+      FsRankResult r;
+      r.rank = 2 * node + k;
+      r.node = node;
+      r.bytes = 1'000'000'000;
+      r.end_s = node == 3 ? 4.0 : 2.0;
+      p.ranks.push_back(r);
+    }
+  }
+  return p;
+}
+
+TEST(SummaryText, FsOnlyRunShowsTheFilesystemAndNoPairSection) {
+  podperf::Run run;
+  run.command = "fs";
+  run.run_id = "fs-run";
+  run.backend = "host";
+  run.ranks = 8;
+  run.launcher.kind = "slurm";
+  run.nodes = synthetic::make_nodes(4);
+  run.fs.path = "/fsx/x";
+  run.fs.fs_type = "lustre";
+  run.fs.shared = true;
+  run.fs.probes.push_back(fs_probe("seq-write"));
+  analyze_fs(run, load_thresholds("").fs);
+  const std::string text = render_summary(run, "results/fs-run");
+  EXPECT_TRUE(has(text, "podperf fs")) << text;
+  EXPECT_TRUE(has(text, "Filesystem /fsx/x (lustre, shared by every node)")) << text;
+  EXPECT_TRUE(has(text, "node3 (50%)")) << text;
+  EXPECT_TRUE(has(text, "Slow filesystem nodes (1):")) << text;
+  EXPECT_TRUE(has(text, "Results: results/fs-run/run.json")) << text;
+  EXPECT_FALSE(has(text, "rounds")) << text;
+  EXPECT_FALSE(has(text, "Flagged pairs")) << text;
+  EXPECT_FALSE(has(text, "Straggler nodes")) << text;
+}
+
+TEST(SummaryText, RunWithPairsAndFsShowsBoth) {
+  podperf::Run run = analyzed_run_with_straggler();
+  run.fs.path = "/fsx/x";
+  run.fs.probes.push_back(fs_probe("seq-read"));
+  analyze_fs(run, load_thresholds("").fs);
+  const std::string text = render_summary(run, "");
+  EXPECT_TRUE(has(text, "Straggler nodes (1):")) << text;
+  EXPECT_TRUE(has(text, "Filesystem /fsx/x")) << text;
+  EXPECT_TRUE(has(text, "seq-read")) << text;
+  EXPECT_LT(text.find("Straggler nodes"), text.find("Filesystem /fsx/x")) << text;
+
+  podperf::Run pairs_only = analyzed_run_with_straggler();
+  EXPECT_FALSE(has(render_summary(pairs_only, ""), "Filesystem")) << render_summary(pairs_only, "");
 }
 
 }  // namespace

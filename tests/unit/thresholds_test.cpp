@@ -14,7 +14,7 @@
 namespace podperf {
 namespace {
 
-const char* const kValid = R"([pairs]
+const std::string kPairs = R"([pairs]
 threshold = 0.07
 noise_factor = 2
 spread_factor = 2.5
@@ -23,11 +23,21 @@ straggler_fraction = 0.6
 baseline_max_passes = 20
 baseline_min_kept_fraction = 0.4
 )";
+const std::string kFs = R"([fs]
+threshold = 0.2
+spread_factor = 3
+max_spread_fraction = 0.15
+baseline_max_passes = 30
+baseline_min_kept_fraction = 0.6
+saturation_fraction = 0.75
+cache_warn_fraction = 0.02
+)";
+const std::string kValid = kPairs + kFs;
 
-// kValid with one line replaced (or removed, when `replacement` is empty).
-std::string with_line(const std::string& key, const std::string& replacement) {
+// kValid with the first line of `key` from `from` on replaced (or removed, when `replacement` is empty).
+std::string with_line(const std::string& key, const std::string& replacement, const std::string& from = "[pairs]") {
   std::string text = kValid;
-  const std::size_t at = text.find(key + " =");
+  const std::size_t at = text.find(key + " =", text.find(from));
   const std::size_t end = text.find('\n', at);
   text.replace(at, end - at + 1, replacement.empty() ? "" : replacement + "\n");
   return text;
@@ -53,6 +63,13 @@ TEST(Thresholds, EmbeddedConfigLoads) {
   EXPECT_DOUBLE_EQ(t.pairs.straggler_fraction, 0.5);
   EXPECT_EQ(t.pairs.baseline_max_passes, 50);
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.5);
+  EXPECT_DOUBLE_EQ(t.fs.threshold, 0.15);
+  EXPECT_DOUBLE_EQ(t.fs.spread_factor, 4.0);
+  EXPECT_DOUBLE_EQ(t.fs.max_spread_fraction, 0.10);
+  EXPECT_EQ(t.fs.baseline_max_passes, 50);
+  EXPECT_DOUBLE_EQ(t.fs.baseline_min_kept_fraction, 0.5);
+  EXPECT_DOUBLE_EQ(t.fs.saturation_fraction, 0.8);
+  EXPECT_DOUBLE_EQ(t.fs.cache_warn_fraction, 0.05);
   EXPECT_TRUE(has(t.source, "thresholds.toml")) << t.source;
 }
 
@@ -65,6 +82,13 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_DOUBLE_EQ(t.pairs.straggler_fraction, 0.6);
   EXPECT_EQ(t.pairs.baseline_max_passes, 20);
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.4);
+  EXPECT_DOUBLE_EQ(t.fs.threshold, 0.2);
+  EXPECT_DOUBLE_EQ(t.fs.spread_factor, 3.0);
+  EXPECT_DOUBLE_EQ(t.fs.max_spread_fraction, 0.15);
+  EXPECT_EQ(t.fs.baseline_max_passes, 30);
+  EXPECT_DOUBLE_EQ(t.fs.baseline_min_kept_fraction, 0.6);
+  EXPECT_DOUBLE_EQ(t.fs.saturation_fraction, 0.75);
+  EXPECT_DOUBLE_EQ(t.fs.cache_warn_fraction, 0.02);
   EXPECT_EQ(t.source, "my.toml");
 }
 
@@ -91,7 +115,7 @@ TEST(Thresholds, MissingFileNamesThePath) {
 }
 
 TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
-  const std::string what = error_of(std::string(kValid) + "treshold = 0.1\n");
+  const std::string what = error_of(kPairs + "treshold = 0.1\n" + kFs);
   EXPECT_TRUE(has(what, "my.toml:9")) << what;
   EXPECT_TRUE(has(what, "pairs.treshold")) << what;
   EXPECT_TRUE(has(what, "threshold")) << what;  // the expected keys are listed
@@ -99,6 +123,54 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   const std::string top = error_of(std::string("[pair]\nthreshold = 0.1\n") + kValid);
   EXPECT_TRUE(has(top, "my.toml:1")) << top;
   EXPECT_TRUE(has(top, "'pair'")) << top;
+
+  const std::string fs = error_of(kValid + "saturation = 0.9\n");
+  EXPECT_TRUE(has(fs, "my.toml:17")) << fs;
+  EXPECT_TRUE(has(fs, "'fs.saturation'")) << fs;
+  EXPECT_TRUE(has(fs, "cache_warn_fraction")) << fs;  // the expected keys are listed
+}
+
+TEST(Thresholds, MissingFsKeyTable) {
+  for (const std::string key : {"threshold", "spread_factor", "max_spread_fraction", "baseline_max_passes",
+                                "baseline_min_kept_fraction", "saturation_fraction", "cache_warn_fraction"}) {
+    const std::string what = error_of(with_line(key, "", "[fs]"));
+    EXPECT_TRUE(has(what, "my.toml")) << what;
+    EXPECT_TRUE(has(what, "missing key 'fs." + key + "'")) << what;
+  }
+  // A file written before [fs] existed is rejected with a clear message, not read with zeros.
+  EXPECT_TRUE(has(error_of(kPairs), "missing table [fs]"));
+  EXPECT_TRUE(has(error_of("fs = 1\n" + kPairs), "[fs] must be a table"));
+}
+
+TEST(Thresholds, FsOutOfRangeAndWrongType) {
+  struct Case {
+    const char* line;
+    const char* key;
+    const char* what;
+  };
+  const std::vector<Case> cases{
+      {"threshold = 1.5", "fs.threshold", "out of range"},
+      {"saturation_fraction = 1.2", "fs.saturation_fraction", "out of range"},
+      {"cache_warn_fraction = -0.01", "fs.cache_warn_fraction", "out of range"},
+      {"spread_factor = 101", "fs.spread_factor", "out of range"},
+      {"baseline_max_passes = 0", "fs.baseline_max_passes", "out of range"},
+      {"baseline_max_passes = 2.5", "fs.baseline_max_passes", "whole number"},
+      {"max_spread_fraction = \"0.1\"", "fs.max_spread_fraction", "must be a number"},
+  };
+  for (const Case& c : cases) {
+    const std::string line = c.line;
+    const std::string key = line.substr(0, line.find(' '));
+    const std::string what = error_of(with_line(key, line, "[fs]"));
+    EXPECT_TRUE(has(what, std::string("'") + c.key + "'")) << c.line << ": " << what;
+    EXPECT_TRUE(has(what, c.what)) << c.line << ": " << what;
+    EXPECT_TRUE(has(what, "my.toml:1")) << c.line << ": " << what;  // lines 10..17 of kValid
+  }
+}
+
+TEST(Thresholds, PairsErrorsComeBeforeAMissingFsTable) {
+  // bad_input.sh feeds a [pairs]-only file with a bad value: the value is what gets reported.
+  const std::string what = error_of("[pairs]\nthreshold = \"high\"\n", "bad.toml");
+  EXPECT_TRUE(has(what, "bad.toml:2: 'pairs.threshold' must be a number")) << what;
 }
 
 TEST(Thresholds, MissingKeyTable) {
