@@ -16,6 +16,7 @@
 #include "analysis/fs_analysis.hpp"
 #include "analysis/fs_capacity.hpp"
 #include "analysis/fs_text.hpp"
+#include "analysis/run_json.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 
@@ -474,6 +475,36 @@ TEST(FsAnalysis, NoProbesNoFindings) {
   EXPECT_EQ(run.findings.size(), 1U);
   EXPECT_EQ(fs_exit_code(run), kExitOk);
   EXPECT_EQ(render_fs_section(run), "");
+}
+
+TEST(FsAnalysis, RunJsonRoundTripKeepsTheAnalysis) {
+  podperf::Run run = fs_run({1000, 980, 1010, 500}, "rand-read");
+  for (FsRankResult& r : run.fs.probes[0].ranks) r.latency_us = {100, 200, 300, 400};
+  run.fs.probes[0].ranks[0].source_node = 1;
+  run.fs.expected_read_mb_s = 4000.0;
+  run.fs.expected_source = "--expected-mb-s";
+  // Enough of a run for docs/run.schema.json (PODPERF_FS_RUN_JSON=path writes it for check_run-style checks).
+  run.podperf_version = "0.1.0";
+  run.started_at = run.finished_at = "2026-01-01T00:00:00.000Z";
+  run.launcher.kind = "singleton";
+  run.backend = "host";
+  run.options.sizes_bytes = {1};
+  run.options.iters = 1;
+  run.options.timeout_s = 1.0;
+  analyze_fs(run, thresholds());
+  const nlohmann::json json = run;
+  if (const char* out = std::getenv("PODPERF_FS_RUN_JSON"); out != nullptr) std::ofstream(out) << json.dump(2);
+  EXPECT_FALSE(json["fs"]["probes"][0]["ranks"][0].contains("latency_us"));  // samples stay out of run.json
+  podperf::Run back = json.get<podperf::Run>();
+  ASSERT_EQ(back.fs.probes.size(), 1U);
+  EXPECT_DOUBLE_EQ(back.fs.probes[0].lat_p99_us, 400.0);
+  EXPECT_EQ(back.fs.slow_nodes.size(), 1U);
+  const std::size_t findings = back.findings.size();
+  analyze_fs(back, thresholds());  // podperf report on a run.json: same conclusions without the samples
+  EXPECT_EQ(back.findings.size(), findings);
+  EXPECT_DOUBLE_EQ(back.fs.probes[0].lat_p99_us, 400.0);
+  EXPECT_DOUBLE_EQ(back.fs.probes[0].mb_per_s, run.fs.probes[0].mb_per_s);
+  EXPECT_TRUE(back.fs.probes[0].nodes[3].flagged);
 }
 
 // ---- fs_capacity ----
