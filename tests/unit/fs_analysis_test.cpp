@@ -1,5 +1,7 @@
 // Filesystem probe analysis (summarize_fs_probe, analyze_fs, fs_exit_code), the FSx capacity table
 // (configs/filesystems.toml, fsx_expected) and the filesystem section of the terminal summary.
+#include "analysis/fs_analysis.hpp"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -13,7 +15,6 @@
 #include <vector>
 
 #include "analysis/errors.hpp"
-#include "analysis/fs_analysis.hpp"
 #include "analysis/fs_capacity.hpp"
 #include "analysis/fs_text.hpp"
 #include "analysis/run_json.hpp"
@@ -23,9 +24,13 @@
 namespace podperf {
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
-FsThresholds thresholds() { return load_thresholds("").fs; }
+FsThresholds thresholds() {
+  return load_thresholds("").fs;
+}
 
 FsRankResult rank_result(int rank, int node, std::uint64_t bytes, double start_s, double end_s) {
   FsRankResult r;
@@ -413,8 +418,8 @@ TEST(FsAnalysis, ErrorAndWrongFindingsAndExitCodes) {
   // Every field of the findings podperf fs adds is filled (host only where one host is concerned).
   for (const Finding& f : run.findings) {
     if (f.source != "fs") continue;
-    EXPECT_FALSE(f.check.empty() || f.observed.empty() || f.expected.empty() || f.meaning.empty() ||
-                 f.effect.empty() || f.next_step.empty())
+    EXPECT_FALSE(f.check.empty() || f.observed.empty() || f.expected.empty() || f.meaning.empty() || f.effect.empty() ||
+                 f.next_step.empty())
         << f.check;
   }
 }
@@ -520,10 +525,10 @@ TEST(FsCapacity, EveryDeploymentOfTheEmbeddedTable) {
   };
   // capacity x min(network, disk) per TiB (FIELD-NOTES 6).
   const std::vector<Case> cases{
-      {"SCRATCH_2", 2.4, 480.0, 240.0},         {"PERSISTENT_2-125", 1.2, 150.0, 150.0},
-      {"PERSISTENT_2-250", 4.0, 1000.0, 1000.0}, {"PERSISTENT_2-500", 2.0, 1000.0, 1000.0},
+      {"SCRATCH_2", 2.4, 480.0, 240.0},           {"PERSISTENT_2-125", 1.2, 150.0, 150.0},
+      {"PERSISTENT_2-250", 4.0, 1000.0, 1000.0},  {"PERSISTENT_2-500", 2.0, 1000.0, 1000.0},
       {"PERSISTENT_2-1000", 1.5, 1500.0, 1500.0}, {"PERSISTENT_1-50", 2.4, 120.0, 120.0},
-      {"PERSISTENT_1-100", 2.4, 240.0, 240.0},   {"PERSISTENT_1-200", 2.4, 480.0, 480.0},
+      {"PERSISTENT_1-100", 2.4, 240.0, 240.0},    {"PERSISTENT_1-200", 2.4, 480.0, 480.0},
   };
   EXPECT_EQ(table.fsx.size(), cases.size());
   for (const Case& c : cases) {
@@ -532,8 +537,8 @@ TEST(FsCapacity, EveryDeploymentOfTheEmbeddedTable) {
     EXPECT_NEAR(e.write_mb_s, c.write_mb_s, 1e-9) << c.name;
     EXPECT_TRUE(has(e.source, c.name)) << e.source;
   }
-  const auto scratch = std::find_if(table.fsx.begin(), table.fsx.end(),
-                                    [](const FsxDeployment& d) { return d.name == "SCRATCH_2"; });
+  const auto scratch =
+      std::find_if(table.fsx.begin(), table.fsx.end(), [](const FsxDeployment& d) { return d.name == "SCRATCH_2"; });
   ASSERT_NE(scratch, table.fsx.end());
   EXPECT_DOUBLE_EQ(scratch->network_mb_s_per_tib, 200.0);
   EXPECT_DOUBLE_EQ(scratch->disk_read_mb_s_per_tib, 200.0);
@@ -594,8 +599,9 @@ TEST(FsCapacity, BadTomlErrorsNameLineAndKey) {
   EXPECT_TRUE(has(capacity_error("[fsx]\nMINE = 3\n"), "fs.toml:2")) << capacity_error("[fsx]\nMINE = 3\n");
   EXPECT_TRUE(has(capacity_error("[other]\n"), "unknown key 'other'"));
   EXPECT_TRUE(has(capacity_error("# empty\n"), "missing table [fsx]"));
-  what = capacity_error(entry + "disk_write_mb_s_per_tib = 50\n[fsx.mine]\nnetwork_mb_s_per_tib = 1\n"
-                                "disk_read_mb_s_per_tib = 1\ndisk_write_mb_s_per_tib = 1\n");
+  what = capacity_error(entry +
+                        "disk_write_mb_s_per_tib = 50\n[fsx.mine]\nnetwork_mb_s_per_tib = 1\n"
+                        "disk_read_mb_s_per_tib = 1\ndisk_write_mb_s_per_tib = 1\n");
   EXPECT_TRUE(has(what, "listed twice")) << what;
 }
 
@@ -652,8 +658,9 @@ TEST(FsText, ShowsProbesSlowestNodeAndUnits) {
   EXPECT_TRUE(has(text, "node3 (50%)")) << text;  // slowest node and its ratio
   EXPECT_TRUE(has(text, "1000x4K")) << text;      // meta: files x size per rank
   EXPECT_TRUE(has(text, "ops/s")) << text;
-  EXPECT_TRUE(has(text, "rand-read latency per read call (all ranks): p50 500 us, p90 900 us, p99 990 us, "
-                        "p99.9 999 us"))
+  EXPECT_TRUE(has(text,
+                  "rand-read latency per read call (all ranks): p50 500 us, p90 900 us, p99 990 us, "
+                  "p99.9 999 us"))
       << text;
   EXPECT_TRUE(has(text, "cache (node1): seq-read: 40% of the file rank 2 read")) << text;
   EXPECT_TRUE(has(text, "--direct")) << text;
@@ -664,7 +671,6 @@ TEST(FsText, ShowsProbesSlowestNodeAndUnits) {
   EXPECT_TRUE(has(text, "likely cause 1: signals.iowait: iowait 35% over the run")) << text;
   EXPECT_TRUE(has(text, "next: act on the first likely cause")) << text;
   EXPECT_FALSE(has(text, "Probe failures")) << text;
-  if (std::getenv("PODPERF_PRINT_FS_TEXT") != nullptr) std::fputs(text.c_str(), stdout);
 }
 
 TEST(FsText, SaturationAndErrorsAreShown) {
