@@ -18,7 +18,9 @@ namespace {
 constexpr std::size_t kMinJudgedNodes = 3;  // with fewer, "the others" are not a baseline
 
 // A rank whose probe failed moved an unknown share of its data: it counts towards the status only.
-bool measured(const FsRankResult& r) { return r.status != "error"; }
+bool measured(const FsRankResult& r) {
+  return r.status != "error";
+}
 
 int severity(const std::string& status) {
   if (status == "error") return 2;
@@ -26,7 +28,9 @@ int severity(const std::string& status) {
   return 0;
 }
 
-double per_second(double amount, double seconds) { return seconds > 0.0 ? amount / seconds : 0.0; }
+double per_second(double amount, double seconds) {
+  return seconds > 0.0 ? amount / seconds : 0.0;
+}
 
 // Nearest-rank percentile of sorted values, q in (0, 1]: the smallest value with at least q of the
 // values at or below it.
@@ -48,7 +52,8 @@ Percentiles percentiles(std::vector<double> values) {
 }
 
 const NodeInfo* node_info(const std::vector<NodeInfo>& nodes, int node) {
-  if (node >= 0 && static_cast<std::size_t>(node) < nodes.size() && nodes[static_cast<std::size_t>(node)].index == node) {
+  if (node >= 0 && static_cast<std::size_t>(node) < nodes.size() &&
+      nodes[static_cast<std::size_t>(node)].index == node) {
     return &nodes[static_cast<std::size_t>(node)];
   }
   for (const NodeInfo& n : nodes) {
@@ -70,7 +75,9 @@ std::string host_of(const std::vector<NodeInfo>& nodes, int node) {
 bool is_read_probe(const std::string& probe) {
   return probe == "seq-read" || probe == "rand-read" || probe == "ckpt-load";
 }
-bool is_write_probe(const std::string& probe) { return probe == "seq-write" || probe == "ckpt-save"; }
+bool is_write_probe(const std::string& probe) {
+  return probe == "seq-write" || probe == "ckpt-save";
+}
 
 // Host findings that explain a slow filesystem node first: I/O wait, a full root or data mount, Lustre
 // OSTs, anything else about filesystems; then the host's other concerns in their order.
@@ -132,15 +139,21 @@ Finding fs_finding(Tag tag, std::string check, std::string host) {
 
 }  // namespace
 
-bool fs_probe_is_meta(const std::string& probe) { return probe.rfind("meta", 0) == 0; }
+bool fs_probe_is_meta(const std::string& probe) {
+  return probe.rfind("meta", 0) == 0;
+}
 
-const char* fs_metric_unit(const FsProbeResult& p) { return fs_probe_is_meta(p.probe) ? "ops/s" : "MB/s"; }
+const char* fs_metric_unit(const FsProbeResult& p) {
+  return fs_probe_is_meta(p.probe) ? "ops/s" : "MB/s";
+}
 
 double fs_node_metric(const FsProbeResult& p, const FsNodeResult& n) {
   return fs_probe_is_meta(p.probe) ? n.ops_per_s : n.mb_per_s;
 }
 
-double fs_probe_metric(const FsProbeResult& p) { return fs_probe_is_meta(p.probe) ? p.ops_per_s : p.mb_per_s; }
+double fs_probe_metric(const FsProbeResult& p) {
+  return fs_probe_is_meta(p.probe) ? p.ops_per_s : p.mb_per_s;
+}
 
 double fs_expected_mb_s(const FsRun& fs, const std::string& probe) {
   if (is_read_probe(probe)) return fs.expected_read_mb_s;
@@ -238,9 +251,9 @@ void summarize_fs_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes) {
 void analyze_fs(Run& run, const FsThresholds& t) {
   FsRun& fs = run.fs;
   fs.slow_nodes.clear();
-  run.findings.erase(std::remove_if(run.findings.begin(), run.findings.end(),
-                                    [](const Finding& f) { return f.source == "fs"; }),
-                     run.findings.end());
+  run.findings.erase(
+      std::remove_if(run.findings.begin(), run.findings.end(), [](const Finding& f) { return f.source == "fs"; }),
+      run.findings.end());
   if (fs.probes.empty()) return;
 
   std::size_t most_judged = 0;
@@ -252,9 +265,8 @@ void analyze_fs(Run& run, const FsThresholds& t) {
     // and the failure is reported as such.
     std::vector<FsNodeResult*> judged;
     for (FsNodeResult& n : p.nodes) {
-      const bool complete = std::none_of(p.ranks.begin(), p.ranks.end(), [&n](const FsRankResult& r) {
-        return r.node == n.node && !measured(r);
-      });
+      const bool complete = std::none_of(p.ranks.begin(), p.ranks.end(),
+                                         [&n](const FsRankResult& r) { return r.node == n.node && !measured(r); });
       if (complete && n.end_s > n.start_s) judged.push_back(&n);
     }
     most_judged = std::max(most_judged, judged.size());
@@ -271,8 +283,8 @@ void analyze_fs(Run& run, const FsThresholds& t) {
       const double value = fs_node_metric(p, *n);
       n->ratio = b.value > 0.0 ? value / b.value : 0.0;
       const double gap = b.value - value;
-      n->flagged = judged.size() >= kMinJudgedNodes && value < b.value * (1.0 - t.threshold) &&
-                   gap > t.spread_factor * spread;
+      n->flagged =
+          judged.size() >= kMinJudgedNodes && value < b.value * (1.0 - t.threshold) && gap > t.spread_factor * spread;
       if (slowest == nullptr || value < fs_node_metric(p, *slowest)) slowest = n;
     }
     if (judged.size() >= 2) p.slowest_node = slowest->label;
@@ -292,10 +304,11 @@ void analyze_fs(Run& run, const FsThresholds& t) {
       s.probes.push_back(p.probe);
       s.worst_ratio = std::min(s.worst_ratio, n.ratio);
       const std::string unit = fs_metric_unit(p);
-      s.evidence += fmt::format("{}{}: {:.1f} {}, {:.0f}% of the nodes' baseline {:.1f} {} (done at {:.2f} s; "
-                                "all nodes by {:.2f} s)",
-                                s.evidence.empty() ? "" : "; ", p.probe, fs_node_metric(p, n), unit,
-                                n.ratio * 100.0, p.baseline, unit, n.end_s, p.duration_s);
+      s.evidence += fmt::format(
+          "{}{}: {:.1f} {}, {:.0f}% of the nodes' baseline {:.1f} {} (done at {:.2f} s; "
+          "all nodes by {:.2f} s)",
+          s.evidence.empty() ? "" : "; ", p.probe, fs_node_metric(p, n), unit, n.ratio * 100.0, p.baseline, unit,
+          n.end_s, p.duration_s);
     }
   }
   std::string good;
@@ -319,9 +332,9 @@ void analyze_fs(Run& run, const FsThresholds& t) {
     const double expected = fs_expected_mb_s(fs, p.probe);
     if (expected > 0.0 && p.status != "error" && p.mb_per_s >= t.saturation_fraction * expected) {
       Finding f = fs_finding(Tag::kConcern, "fs.saturation", "");
-      f.observed = fmt::format("{} aggregate {:.0f} MB/s is {:.0f}% of the expected {} {:.0f} MB/s ({})", p.probe,
-                               p.mb_per_s, 100.0 * p.mb_per_s / expected, read ? "read" : "write", expected,
-                               fs.expected_source);
+      f.observed =
+          fmt::format("{} aggregate {:.0f} MB/s is {:.0f}% of the expected {} {:.0f} MB/s ({})", p.probe, p.mb_per_s,
+                      100.0 * p.mb_per_s / expected, read ? "read" : "write", expected, fs.expected_source);
       f.expected = fmt::format("below {:.0f}% of the expected throughput", t.saturation_fraction * 100.0);
       f.meaning = p.mb_per_s > expected
                       ? "the filesystem itself is the limit (above 100%: burst credits or its server cache helped)"
@@ -406,8 +419,7 @@ void analyze_fs(Run& run, const FsThresholds& t) {
     f.next_step = "run podperf fs across 3 or more nodes (srun -N 3 or more, or mpirun with a host list)";
     found.push_back(std::move(f));
   }
-  run.findings.insert(run.findings.end(), std::make_move_iterator(found.begin()),
-                      std::make_move_iterator(found.end()));
+  run.findings.insert(run.findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
 }
 
 int fs_exit_code(const Run& run) {

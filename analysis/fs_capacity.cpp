@@ -24,15 +24,17 @@ double require_rate(const toml::table& table, std::string_view key, const std::s
         fmt::format("{}: '{}{}' must be a number (MB/s per TiB)", toml_where(source, *node), prefix, key));
   }
   if (!(*value > 0.0 && *value <= 1e6)) {
-    throw ConfigError(fmt::format("{}: '{}{}' = {} is out of range (expected more than 0, at most 1000000 MB/s per TiB)",
-                                  toml_where(source, *node), prefix, key, *value));
+    throw ConfigError(
+        fmt::format("{}: '{}{}' = {} is out of range (expected more than 0, at most 1000000 MB/s per TiB)",
+                    toml_where(source, *node), prefix, key, *value));
   }
   return *value;
 }
 
 std::string upper(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return out;
 }
 
@@ -51,13 +53,14 @@ FsCapacityTable parse_fs_capacity(std::string_view toml_text, const std::string&
     const std::string name(key.str());
     const toml::table* entry = value.as_table();
     if (entry == nullptr) {
-      throw ConfigError(fmt::format("{}: 'fsx.{}' must be a table [fsx.{}] with network_mb_s_per_tib, "
-                                    "disk_read_mb_s_per_tib and disk_write_mb_s_per_tib",
-                                    toml_where(source, value), name, name));
+      throw ConfigError(
+          fmt::format("{}: 'fsx.{}' must be a table [fsx.{}] with network_mb_s_per_tib, "
+                      "disk_read_mb_s_per_tib and disk_write_mb_s_per_tib",
+                      toml_where(source, value), name, name));
     }
     const std::string prefix = "fsx." + name + ".";
-    toml_reject_unknown(*entry, {"network_mb_s_per_tib", "disk_read_mb_s_per_tib", "disk_write_mb_s_per_tib"},
-                        prefix, source);
+    toml_reject_unknown(*entry, {"network_mb_s_per_tib", "disk_read_mb_s_per_tib", "disk_write_mb_s_per_tib"}, prefix,
+                        source);
     FsxDeployment d;
     d.name = name;
     d.network_mb_s_per_tib = require_rate(*entry, "network_mb_s_per_tib", prefix, source);

@@ -52,7 +52,8 @@ std::string render_fs_section(const Run& run) {
   const FsRun& fs = run.fs;
   if (fs.probes.empty()) return "";
   std::string out;
-  append(out, "\nFilesystem {} ({}, {})\n", fs.path.empty() ? "?" : fs.path, fs.fs_type.empty() ? "type unknown" : fs.fs_type,
+  append(out, "\nFilesystem {} ({}, {})\n", fs.path.empty() ? "?" : fs.path,
+         fs.fs_type.empty() ? "type unknown" : fs.fs_type,
          fs.shared ? "shared by every node" : "node-local: each node measured its own");
   if (!fs.probe_dir.empty()) {
     append(out, "probe directory {} ({})\n", fs.probe_dir, fs.kept ? "kept: --keep" : "removed after the probes");
@@ -73,18 +74,22 @@ std::string render_fs_section(const Run& run) {
 
   std::size_t width = 12;
   for (const FsProbeResult& p : fs.probes) width = std::max(width, slowest(p).size());
-  append(out, "{:<12} {:>8} {:>6} {:>9} {:>16} {:>10} {:>10}  {:<{}} {:>7}  {}\n", "probe", "io", "block",
-         "per rank", "aggregate", "first done", "last done", "slowest node", width, "flagged", "status");
+  append(out, "{:<12} {:>8} {:>6} {:>9} {:>16} {:>10} {:>10}  {:<{}} {:>7}  {}\n", "probe", "io", "block", "per rank",
+         "aggregate", "first done", "last done", "slowest node", width, "flagged", "status");
   for (const FsProbeResult& p : fs.probes) {
     const auto flagged = std::count_if(p.nodes.begin(), p.nodes.end(), [](const FsNodeResult& n) { return n.flagged; });
     append(out, "{:<12} {:>8} {:>6} {:>9} {:>16} {:>8.2f} s {:>8.2f} s  {:<{}} {:>7}  {}\n", p.probe,
-           fs_probe_is_meta(p.probe) ? "-" : p.direct ? "direct" : "buffered", p.block_size_bytes > 0 ? format_size(p.block_size_bytes) : "-",
-           per_rank(p), rate(p), p.first_done_s, p.duration_s, slowest(p), width, flagged, p.status);
+           fs_probe_is_meta(p.probe) ? "-"
+           : p.direct                ? "direct"
+                                     : "buffered",
+           p.block_size_bytes > 0 ? format_size(p.block_size_bytes) : "-", per_rank(p), rate(p), p.first_done_s,
+           p.duration_s, slowest(p), width, flagged, p.status);
   }
 
   for (const FsProbeResult& p : fs.probes) {
     if (p.probe == "rand-read" && p.lat_p50_us > 0.0) {
-      append(out, "{} latency per read call (all ranks): p50 {:.0f} us, p90 {:.0f} us, p99 {:.0f} us, p99.9 {:.0f} us{}\n",
+      append(out,
+             "{} latency per read call (all ranks): p50 {:.0f} us, p90 {:.0f} us, p99 {:.0f} us, p99.9 {:.0f} us{}\n",
              p.probe, p.lat_p50_us, p.lat_p90_us, p.lat_p99_us, p.lat_p999_us,
              p.ops_per_s > 0.0 ? fmt::format("; {:.0f} reads/s", p.ops_per_s) : "");
     }

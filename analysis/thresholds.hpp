@@ -22,8 +22,8 @@ struct FsThresholds {
   double max_spread_fraction = 0.0;  // that spread counts at most as this fraction of the baseline
   int baseline_max_passes = 0;
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the nodes
-  double saturation_fraction = 0.0;  // aggregate at or above this fraction of the expected throughput: saturated
-  double cache_warn_fraction = 0.0;  // a read whose file was cached above this share warns (page cache measured)
+  double saturation_fraction = 0.0;         // aggregate >= this fraction of the expected throughput: saturated
+  double cache_warn_fraction = 0.0;         // a read whose file was more cached than this share warns
 };
 
 struct Thresholds {

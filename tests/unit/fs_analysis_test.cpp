@@ -1,5 +1,7 @@
 // Filesystem probe analysis (summarize_fs_probe, analyze_fs, fs_exit_code), the FSx capacity table
 // (configs/filesystems.toml, fsx_expected) and the filesystem section of the terminal summary.
+#include "analysis/fs_analysis.hpp"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -13,18 +15,22 @@
 #include <vector>
 
 #include "analysis/errors.hpp"
-#include "analysis/fs_analysis.hpp"
 #include "analysis/fs_capacity.hpp"
 #include "analysis/fs_text.hpp"
+#include "analysis/run_json.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
-FsThresholds thresholds() { return load_thresholds("").fs; }
+FsThresholds thresholds() {
+  return load_thresholds("").fs;
+}
 
 FsRankResult rank_result(int rank, int node, std::uint64_t bytes, double start_s, double end_s) {
   FsRankResult r;
@@ -412,8 +418,8 @@ TEST(FsAnalysis, ErrorAndWrongFindingsAndExitCodes) {
   // Every field of the findings podperf fs adds is filled (host only where one host is concerned).
   for (const Finding& f : run.findings) {
     if (f.source != "fs") continue;
-    EXPECT_FALSE(f.check.empty() || f.observed.empty() || f.expected.empty() || f.meaning.empty() ||
-                 f.effect.empty() || f.next_step.empty())
+    EXPECT_FALSE(f.check.empty() || f.observed.empty() || f.expected.empty() || f.meaning.empty() || f.effect.empty() ||
+                 f.next_step.empty())
         << f.check;
   }
 }
@@ -476,6 +482,36 @@ TEST(FsAnalysis, NoProbesNoFindings) {
   EXPECT_EQ(render_fs_section(run), "");
 }
 
+TEST(FsAnalysis, RunJsonRoundTripKeepsTheAnalysis) {
+  podperf::Run run = fs_run({1000, 980, 1010, 500}, "rand-read");
+  for (FsRankResult& r : run.fs.probes[0].ranks) r.latency_us = {100, 200, 300, 400};
+  run.fs.probes[0].ranks[0].source_node = 1;
+  run.fs.expected_read_mb_s = 4000.0;
+  run.fs.expected_source = "--expected-mb-s";
+  // Enough of a run for docs/run.schema.json (PODPERF_FS_RUN_JSON=path writes it for check_run-style checks).
+  run.podperf_version = "0.1.0";
+  run.started_at = run.finished_at = "2026-01-01T00:00:00.000Z";
+  run.launcher.kind = "singleton";
+  run.backend = "host";
+  run.options.sizes_bytes = {1};
+  run.options.iters = 1;
+  run.options.timeout_s = 1.0;
+  analyze_fs(run, thresholds());
+  const nlohmann::json json = run;
+  if (const char* out = std::getenv("PODPERF_FS_RUN_JSON"); out != nullptr) std::ofstream(out) << json.dump(2);
+  EXPECT_FALSE(json["fs"]["probes"][0]["ranks"][0].contains("latency_us"));  // samples stay out of run.json
+  podperf::Run back = json.get<podperf::Run>();
+  ASSERT_EQ(back.fs.probes.size(), 1U);
+  EXPECT_DOUBLE_EQ(back.fs.probes[0].lat_p99_us, 400.0);
+  EXPECT_EQ(back.fs.slow_nodes.size(), 1U);
+  const std::size_t findings = back.findings.size();
+  analyze_fs(back, thresholds());  // podperf report on a run.json: same conclusions without the samples
+  EXPECT_EQ(back.findings.size(), findings);
+  EXPECT_DOUBLE_EQ(back.fs.probes[0].lat_p99_us, 400.0);
+  EXPECT_DOUBLE_EQ(back.fs.probes[0].mb_per_s, run.fs.probes[0].mb_per_s);
+  EXPECT_TRUE(back.fs.probes[0].nodes[3].flagged);
+}
+
 // ---- fs_capacity ----
 
 TEST(FsCapacity, EveryDeploymentOfTheEmbeddedTable) {
@@ -489,10 +525,10 @@ TEST(FsCapacity, EveryDeploymentOfTheEmbeddedTable) {
   };
   // capacity x min(network, disk) per TiB (FIELD-NOTES 6).
   const std::vector<Case> cases{
-      {"SCRATCH_2", 2.4, 480.0, 240.0},         {"PERSISTENT_2-125", 1.2, 150.0, 150.0},
-      {"PERSISTENT_2-250", 4.0, 1000.0, 1000.0}, {"PERSISTENT_2-500", 2.0, 1000.0, 1000.0},
+      {"SCRATCH_2", 2.4, 480.0, 240.0},           {"PERSISTENT_2-125", 1.2, 150.0, 150.0},
+      {"PERSISTENT_2-250", 4.0, 1000.0, 1000.0},  {"PERSISTENT_2-500", 2.0, 1000.0, 1000.0},
       {"PERSISTENT_2-1000", 1.5, 1500.0, 1500.0}, {"PERSISTENT_1-50", 2.4, 120.0, 120.0},
-      {"PERSISTENT_1-100", 2.4, 240.0, 240.0},   {"PERSISTENT_1-200", 2.4, 480.0, 480.0},
+      {"PERSISTENT_1-100", 2.4, 240.0, 240.0},    {"PERSISTENT_1-200", 2.4, 480.0, 480.0},
   };
   EXPECT_EQ(table.fsx.size(), cases.size());
   for (const Case& c : cases) {
@@ -501,8 +537,8 @@ TEST(FsCapacity, EveryDeploymentOfTheEmbeddedTable) {
     EXPECT_NEAR(e.write_mb_s, c.write_mb_s, 1e-9) << c.name;
     EXPECT_TRUE(has(e.source, c.name)) << e.source;
   }
-  const auto scratch = std::find_if(table.fsx.begin(), table.fsx.end(),
-                                    [](const FsxDeployment& d) { return d.name == "SCRATCH_2"; });
+  const auto scratch =
+      std::find_if(table.fsx.begin(), table.fsx.end(), [](const FsxDeployment& d) { return d.name == "SCRATCH_2"; });
   ASSERT_NE(scratch, table.fsx.end());
   EXPECT_DOUBLE_EQ(scratch->network_mb_s_per_tib, 200.0);
   EXPECT_DOUBLE_EQ(scratch->disk_read_mb_s_per_tib, 200.0);
@@ -563,8 +599,9 @@ TEST(FsCapacity, BadTomlErrorsNameLineAndKey) {
   EXPECT_TRUE(has(capacity_error("[fsx]\nMINE = 3\n"), "fs.toml:2")) << capacity_error("[fsx]\nMINE = 3\n");
   EXPECT_TRUE(has(capacity_error("[other]\n"), "unknown key 'other'"));
   EXPECT_TRUE(has(capacity_error("# empty\n"), "missing table [fsx]"));
-  what = capacity_error(entry + "disk_write_mb_s_per_tib = 50\n[fsx.mine]\nnetwork_mb_s_per_tib = 1\n"
-                                "disk_read_mb_s_per_tib = 1\ndisk_write_mb_s_per_tib = 1\n");
+  what = capacity_error(entry +
+                        "disk_write_mb_s_per_tib = 50\n[fsx.mine]\nnetwork_mb_s_per_tib = 1\n"
+                        "disk_read_mb_s_per_tib = 1\ndisk_write_mb_s_per_tib = 1\n");
   EXPECT_TRUE(has(what, "listed twice")) << what;
 }
 
@@ -621,8 +658,9 @@ TEST(FsText, ShowsProbesSlowestNodeAndUnits) {
   EXPECT_TRUE(has(text, "node3 (50%)")) << text;  // slowest node and its ratio
   EXPECT_TRUE(has(text, "1000x4K")) << text;      // meta: files x size per rank
   EXPECT_TRUE(has(text, "ops/s")) << text;
-  EXPECT_TRUE(has(text, "rand-read latency per read call (all ranks): p50 500 us, p90 900 us, p99 990 us, "
-                        "p99.9 999 us"))
+  EXPECT_TRUE(has(text,
+                  "rand-read latency per read call (all ranks): p50 500 us, p90 900 us, p99 990 us, "
+                  "p99.9 999 us"))
       << text;
   EXPECT_TRUE(has(text, "cache (node1): seq-read: 40% of the file rank 2 read")) << text;
   EXPECT_TRUE(has(text, "--direct")) << text;
@@ -633,7 +671,6 @@ TEST(FsText, ShowsProbesSlowestNodeAndUnits) {
   EXPECT_TRUE(has(text, "likely cause 1: signals.iowait: iowait 35% over the run")) << text;
   EXPECT_TRUE(has(text, "next: act on the first likely cause")) << text;
   EXPECT_FALSE(has(text, "Probe failures")) << text;
-  if (std::getenv("PODPERF_PRINT_FS_TEXT") != nullptr) std::fputs(text.c_str(), stdout);
 }
 
 TEST(FsText, SaturationAndErrorsAreShown) {
