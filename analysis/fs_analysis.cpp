@@ -283,8 +283,8 @@ void analyze_fs(Run& run, const FsThresholds& t) {
       const double value = fs_node_metric(p, *n);
       n->ratio = b.value > 0.0 ? value / b.value : 0.0;
       const double gap = b.value - value;
-      n->flagged =
-          judged.size() >= kMinJudgedNodes && value < b.value * (1.0 - t.threshold) && gap > t.spread_factor * spread;
+      n->flagged = judged.size() >= kMinJudgedNodes && p.duration_s >= t.min_judged_seconds &&
+                   value < b.value * (1.0 - t.threshold) && gap > t.spread_factor * spread;
       if (slowest == nullptr || value < fs_node_metric(p, *slowest)) slowest = n;
     }
     if (judged.size() >= 2) p.slowest_node = slowest->label;
@@ -408,6 +408,23 @@ void analyze_fs(Run& run, const FsThresholds& t) {
     f.next_step =
         "give it: --fsx-deployment TYPE --fsx-capacity-tib N (FSx for Lustre, configs/filesystems.toml), or "
         "--expected-mb-s MB_S";
+    found.push_back(std::move(f));
+  }
+  std::vector<std::string> short_probes;
+  for (const FsProbeResult& p : fs.probes) {
+    if (p.status != "error" && p.duration_s < t.min_judged_seconds) {
+      short_probes.push_back(fmt::format("{} {:.3f} s", p.probe, p.duration_s));
+    }
+  }
+  if (!short_probes.empty() && most_judged >= kMinJudgedNodes) {
+    Finding f = fs_finding(Tag::kInfo, "fs.short_probe", "");
+    f.observed = fmt::format("{}", fmt::join(short_probes, ", "));
+    f.expected = fmt::format("at least {} s per probe to compare nodes", t.min_judged_seconds);
+    f.meaning = "these probes ended too soon for their node-to-node differences to mean anything: no node is "
+                "judged in them (their aggregate numbers stand)";
+    f.effect = "a node slow only in these probes would go unnoticed";
+    f.next_step = "give the probes more work: --file-size and --rand-ops (data), --meta-files (metadata), "
+                  "--ckpt-shard-size (checkpoints)";
     found.push_back(std::move(f));
   }
   if (most_judged < kMinJudgedNodes) {

@@ -68,7 +68,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   const toml::table& fs = require_table(root, "fs", source);
   toml_reject_unknown(fs,
                       {"threshold", "spread_factor", "max_spread_fraction", "baseline_max_passes",
-                       "baseline_min_kept_fraction", "saturation_fraction", "cache_warn_fraction"},
+                       "baseline_min_kept_fraction", "saturation_fraction", "cache_warn_fraction", "min_judged_seconds"},
                       "fs.", source);
   out.fs.threshold = require_fraction(fs, "threshold", "fs.", 0.0, 1.0, source);
   out.fs.spread_factor = require_fraction(fs, "spread_factor", "fs.", 0.0, 100.0, source);
@@ -77,6 +77,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.fs.baseline_min_kept_fraction = require_fraction(fs, "baseline_min_kept_fraction", "fs.", 0.0, 1.0, source);
   out.fs.saturation_fraction = require_fraction(fs, "saturation_fraction", "fs.", 0.0, 1.0, source);
   out.fs.cache_warn_fraction = require_fraction(fs, "cache_warn_fraction", "fs.", 0.0, 1.0, source);
+  out.fs.min_judged_seconds = require_fraction(fs, "min_judged_seconds", "fs.", 0.0, 86400.0, source);
   return out;
 }
 

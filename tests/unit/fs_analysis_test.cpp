@@ -255,6 +255,24 @@ TEST(FsAnalysis, SlowNodeAmongFourIsFlaggedAndNamedSlowest) {
   EXPECT_EQ(fs_exit_code(run), kExitFlagged);
 }
 
+TEST(FsAnalysis, AProbeTooShortJudgesNoNodeAndSaysSo) {
+  podperf::Run run = fs_run({1000, 980, 1010, 500});
+  FsThresholds t = thresholds();
+  t.min_judged_seconds = run.fs.probes[0].ranks.back().end_s + 1.0;  // longer than the probe lasted
+  analyze_fs(run, t);
+  const FsProbeResult& p = run.fs.probes[0];
+  EXPECT_FALSE(p.nodes[3].flagged);
+  EXPECT_EQ(p.slowest_node, "node3");  // still named, not judged
+  EXPECT_TRUE(run.fs.slow_nodes.empty());
+  ASSERT_EQ(findings_with(run, "fs.short_probe").size(), 1U);
+  EXPECT_TRUE(has(findings_with(run, "fs.short_probe")[0]->observed, "seq-read")) << findings_with(run, "fs.short_probe")[0]->observed;
+  EXPECT_EQ(fs_exit_code(run), kExitOk);
+  t.min_judged_seconds = 0.0;
+  analyze_fs(run, t);
+  EXPECT_TRUE(run.fs.probes[0].nodes[3].flagged);
+  EXPECT_TRUE(findings_with(run, "fs.short_probe").empty());
+}
+
 TEST(FsAnalysis, SlowInSeveralProbesListsThemAndTheWorstRatio) {
   podperf::Run run = fs_run({1000, 980, 1010, 600}, "seq-write");
   run.fs.probes.push_back(probe_at("seq-read", {2000, 2050, 1990, 600}));

@@ -31,6 +31,7 @@ baseline_max_passes = 30
 baseline_min_kept_fraction = 0.6
 saturation_fraction = 0.75
 cache_warn_fraction = 0.02
+min_judged_seconds = 0.25
 )";
 const std::string kValid = kPairs + kFs;
 
@@ -70,6 +71,7 @@ TEST(Thresholds, EmbeddedConfigLoads) {
   EXPECT_DOUBLE_EQ(t.fs.baseline_min_kept_fraction, 0.5);
   EXPECT_DOUBLE_EQ(t.fs.saturation_fraction, 0.8);
   EXPECT_DOUBLE_EQ(t.fs.cache_warn_fraction, 0.05);
+  EXPECT_DOUBLE_EQ(t.fs.min_judged_seconds, 0.5);
   EXPECT_TRUE(has(t.source, "thresholds.toml")) << t.source;
 }
 
@@ -89,6 +91,7 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_DOUBLE_EQ(t.fs.baseline_min_kept_fraction, 0.6);
   EXPECT_DOUBLE_EQ(t.fs.saturation_fraction, 0.75);
   EXPECT_DOUBLE_EQ(t.fs.cache_warn_fraction, 0.02);
+  EXPECT_DOUBLE_EQ(t.fs.min_judged_seconds, 0.25);
   EXPECT_EQ(t.source, "my.toml");
 }
 
@@ -125,14 +128,14 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   EXPECT_TRUE(has(top, "'pair'")) << top;
 
   const std::string fs = error_of(kValid + "saturation = 0.9\n");
-  EXPECT_TRUE(has(fs, "my.toml:17")) << fs;
+  EXPECT_TRUE(has(fs, "my.toml:18")) << fs;
   EXPECT_TRUE(has(fs, "'fs.saturation'")) << fs;
   EXPECT_TRUE(has(fs, "cache_warn_fraction")) << fs;  // the expected keys are listed
 }
 
 TEST(Thresholds, MissingFsKeyTable) {
   for (const std::string key : {"threshold", "spread_factor", "max_spread_fraction", "baseline_max_passes",
-                                "baseline_min_kept_fraction", "saturation_fraction", "cache_warn_fraction"}) {
+                                "baseline_min_kept_fraction", "saturation_fraction", "cache_warn_fraction", "min_judged_seconds"}) {
     const std::string what = error_of(with_line(key, "", "[fs]"));
     EXPECT_TRUE(has(what, "my.toml")) << what;
     EXPECT_TRUE(has(what, "missing key 'fs." + key + "'")) << what;
