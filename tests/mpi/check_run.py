@@ -49,6 +49,8 @@ def main():
         fail(f"start event does not match the schema: {e.message}")
     pair_schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/pair"}
     collective_schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/collective"}
+    fs_schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/fs"}
+    fs_probe_schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/fs_probe"}
     event_pairs = []
     for ev in events[1:]:
         if ev["event"] == "retest":
@@ -61,6 +63,10 @@ def main():
         elif ev["event"] == "collective":
             for r in ev["results"]:
                 jsonschema.validate(r, collective_schema)
+        elif ev["event"] == "fs_setup":
+            jsonschema.validate(ev["fs"], fs_schema)
+        elif ev["event"] == "fs_probe":
+            jsonschema.validate(ev["probe"], fs_probe_schema)
         elif ev["event"] != "end":
             fail(f"unknown event {ev['event']}")
     if len(run["nodes"]) != args.nodes:
