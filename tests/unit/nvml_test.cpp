@@ -11,12 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/pair_flags.hpp"
+#include "analysis/thresholds.hpp"
+#include "bench/node_signals.hpp"
 #include "signals/libfabric_probe.hpp"
 #include "signals/nvml.hpp"
 #include "signals/rules.hpp"
 #include "signals/snapshot.hpp"
 #include "signals/snapshot_json.hpp"
+#include "synthetic_run.hpp"
 
 namespace podperf {
 namespace {
@@ -535,6 +540,49 @@ TEST(Libfabric, ThisHostListsProviders) {
   const LibfabricRead missing = read_libfabric("/nonexistent/libfabric.so.1");
   EXPECT_FALSE(missing.loaded);
   EXPECT_TRUE(contains(missing.why, "dlopen(/nonexistent/libfabric.so.1)"));
+}
+
+// ---------------------------------------------------------------- GPU temperature as a node metric
+
+TEST(GpuMetrics, HottestGpuAtTheEndOfTheRun) {
+  NvmlGpu hot = healthy_gpu(1);
+  hot.temperature_c = 78;
+  NvmlGpu lost = healthy_gpu(2);
+  lost.lost = true;
+  lost.temperature_c = 99;  // a lost GPU's value is not a reading
+  HostSnapshot a = gpu_snapshot({healthy_gpu(0), hot, lost});
+  a.hostname = {"a", true, ""};
+  HostSnapshot b;  // no NVML: no metric
+  b.hostname = {"b", true, ""};
+  const auto metrics = host_signal_metrics({}, {a, b});  // no start snapshots: only the end counts
+  ASSERT_EQ(metrics.size(), 1u);
+  EXPECT_EQ(metrics[0].host, "a");
+  EXPECT_EQ(metrics[0].name, "gpu_temperature_c");
+  EXPECT_DOUBLE_EQ(metrics[0].value, 78.0);
+}
+
+// 8 hosts whose busbw falls as their GPUs run hotter: correlate() reports it as a CONCERN.
+TEST(GpuMetrics, HotterHostsWithLowerBusbwCorrelate) {
+  podperf::Run run = synthetic::make_run(8, [](int x, int y) { return 100.0 - 1.5 * (x + y); });
+  analyze_pairs(run, load_thresholds("").pairs);
+  std::vector<HostSnapshot> after;
+  for (const NodeInfo& n : run.nodes) {
+    NvmlGpu g = healthy_gpu(0);
+    g.temperature_c = 60 + 3 * n.index;
+    HostSnapshot s = gpu_snapshot({g});
+    s.hostname = {n.hostname, true, ""};
+    after.push_back(s);
+  }
+  run.node_metrics = host_signal_metrics({}, after);
+  ASSERT_EQ(run.node_metrics.size(), 8u);
+  correlate(run);
+  const Finding* f = nullptr;
+  for (const Finding& x : run.findings)
+    if (x.check == "correlation.gpu_temperature_c") f = &x;
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->tag, Tag::kConcern);
+  EXPECT_TRUE(contains(f->observed, "gpu_temperature_c tracks the hosts' median pair busbw")) << f->observed;
+  EXPECT_TRUE(contains(f->meaning, "more of this signal have lower busbw")) << f->meaning;
 }
 
 }  // namespace
