@@ -22,7 +22,9 @@ using GetinfoFn = int (*)(std::uint32_t, const char*, const char*, std::uint64_t
 using FreeinfoFn = void (*)(struct fi_info*);
 using StrerrorFn = const char* (*)(int);
 
-std::string clean(const char* s) { return text::printable(s, 120, false); }
+std::string clean(const char* s) {
+  return text::printable(s, 120, false);
+}
 
 }  // namespace
 
@@ -76,7 +78,8 @@ LibfabricRead read_libfabric(const std::string& library_path) {
   constexpr std::size_t kMaxInfos = 4096;
   std::size_t seen = 0;
   for (const struct fi_info* i = list; i != nullptr && seen < kMaxInfos; i = i->next, ++seen) {
-    if (i->fabric_attr != nullptr && i->fabric_attr->prov_name != nullptr) names.insert(clean(i->fabric_attr->prov_name));
+    if (i->fabric_attr != nullptr && i->fabric_attr->prov_name != nullptr)
+      names.insert(clean(i->fabric_attr->prov_name));
   }
   if (list != nullptr) freeinfo(list);
   r.info.providers.assign(names.begin(), names.end());

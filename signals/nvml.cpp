@@ -63,7 +63,9 @@ using DevLinkStateFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned*);
 using DevLinkCounterFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned, unsigned, unsigned long long*);
 using DevFabricFn = nvmlReturn_t (*)(nvmlDevice_t, NvmlGpuFabricInfo*);
 
-std::string clean(const char* s) { return text::printable(s, 120, false); }
+std::string clean(const char* s) {
+  return text::printable(s, 120, false);
+}
 
 // The first of `names` the library exports; records the first name as missing when none is there.
 template <class Fn>

@@ -29,10 +29,10 @@ inline constexpr int kFabricStateCompleted = 3;
 struct NvLinkInfo {
   int link = -1;
   bool active = false;
-  std::int64_t replay_errors = -1;     // NVML_NVLINK_ERROR_DL_REPLAY
-  std::int64_t recovery_errors = -1;   // NVML_NVLINK_ERROR_DL_RECOVERY
-  std::int64_t crc_flit_errors = -1;   // NVML_NVLINK_ERROR_DL_CRC_FLIT
-  std::int64_t crc_data_errors = -1;   // NVML_NVLINK_ERROR_DL_CRC_DATA
+  std::int64_t replay_errors = -1;    // NVML_NVLINK_ERROR_DL_REPLAY
+  std::int64_t recovery_errors = -1;  // NVML_NVLINK_ERROR_DL_RECOVERY
+  std::int64_t crc_flit_errors = -1;  // NVML_NVLINK_ERROR_DL_CRC_FLIT
+  std::int64_t crc_data_errors = -1;  // NVML_NVLINK_ERROR_DL_CRC_DATA
 };
 
 struct NvmlGpu {
@@ -43,14 +43,14 @@ struct NvmlGpu {
   bool reset_required = false;  // a query returned NVML_ERROR_RESET_REQUIRED
   int handle_error = 0;         // the nvmlReturn_t of a failed handle call (0: the handle was taken)
   std::string handle_error_text;
-  std::string name;        // "NVIDIA H100 80GB HBM3"
-  std::string uuid;        // "GPU-..."
-  std::string pci_bus_id;  // "00000000:53:00.0"
-  std::int64_t temperature_c = -1;           // nvmlDeviceGetTemperature(NVML_TEMPERATURE_GPU)
-  std::int64_t slowdown_c = -1;              // ...Threshold(NVML_TEMPERATURE_THRESHOLD_SLOWDOWN)
-  std::int64_t sm_clock_mhz = -1;            // nvmlDeviceGetClockInfo(NVML_CLOCK_SM)
-  std::int64_t sm_clock_max_mhz = -1;        // nvmlDeviceGetMaxClockInfo(NVML_CLOCK_SM)
-  std::int64_t clock_event_reasons = -1;     // bit mask (decode_clock_event_reasons)
+  std::string name;                       // "NVIDIA H100 80GB HBM3"
+  std::string uuid;                       // "GPU-..."
+  std::string pci_bus_id;                 // "00000000:53:00.0"
+  std::int64_t temperature_c = -1;        // nvmlDeviceGetTemperature(NVML_TEMPERATURE_GPU)
+  std::int64_t slowdown_c = -1;           // ...Threshold(NVML_TEMPERATURE_THRESHOLD_SLOWDOWN)
+  std::int64_t sm_clock_mhz = -1;         // nvmlDeviceGetClockInfo(NVML_CLOCK_SM)
+  std::int64_t sm_clock_max_mhz = -1;     // nvmlDeviceGetMaxClockInfo(NVML_CLOCK_SM)
+  std::int64_t clock_event_reasons = -1;  // bit mask (decode_clock_event_reasons)
   std::int64_t pcie_gen = -1;
   std::int64_t pcie_gen_max = -1;
   std::int64_t pcie_width = -1;
@@ -67,8 +67,8 @@ struct NvmlGpu {
 };
 
 struct NvmlReport {
-  std::string library;         // the path handed to dlopen
-  std::string driver_version;  // nvmlSystemGetDriverVersion: "535.161.08"
+  std::string library;                    // the path handed to dlopen
+  std::string driver_version;             // nvmlSystemGetDriverVersion: "535.161.08"
   std::int64_t cuda_driver_version = -1;  // nvmlSystemGetCudaDriverVersion(_v2): 12020 for 12.2
   std::vector<NvmlGpu> gpus;
   std::vector<std::string> missing_symbols;  // symbols the library lacks (their fields are -1 / "")

@@ -448,7 +448,9 @@ std::string gpu_label(const NvmlGpu& g) {
 }
 
 // A GPU whose handle was taken and that did not fall off the bus.
-bool usable(const NvmlGpu& g) { return !g.lost && g.handle_error == 0; }
+bool usable(const NvmlGpu& g) {
+  return !g.lost && g.handle_error == 0;
+}
 
 const std::string kNvmlConfirm = "nvidia-smi -q";
 
@@ -463,9 +465,9 @@ void check_nvml(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out
     return;
   }
   const NvmlReport& n = s.nvml.value;
-  std::string obs = fmt::format("driver {}, CUDA driver {}, {} GPUs", n.driver_version.empty() ? "?" : n.driver_version,
-                                n.cuda_driver_version > 0 ? cuda_version_text(n.cuda_driver_version) : "?",
-                                n.gpus.size());
+  std::string obs =
+      fmt::format("driver {}, CUDA driver {}, {} GPUs", n.driver_version.empty() ? "?" : n.driver_version,
+                  n.cuda_driver_version > 0 ? cuda_version_text(n.cuda_driver_version) : "?", n.gpus.size());
   if (!n.missing_symbols.empty()) obs += "; not supported by this NVML: " + list(n.missing_symbols, 6);
   out.push_back(make(n.gpus.empty() ? Tag::kInfo : Tag::kOk, "signals.nvml", host, obs, "NVML loads and lists the GPUs",
                      n.gpus.empty() ? "NVML loaded but reports no GPU" : "NVML answers",
@@ -493,8 +495,9 @@ void check_nvml(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out
   if (!reset.empty()) {
     out.push_back(make(Tag::kConcern, "signals.gpu_lost", host, list(reset, 8), "every GPU answers NVML",
                        "NVML_ERROR_RESET_REQUIRED: the GPU must be reset before it can be used again",
-                       "jobs on this GPU fail", "confirm: nvidia-smi -q; remediation (operator, no processes on the "
-                                                "GPU): nvidia-smi -r -i <index>, or reboot"));
+                       "jobs on this GPU fail",
+                       "confirm: nvidia-smi -q; remediation (operator, no processes on the "
+                       "GPU): nvidia-smi -r -i <index>, or reboot"));
   }
   if (!unreachable.empty()) {
     out.push_back(make(Tag::kConcern, "signals.gpu_lost", host, list(unreachable, 8), "every GPU answers NVML",
@@ -519,18 +522,16 @@ void check_nvml(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out
         slowdown_at_max = g.slowdown_c;
       }
       const bool over_abs = static_cast<double>(g.temperature_c) >= r.gpu_temperature_concern_c;
-      const bool near_slowdown =
-          g.slowdown_c > 0 && static_cast<double>(g.temperature_c) >=
-                                  static_cast<double>(g.slowdown_c) - r.gpu_slowdown_margin_c;
+      const bool near_slowdown = g.slowdown_c > 0 && static_cast<double>(g.temperature_c) >=
+                                                         static_cast<double>(g.slowdown_c) - r.gpu_slowdown_margin_c;
       if (over_abs || near_slowdown) {
         hot.push_back(g.slowdown_c > 0
                           ? fmt::format("{} {} C (slowdown {} C)", gpu_label(g), g.temperature_c, g.slowdown_c)
                           : fmt::format("{} {} C", gpu_label(g), g.temperature_c));
       }
     }
-    const std::string expected =
-        fmt::format("below {:.0f} C and more than {:.0f} C under the slowdown threshold", r.gpu_temperature_concern_c,
-                    r.gpu_slowdown_margin_c);
+    const std::string expected = fmt::format("below {:.0f} C and more than {:.0f} C under the slowdown threshold",
+                                             r.gpu_temperature_concern_c, r.gpu_slowdown_margin_c);
     const std::string confirm = "nvidia-smi -q -d TEMPERATURE,PERFORMANCE";
     if (read == 0) {
       out.push_back(make(Tag::kInfo, "signals.gpu_temperature", host, "temperature not supported by NVML here",
@@ -540,8 +541,7 @@ void check_nvml(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out
                          "the GPU runs at or near the temperature where the driver slows its clocks",
                          "thermal slowdown lowers SM clocks: kernels and NCCL collectives on this GPU run slower, "
                          "the whole job waits for it",
-                         "confirm: " + confirm +
-                             "; check airflow, fans and inlet temperature (data-centre operator)"));
+                         "confirm: " + confirm + "; check airflow, fans and inlet temperature (data-centre operator)"));
     } else {
       out.push_back(make(Tag::kOk, "signals.gpu_temperature", host,
                          slowdown_at_max > 0
@@ -565,11 +565,11 @@ void check_nvml(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out
       const std::string clocks =
           g.sm_clock_mhz >= 0 ? fmt::format(" at {} of {} MHz", g.sm_clock_mhz, g.sm_clock_max_mhz) : "";
       if ((mask & concern_mask) != 0) {
-        bad.push_back(fmt::format("{} {}{}", gpu_label(g), fmt::join(decode_clock_event_reasons(mask & concern_mask), "+"),
-                                  clocks));
+        bad.push_back(fmt::format("{} {}{}", gpu_label(g),
+                                  fmt::join(decode_clock_event_reasons(mask & concern_mask), "+"), clocks));
       } else if ((mask & info_mask) != 0) {
-        info.push_back(fmt::format("{} {}{}", gpu_label(g), fmt::join(decode_clock_event_reasons(mask & info_mask), "+"),
-                                   clocks));
+        info.push_back(
+            fmt::format("{} {}{}", gpu_label(g), fmt::join(decode_clock_event_reasons(mask & info_mask), "+"), clocks));
       } else if (mask != 0) {
         other.push_back(fmt::format("GPU{} {}", g.index, fmt::join(decode_clock_event_reasons(mask), "+")));
       }
@@ -792,8 +792,7 @@ void check_libraries(const HostSnapshot& s, const Rules& r, std::vector<Finding>
   if (!s.libfabric.readable) {
     out.push_back(make(Tag::kInfo, "signals.libfabric", host, "libfabric not readable: " + s.libfabric.why,
                        "libfabric loads and lists its providers", "libfabric providers are unknown",
-                       "none on nodes without EFA; with EFA, NCCL's aws-ofi-nccl plugin needs libfabric",
-                       fi_confirm));
+                       "none on nodes without EFA; with EFA, NCCL's aws-ofi-nccl plugin needs libfabric", fi_confirm));
   } else {
     const LibfabricInfo& f = s.libfabric.value;
     const bool efa = std::any_of(f.providers.begin(), f.providers.end(), is_efa_provider);
@@ -802,29 +801,30 @@ void check_libraries(const HostSnapshot& s, const Rules& r, std::vector<Finding>
       auto it = r.efa_expected_count.find(s.instance_type.value);
       if (it != r.efa_expected_count.end()) expected_efa = it->second;
     }
-    std::string obs = fmt::format("libfabric {}: {}", f.version, f.providers.empty() ? "no providers" : list(f.providers, 12));
+    std::string obs =
+        fmt::format("libfabric {}: {}", f.version, f.providers.empty() ? "no providers" : list(f.providers, 12));
     if (f.getinfo_seconds > 2.0) obs += fmt::format(" (fi_getinfo took {:.1f} s)", f.getinfo_seconds);
     if (efa) {
       out.push_back(make(Tag::kOk, "signals.libfabric", host, obs, "the efa provider visible",
                          "libfabric sees the EFA provider", "none", fi_confirm));
     } else if (expected_efa > 0) {
-      out.push_back(make(Tag::kConcern, "signals.libfabric", host, obs,
-                         fmt::format("the efa provider visible ({} has {} EFA devices)", s.instance_type.value,
-                                     expected_efa),
-                         "libfabric does not offer the efa provider on an instance type that has EFA (wrong "
-                         "libfabric on the library path, FI_PROVIDER excluding efa, or the efa driver not loaded)",
-                         "aws-ofi-nccl cannot use EFA: NCCL falls back to TCP sockets, inter-node busbw drops by "
-                         "an order of magnitude",
-                         "confirm: " + fi_confirm +
-                             "; check LD_LIBRARY_PATH for /opt/amazon/efa/lib and FI_PROVIDER; lsmod | grep efa"));
+      out.push_back(
+          make(Tag::kConcern, "signals.libfabric", host, obs,
+               fmt::format("the efa provider visible ({} has {} EFA devices)", s.instance_type.value, expected_efa),
+               "libfabric does not offer the efa provider on an instance type that has EFA (wrong "
+               "libfabric on the library path, FI_PROVIDER excluding efa, or the efa driver not loaded)",
+               "aws-ofi-nccl cannot use EFA: NCCL falls back to TCP sockets, inter-node busbw drops by "
+               "an order of magnitude",
+               "confirm: " + fi_confirm +
+                   "; check LD_LIBRARY_PATH for /opt/amazon/efa/lib and FI_PROVIDER; lsmod | grep efa"));
     } else {
       out.push_back(make(Tag::kInfo, "signals.libfabric", host, obs, "the efa provider where the instance has EFA",
                          "libfabric providers of this host (no EFA expected here)", "none known", fi_confirm));
     }
   }
   if (s.nccl_version.readable) {
-    out.push_back(make(Tag::kOk, "signals.nccl_version", host, "NCCL " + s.nccl_version.value,
-                       "the same on every node", "NCCL library version (ncclGetVersion)",
+    out.push_back(make(Tag::kOk, "signals.nccl_version", host, "NCCL " + s.nccl_version.value, "the same on every node",
+                       "NCCL library version (ncclGetVersion)",
                        "NCCL version drift across nodes breaks or slows collectives", "ldconfig -p | grep libnccl"));
   } else {
     out.push_back(make(Tag::kInfo, "signals.nccl_version", host, "not readable: " + s.nccl_version.why,
@@ -843,7 +843,9 @@ void check_libraries(const HostSnapshot& s, const Rules& r, std::vector<Finding>
 }
 
 // Per-GPU counters, keyed by UUID (index when the UUID is unknown).
-std::string gpu_key(const NvmlGpu& g) { return g.uuid.empty() ? fmt::format("index:{}", g.index) : g.uuid; }
+std::string gpu_key(const NvmlGpu& g) {
+  return g.uuid.empty() ? fmt::format("index:{}", g.index) : g.uuid;
+}
 
 void gpu_delta(const HostSnapshot& before, const HostSnapshot& after, const Rules& r, std::vector<Finding>& out) {
   const std::string& host = after.hostname.value;
@@ -859,8 +861,8 @@ void gpu_delta(const HostSnapshot& before, const HostSnapshot& after, const Rule
     if (g.ecc_uncorrected_volatile >= 0 && b.ecc_uncorrected_volatile >= 0) {
       any_ecc = true;
       if (g.ecc_uncorrected_volatile > b.ecc_uncorrected_volatile)
-        ecc.push_back(fmt::format("{} +{} uncorrected", gpu_label(g),
-                                  g.ecc_uncorrected_volatile - b.ecc_uncorrected_volatile));
+        ecc.push_back(
+            fmt::format("{} +{} uncorrected", gpu_label(g), g.ecc_uncorrected_volatile - b.ecc_uncorrected_volatile));
     }
     for (const NvLinkInfo& l : g.nvlinks) {
       auto bl = std::find_if(b.nvlinks.begin(), b.nvlinks.end(), [&](const NvLinkInfo& x) { return x.link == l.link; });
@@ -1136,9 +1138,10 @@ Rules parse_rules(std::string_view toml_text, const std::string& source) {
               r.gpu_clock_event_concern.end() ||
           std::find(r.gpu_clock_event_info.begin(), r.gpu_clock_event_info.end(), name) !=
               r.gpu_clock_event_info.end()) {
-        throw ConfigError(fmt::format("{}: 'gpu.{}' lists \"{}\" twice (expected each reason once in "
-                                      "clock_event_concern and clock_event_info together)",
-                                      toml_where(source, n), key, name));
+        throw ConfigError(
+            fmt::format("{}: 'gpu.{}' lists \"{}\" twice (expected each reason once in "
+                        "clock_event_concern and clock_event_info together)",
+                        toml_where(source, n), key, name));
       }
       into.push_back(name);
     }
@@ -1148,8 +1151,8 @@ Rules parse_rules(std::string_view toml_text, const std::string& source) {
   {
     const toml::node& b = require_key(gpu, "pcie_gen_below_max_concern", "gpu.", source);
     if (!b.is_boolean()) {
-      throw ConfigError(fmt::format("{}: 'gpu.pcie_gen_below_max_concern' must be true or false",
-                                    toml_where(source, b)));
+      throw ConfigError(
+          fmt::format("{}: 'gpu.pcie_gen_below_max_concern' must be true or false", toml_where(source, b)));
     }
     r.gpu_pcie_gen_below_max_concern = b.as_boolean()->get();
   }

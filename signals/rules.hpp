@@ -29,15 +29,15 @@ struct Rules {
   // [gpu] (NVML)
   double gpu_temperature_concern_c = 0.0;  // temperature_concern_c: at or above -> CONCERN
   double gpu_slowdown_margin_c = 0.0;      // slowdown_margin_c: at or above (slowdown threshold - this) -> CONCERN
-  std::vector<std::string> gpu_clock_event_concern;  // clock_event_concern: reason names that are a CONCERN
-  std::vector<std::string> gpu_clock_event_info;     // clock_event_info: reason names that are an INFO
-  bool gpu_pcie_gen_below_max_concern = false;       // pcie_gen_below_max_concern: false -> INFO only
+  std::vector<std::string> gpu_clock_event_concern;   // clock_event_concern: reason names that are a CONCERN
+  std::vector<std::string> gpu_clock_event_info;      // clock_event_info: reason names that are an INFO
+  bool gpu_pcie_gen_below_max_concern = false;        // pcie_gen_below_max_concern: false -> INFO only
   std::int64_t gpu_ecc_volatile_uncorrected_max = 0;  // ecc_volatile_uncorrected_max: above -> CONCERN
   std::int64_t gpu_nvlink_error_concern_count = 0;    // nvlink_error_concern_count: any counter of a link
                                                       // above -> CONCERN
-  std::int64_t gpu_nvlink_error_rise_max = 0;  // nvlink_error_rise_max: a link's counters rising by more
-                                               // during a test -> CONCERN
-  std::string source;                             // where it was loaded from
+  std::int64_t gpu_nvlink_error_rise_max = 0;         // nvlink_error_rise_max: a link's counters rising by more
+                                                      // during a test -> CONCERN
+  std::string source;                                 // where it was loaded from
 };
 
 // Parses TOML text; `source` names it in errors. Every key is required and unknown keys are errors.

@@ -1,6 +1,8 @@
 // NVML through dlopen (on the fake of tests/fake_nvml with the configs of tests/fixtures/nvml), the
 // clock-event-reason decoding, the [gpu] rules on fixed NvmlReport values, GPU deltas and drift, the
 // libfabric probe and the NCCL / CUDA driver version readers.
+#include "signals/nvml.hpp"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -17,7 +19,6 @@
 #include "analysis/thresholds.hpp"
 #include "bench/node_signals.hpp"
 #include "signals/libfabric_probe.hpp"
-#include "signals/nvml.hpp"
 #include "signals/rules.hpp"
 #include "signals/snapshot.hpp"
 #include "signals/snapshot_json.hpp"
@@ -26,8 +27,12 @@
 namespace podperf {
 namespace {
 
-std::string rules_path() { return std::string(PODPERF_FIXTURES_DIR) + "/../../configs/rules.toml"; }
-std::string nvml_fixture(const std::string& name) { return std::string(PODPERF_FIXTURES_DIR) + "/nvml/" + name; }
+std::string rules_path() {
+  return std::string(PODPERF_FIXTURES_DIR) + "/../../configs/rules.toml";
+}
+std::string nvml_fixture(const std::string& name) {
+  return std::string(PODPERF_FIXTURES_DIR) + "/nvml/" + name;
+}
 
 const Rules& rules() {
   static const Rules r = load_rules_file(rules_path());
@@ -41,7 +46,9 @@ std::string read_file(const std::string& path) {
   return b.str();
 }
 
-bool contains(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
+bool contains(const std::string& s, const std::string& needle) {
+  return s.find(needle) != std::string::npos;
+}
 
 std::string dump(const std::vector<Finding>& fs) {
   std::string out;
@@ -246,8 +253,10 @@ TEST_P(NvmlFixtures, OneConcernFromTheFake) {
 
 INSTANTIATE_TEST_SUITE_P(
     Configs, NvmlFixtures,
-    ::testing::Values(FixtureCase{"temperature.conf", "signals.gpu_temperature", "GPU0 (00000000:10:00.0) 91 C (slowdown 90 C)"},
-                      FixtureCase{"clock_events.conf", "signals.gpu_clock_events", "GPU1 (00000000:11:00.0) HwSlowdown+HwThermalSlowdown at 1100 of 1980 MHz"},
+    ::testing::Values(FixtureCase{"temperature.conf", "signals.gpu_temperature",
+                                  "GPU0 (00000000:10:00.0) 91 C (slowdown 90 C)"},
+                      FixtureCase{"clock_events.conf", "signals.gpu_clock_events",
+                                  "GPU1 (00000000:11:00.0) HwSlowdown+HwThermalSlowdown at 1100 of 1980 MHz"},
                       FixtureCase{"pcie_width.conf", "signals.gpu_pcie", "GPU1 (00000000:11:00.0) x8 of x16"},
                       FixtureCase{"ecc.conf", "signals.gpu_ecc", "GPU0 (00000000:10:00.0) 3 uncorrected"},
                       FixtureCase{"remap.conf", "signals.gpu_row_remap", "GPU0 (00000000:10:00.0) remap pending"},
@@ -286,13 +295,29 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         RuleCase{"healthy", [](NvmlGpu&) {}, "signals.gpu_temperature", Tag::kOk},
         RuleCase{"above_slowdown", [](NvmlGpu& g) { g.temperature_c = 91; }, "signals.gpu_temperature", Tag::kConcern},
-        RuleCase{"within_margin", [](NvmlGpu& g) { g.temperature_c = 85; g.slowdown_c = 95; }, "signals.gpu_temperature",
-                 Tag::kConcern},  // 85 C absolute
-        RuleCase{"margin_below_absolute", [](NvmlGpu& g) { g.temperature_c = 80; g.slowdown_c = 84; },
+        RuleCase{"within_margin",
+                 [](NvmlGpu& g) {
+                   g.temperature_c = 85;
+                   g.slowdown_c = 95;
+                 },
+                 "signals.gpu_temperature", Tag::kConcern},  // 85 C absolute
+        RuleCase{"margin_below_absolute",
+                 [](NvmlGpu& g) {
+                   g.temperature_c = 80;
+                   g.slowdown_c = 84;
+                 },
                  "signals.gpu_temperature", Tag::kConcern},  // 80 >= 84 - 5
-        RuleCase{"just_cool_enough", [](NvmlGpu& g) { g.temperature_c = 84; g.slowdown_c = 90; },
+        RuleCase{"just_cool_enough",
+                 [](NvmlGpu& g) {
+                   g.temperature_c = 84;
+                   g.slowdown_c = 90;
+                 },
                  "signals.gpu_temperature", Tag::kOk},
-        RuleCase{"no_threshold_cool", [](NvmlGpu& g) { g.slowdown_c = -1; g.temperature_c = 80; },
+        RuleCase{"no_threshold_cool",
+                 [](NvmlGpu& g) {
+                   g.slowdown_c = -1;
+                   g.temperature_c = 80;
+                 },
                  "signals.gpu_temperature", Tag::kOk},
         RuleCase{"idle_clock", [](NvmlGpu& g) { g.clock_event_reasons = 0x1; }, "signals.gpu_clock_events", Tag::kOk},
         RuleCase{"power_cap", [](NvmlGpu& g) { g.clock_event_reasons = 0x4; }, "signals.gpu_clock_events", Tag::kInfo},
