@@ -322,6 +322,10 @@ std::string cuda_version_text(std::int64_t version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
+bool is_toolkit_stub_path(std::string_view path) {
+  return path.find("/stubs/") != std::string_view::npos;
+}
+
 std::string nccl_version_text(int code) {
   if (code <= 0) return "";
   // NCCL_VERSION(X,Y,Z): X*10000+Y*100+Z from 2.9 on, X*1000+Y*100+Z before.
@@ -348,6 +352,13 @@ bool call_int_getter(const std::string& path, const char* symbol, int& value, st
   auto fn = reinterpret_cast<int (*)(int*)>(::dlsym(lib, symbol));
   if (fn == nullptr) {
     why = path + " lacks " + symbol;
+    return false;
+  }
+  // The CUDA toolkit's link stub (.../stubs/libcuda.so) answers with errors only; never call into it.
+  Dl_info where{};
+  if (::dladdr(reinterpret_cast<void*>(fn), &where) != 0 && where.dli_fname != nullptr &&
+      is_toolkit_stub_path(where.dli_fname)) {
+    why = std::string(where.dli_fname) + " is a toolkit link stub, not a driver library";
     return false;
   }
   int v = 0;

@@ -106,8 +106,11 @@ struct LibraryVersion {
 };
 // ncclGetVersion(int*): X*10000 + Y*100 + Z (X*1000 + Y*100 + Z before 2.9) -> "X.Y.Z".
 LibraryVersion read_nccl_version(const std::string& library_path);
-// cuDriverGetVersion(int*) of libcuda.so.1 (never the toolkit's link stub): 13000 -> "13.0". No cuInit.
+// cuDriverGetVersion(int*) of libcuda.so.1: 13000 -> "13.0". No cuInit. A library loaded from a
+// ".../stubs/" directory (the CUDA toolkit's link stub) is refused before any call.
 LibraryVersion read_cuda_driver_version(const std::string& library_path);
+// True for a path inside a ".../stubs/" directory, where the CUDA toolkit keeps its link stubs.
+bool is_toolkit_stub_path(std::string_view path);
 // NCCL's version code as text: 22803 -> "2.28.3", 2708 -> "2.7.8".
 std::string nccl_version_text(int code);
 

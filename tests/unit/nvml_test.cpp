@@ -505,6 +505,12 @@ TEST(LibraryVersions, MissingLibraryOrSymbol) {
   LibraryVersion v = read_cuda_driver_version("/nonexistent/libcuda.so.1");
   EXPECT_FALSE(v.loaded);
   EXPECT_TRUE(contains(v.why, "dlopen(/nonexistent/libcuda.so.1)")) << v.why;
+  // A library loaded from a stubs/ directory (the CUDA toolkit's link stub) is never called. (Checked
+  // by path: a copy of the fake would be deduplicated by its soname within this process.)
+  EXPECT_TRUE(is_toolkit_stub_path("/usr/local/cuda/lib64/stubs/libcuda.so"));
+  EXPECT_TRUE(is_toolkit_stub_path("/usr/local/cuda-13.0/targets/x86_64-linux/lib/stubs/libcuda.so.1"));
+  EXPECT_FALSE(is_toolkit_stub_path("/usr/lib/x86_64-linux-gnu/libcuda.so.1"));
+  EXPECT_FALSE(is_toolkit_stub_path(""));
   v = read_nccl_version("libc.so.6");  // loads, but has no ncclGetVersion
   EXPECT_FALSE(v.loaded);
   EXPECT_TRUE(contains(v.why, "lacks ncclGetVersion")) << v.why;
