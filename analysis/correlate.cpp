@@ -11,11 +11,32 @@
 namespace podperf {
 namespace {
 
-// Likelier causes of slow collectives first: hardware errors during the run, then the transport,
-// then the host's configuration.
-constexpr std::array<std::string_view, 15> kPriority{
-    "xid",       "efa_round", "efa_counters", "efa_delta", "pcie",  "nccl.tcp_fallback", "nccl.ofi_tcp", "gdrdma",
-    "efa_count", "nccl",      "governor",     "iowait",    "steal", "memlock",           "shm"};
+// Likelier causes of slow collectives first: hardware errors during the run (Xids, lost or degraded
+// GPUs, EFA errors), then throttled GPUs and PCIe, then the transport, then the host's configuration.
+constexpr std::array<std::string_view, 24> kPriority{"xid",
+                                                     "gpu_lost",
+                                                     "gpu_row_remap",
+                                                     "gpu_ecc",
+                                                     "gpu_nvlink",
+                                                     "gpu_fabric",
+                                                     "efa_round",
+                                                     "efa_counters",
+                                                     "efa_delta",
+                                                     "gpu_clock",
+                                                     "gpu_temperature",
+                                                     "pcie",
+                                                     "nccl.tcp_fallback",
+                                                     "nccl.ofi_tcp",
+                                                     "gdrdma",
+                                                     "efa_count",
+                                                     "libfabric",
+                                                     "nccl",
+                                                     "governor",
+                                                     "iowait",
+                                                     "steal",
+                                                     "memlock",
+                                                     "shm",
+                                                     "gpu_"};
 
 std::size_t rank_of(const Finding& f) {
   for (std::size_t i = 0; i < kPriority.size(); ++i) {

@@ -107,7 +107,7 @@ struct LinkFinding {
 // A numeric host signal measured over the run, per host (for correlation with busbw).
 struct NodeMetric {
   std::string host;
-  std::string name;  // efa_error_counter_rise | iowait_percent | steal_percent
+  std::string name;  // efa_error_counter_rise | iowait_percent | steal_percent | gpu_temperature_c
   double value = 0.0;
 };
 

@@ -1,5 +1,6 @@
 #include "bench/node_signals.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "bench/efa_rounds.hpp"
@@ -63,10 +64,18 @@ std::vector<NodeMetric> host_signal_metrics(const std::vector<HostSnapshot>& bef
   for (const HostSnapshot& s : before) at_start[s.hostname.value] = &s;
   std::vector<NodeMetric> out;
   for (const HostSnapshot& s : after) {
+    const std::string& host = s.hostname.value;
+    // The hottest GPU at the end of the run (NVML), so correlate() can relate heat to low busbw.
+    if (s.nvml.readable) {
+      std::int64_t hottest = -1;
+      for (const NvmlGpu& g : s.nvml.value.gpus) {
+        if (!g.lost && g.handle_error == 0) hottest = std::max(hottest, g.temperature_c);
+      }
+      if (hottest >= 0) out.push_back(NodeMetric{host, "gpu_temperature_c", static_cast<double>(hottest)});
+    }
     auto it = at_start.find(s.hostname.value);
     if (it == at_start.end()) continue;
     const HostSnapshot& b = *it->second;
-    const std::string& host = s.hostname.value;
     if (b.efa.readable && s.efa.readable && !s.efa.value.empty()) {
       double rise = 0.0;
       for (const auto& [name, delta] : efa_counter_rises(b.efa.value, s.efa.value, rules.efa_concern_counters)) {

@@ -21,8 +21,9 @@ std::vector<HostSnapshot> gather_host_snapshots(const Comm& world, const std::st
 std::vector<Finding> host_signal_findings(const std::vector<HostSnapshot>& before,
                                           const std::vector<HostSnapshot>& after);
 
-// Rank 0: numeric host signals over the run (EFA error counter rise, iowait and steal percent), per
-// host present in both snapshots, for correlation with busbw.
+// Rank 0: numeric host signals over the run, for correlation with busbw: efa_error_counter_rise,
+// iowait_percent and steal_percent per host present in both snapshots; gpu_temperature_c (the hottest
+// GPU NVML could read at the end of the run) per host of `after` whose NVML was readable.
 std::vector<NodeMetric> host_signal_metrics(const std::vector<HostSnapshot>& before,
                                             const std::vector<HostSnapshot>& after);
 

@@ -398,6 +398,11 @@ void check_gpu(const HostSnapshot& s, std::vector<Finding>& out) {
                        "an NVIDIA driver version", "no NVIDIA kernel driver is loaded (or this is not a GPU node)",
                        "GPU checks are skipped", "cat /proc/driver/nvidia/version; nvidia-smi"));
   }
+  // NVML's signals.gpu_pcie covers the links when it read a width: no second finding from sysfs.
+  const bool nvml_has_pcie =
+      s.nvml.readable && std::any_of(s.nvml.value.gpus.begin(), s.nvml.value.gpus.end(),
+                                     [](const NvmlGpu& g) { return g.pcie_width >= 0 && g.pcie_width_max >= 0; });
+  if (nvml_has_pcie) return;
   if (!s.gpu_pcie.readable || s.gpu_pcie.value.empty()) {
     out.push_back(make(Tag::kInfo, "signals.pcie_width", host,
                        s.gpu_pcie.readable ? "no NVIDIA GPU (vendor 0x10de, class 0x0302) in sysfs"
@@ -432,6 +437,472 @@ void check_gpu(const HostSnapshot& s, std::vector<Finding>& out) {
              fmt::format("{} GPUs at full width (x{})", s.gpu_pcie.value.size(), s.gpu_pcie.value[0].max_width),
              "current_link_width == max_link_width", "PCIe links trained at full width", "none",
              "nvidia-smi -q | grep -A3 'Link Width'"));
+  }
+}
+
+// ---- NVML GPU checks ----
+
+std::string gpu_label(const NvmlGpu& g) {
+  if (g.pci_bus_id.empty()) return fmt::format("GPU{}", g.index);
+  return fmt::format("GPU{} ({})", g.index, g.pci_bus_id);
+}
+
+// A GPU whose handle was taken and that did not fall off the bus.
+bool usable(const NvmlGpu& g) {
+  return !g.lost && g.handle_error == 0;
+}
+
+const std::string kNvmlConfirm = "nvidia-smi -q";
+
+void check_nvml(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  if (!s.nvml.readable) {
+    out.push_back(make(Tag::kInfo, "signals.nvml", host, "NVML not loadable: " + s.nvml.why,
+                       "libnvidia-ml.so.1 loads and nvmlInit_v2 succeeds (on a GPU node)",
+                       "no NVIDIA driver's NVML on this host (or not a GPU node)",
+                       "GPU temperature, clock, ECC, row-remap, NVLink and fabric checks are skipped",
+                       "nvidia-smi; ldconfig -p | grep libnvidia-ml"));
+    return;
+  }
+  const NvmlReport& n = s.nvml.value;
+  std::string obs =
+      fmt::format("driver {}, CUDA driver {}, {} GPUs", n.driver_version.empty() ? "?" : n.driver_version,
+                  n.cuda_driver_version > 0 ? cuda_version_text(n.cuda_driver_version) : "?", n.gpus.size());
+  if (!n.missing_symbols.empty()) obs += "; not supported by this NVML: " + list(n.missing_symbols, 6);
+  out.push_back(make(n.gpus.empty() ? Tag::kInfo : Tag::kOk, "signals.nvml", host, obs, "NVML loads and lists the GPUs",
+                     n.gpus.empty() ? "NVML loaded but reports no GPU" : "NVML answers",
+                     n.gpus.empty() ? "no GPU checks" : "none", "nvidia-smi -L"));
+  if (n.gpus.empty()) return;
+
+  // Lost / unreachable GPUs.
+  std::vector<std::string> lost, reset, unreachable;
+  for (const NvmlGpu& g : n.gpus) {
+    if (g.lost) {
+      lost.push_back(fmt::format("GPU {} fell off the bus: reboot, then replace if it recurs", g.index));
+    } else if (g.reset_required) {
+      reset.push_back(fmt::format("GPU {} requires a reset", g.index));
+    } else if (g.handle_error != 0) {
+      unreachable.push_back(fmt::format("GPU {}: {}", g.index, g.handle_error_text));
+    }
+  }
+  if (!lost.empty()) {
+    out.push_back(make(Tag::kConcern, "signals.gpu_lost", host, list(lost, 8), "every GPU answers NVML",
+                       "NVML_ERROR_GPU_IS_LOST: the GPU fell off the bus (Xid 79)",
+                       "the GPU is unusable: NCCL jobs on this node fail or hang",
+                       "confirm: nvidia-smi; dmesg -T | grep -E 'NVRM: Xid.*79'; remediation (operator): reboot "
+                       "the node, replace the GPU if it recurs"));
+  }
+  if (!reset.empty()) {
+    out.push_back(make(Tag::kConcern, "signals.gpu_lost", host, list(reset, 8), "every GPU answers NVML",
+                       "NVML_ERROR_RESET_REQUIRED: the GPU must be reset before it can be used again",
+                       "jobs on this GPU fail",
+                       "confirm: nvidia-smi -q; remediation (operator, no processes on the "
+                       "GPU): nvidia-smi -r -i <index>, or reboot"));
+  }
+  if (!unreachable.empty()) {
+    out.push_back(make(Tag::kConcern, "signals.gpu_lost", host, list(unreachable, 8), "every GPU answers NVML",
+                       "NVML cannot open these GPUs", "jobs that use them fail",
+                       "confirm: nvidia-smi -q -i <index>; dmesg -T | grep NVRM"));
+  }
+  if (lost.empty() && reset.empty() && unreachable.empty()) {
+    out.push_back(make(Tag::kOk, "signals.gpu_lost", host, fmt::format("all {} GPUs answer NVML", n.gpus.size()),
+                       "every GPU answers NVML", "no GPU fell off the bus", "none", "nvidia-smi -L"));
+  }
+
+  // Temperature.
+  {
+    std::vector<std::string> hot;
+    std::int64_t max_t = -1, slowdown_at_max = -1;
+    int read = 0;
+    for (const NvmlGpu& g : n.gpus) {
+      if (!usable(g) || g.temperature_c < 0) continue;
+      ++read;
+      if (g.temperature_c > max_t) {
+        max_t = g.temperature_c;
+        slowdown_at_max = g.slowdown_c;
+      }
+      const bool over_abs = static_cast<double>(g.temperature_c) >= r.gpu_temperature_concern_c;
+      const bool near_slowdown = g.slowdown_c > 0 && static_cast<double>(g.temperature_c) >=
+                                                         static_cast<double>(g.slowdown_c) - r.gpu_slowdown_margin_c;
+      if (over_abs || near_slowdown) {
+        hot.push_back(g.slowdown_c > 0
+                          ? fmt::format("{} {} C (slowdown {} C)", gpu_label(g), g.temperature_c, g.slowdown_c)
+                          : fmt::format("{} {} C", gpu_label(g), g.temperature_c));
+      }
+    }
+    const std::string expected = fmt::format("below {:.0f} C and more than {:.0f} C under the slowdown threshold",
+                                             r.gpu_temperature_concern_c, r.gpu_slowdown_margin_c);
+    const std::string confirm = "nvidia-smi -q -d TEMPERATURE,PERFORMANCE";
+    if (read == 0) {
+      out.push_back(make(Tag::kInfo, "signals.gpu_temperature", host, "temperature not supported by NVML here",
+                         expected, "GPU temperatures are unknown", "none known", confirm));
+    } else if (!hot.empty()) {
+      out.push_back(make(Tag::kConcern, "signals.gpu_temperature", host, list(hot), expected,
+                         "the GPU runs at or near the temperature where the driver slows its clocks",
+                         "thermal slowdown lowers SM clocks: kernels and NCCL collectives on this GPU run slower, "
+                         "the whole job waits for it",
+                         "confirm: " + confirm + "; check airflow, fans and inlet temperature (data-centre operator)"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.gpu_temperature", host,
+                         slowdown_at_max > 0
+                             ? fmt::format("max {} C over {} GPUs (slowdown {} C)", max_t, read, slowdown_at_max)
+                             : fmt::format("max {} C over {} GPUs", max_t, read),
+                         expected, "GPUs are cool enough", "none", confirm));
+    }
+  }
+
+  // Clock event reasons.
+  {
+    std::uint64_t concern_mask = 0, info_mask = 0;
+    for (const auto& name : r.gpu_clock_event_concern) concern_mask |= clock_event_reason_bit(name);
+    for (const auto& name : r.gpu_clock_event_info) info_mask |= clock_event_reason_bit(name);
+    std::vector<std::string> bad, info, other;
+    int read = 0;
+    for (const NvmlGpu& g : n.gpus) {
+      if (!usable(g) || g.clock_event_reasons < 0) continue;
+      ++read;
+      const auto mask = static_cast<std::uint64_t>(g.clock_event_reasons);
+      const std::string clocks =
+          g.sm_clock_mhz >= 0 ? fmt::format(" at {} of {} MHz", g.sm_clock_mhz, g.sm_clock_max_mhz) : "";
+      if ((mask & concern_mask) != 0) {
+        bad.push_back(fmt::format("{} {}{}", gpu_label(g),
+                                  fmt::join(decode_clock_event_reasons(mask & concern_mask), "+"), clocks));
+      } else if ((mask & info_mask) != 0) {
+        info.push_back(
+            fmt::format("{} {}{}", gpu_label(g), fmt::join(decode_clock_event_reasons(mask & info_mask), "+"), clocks));
+      } else if (mask != 0) {
+        other.push_back(fmt::format("GPU{} {}", g.index, fmt::join(decode_clock_event_reasons(mask), "+")));
+      }
+    }
+    const std::string expected = "no " + list(r.gpu_clock_event_concern, 8) + " clock event";
+    const std::string confirm = "nvidia-smi -q -d PERFORMANCE,CLOCK";
+    if (read == 0) {
+      out.push_back(make(Tag::kInfo, "signals.gpu_clock_events", host, "clock event reasons not supported by NVML here",
+                         expected, "why clocks are lowered is unknown", "none known", confirm));
+    } else if (!bad.empty()) {
+      out.push_back(make(Tag::kConcern, "signals.gpu_clock_events", host, list(bad), expected,
+                         "the driver holds SM clocks down for thermal, power-brake or hardware slowdown reasons",
+                         "kernels and NCCL collectives on these GPUs run slower; the job runs at the slowest GPU's "
+                         "pace",
+                         "confirm: nvidia-smi -q -d TEMPERATURE,PERFORMANCE; HW slowdown or power brake: check power "
+                         "supplies and cooling (operator), replace the board if it persists"));
+    } else if (!info.empty()) {
+      out.push_back(make(Tag::kInfo, "signals.gpu_clock_events", host, list(info), expected,
+                         "clocks limited by the software power cap (normal under heavy load)",
+                         "slightly lower clocks at full power draw", confirm + "; nvidia-smi -q -d POWER"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.gpu_clock_events", host,
+                         other.empty() ? fmt::format("no clock event on {} GPUs", read)
+                                       : fmt::format("{} GPUs; benign: {}", read, list(other, 4)),
+                         expected, "clocks are not held down", "none", confirm));
+    }
+  }
+
+  // PCIe link.
+  {
+    std::vector<std::string> narrow, slow_gen;
+    int read = 0;
+    for (const NvmlGpu& g : n.gpus) {
+      if (!usable(g) || g.pcie_width < 0 || g.pcie_width_max < 0) continue;
+      ++read;
+      if (g.pcie_width < g.pcie_width_max) {
+        narrow.push_back(fmt::format("{} x{} of x{}", gpu_label(g), g.pcie_width, g.pcie_width_max));
+      }
+      if (g.pcie_gen >= 0 && g.pcie_gen_max >= 0 && g.pcie_gen < g.pcie_gen_max) {
+        slow_gen.push_back(fmt::format("{} gen{} of gen{}", gpu_label(g), g.pcie_gen, g.pcie_gen_max));
+      }
+    }
+    const std::string expected = "every GPU at its maximum PCIe width (and generation under load)";
+    const std::string confirm =
+        "nvidia-smi --query-gpu=index,pci.bus_id,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,"
+        "pcie.link.width.max --format=csv";
+    if (read == 0) {
+      out.push_back(make(Tag::kInfo, "signals.gpu_pcie", host, "PCIe link not supported by NVML here", expected,
+                         "PCIe link state from NVML is unknown (sysfs's signals.pcie_width applies)", "none known",
+                         confirm));
+    } else if (!narrow.empty() || (r.gpu_pcie_gen_below_max_concern && !slow_gen.empty())) {
+      std::vector<std::string> all = narrow;
+      if (r.gpu_pcie_gen_below_max_concern) all.insert(all.end(), slow_gen.begin(), slow_gen.end());
+      out.push_back(make(Tag::kConcern, "signals.gpu_pcie", host, list(all), expected,
+                         "a GPU's PCIe link trained below its maximum (bad riser, seating or link)",
+                         "host-device copies and GPUDirect RDMA through that GPU run at a fraction of the "
+                         "bandwidth; its pairs look slow",
+                         "confirm: " + confirm + "; remediation: reboot; if it persists, have the node serviced"));
+    } else if (!slow_gen.empty()) {
+      out.push_back(make(Tag::kInfo, "signals.gpu_pcie", host, list(slow_gen), expected,
+                         "the link runs below its maximum generation: normal power saving while the GPU is idle",
+                         "none at idle; under load it would halve host-device bandwidth per generation step",
+                         "confirm under load (during a test): " + confirm));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.gpu_pcie", host, fmt::format("{} GPUs at full PCIe width", read), expected,
+                         "PCIe links trained at full width", "none", confirm));
+    }
+  }
+
+  // ECC.
+  {
+    std::vector<std::string> bad, past;
+    int read = 0;
+    for (const NvmlGpu& g : n.gpus) {
+      if (!usable(g)) continue;
+      if (g.ecc_uncorrected_volatile >= 0 || g.ecc_uncorrected_aggregate >= 0) ++read;
+      if (g.ecc_uncorrected_volatile > r.gpu_ecc_volatile_uncorrected_max) {
+        bad.push_back(fmt::format("{} {} uncorrected since driver load", gpu_label(g), g.ecc_uncorrected_volatile));
+      } else if (g.ecc_uncorrected_aggregate > 0) {
+        past.push_back(fmt::format("{} {} uncorrected in its lifetime", gpu_label(g), g.ecc_uncorrected_aggregate));
+      }
+    }
+    const std::string expected =
+        fmt::format("volatile uncorrected ECC errors <= {}", r.gpu_ecc_volatile_uncorrected_max);
+    const std::string confirm = "nvidia-smi -q -d ECC";
+    if (read == 0) {
+      out.push_back(make(Tag::kInfo, "signals.gpu_ecc", host, "ECC counters not supported (ECC off or no NVML support)",
+                         expected, "memory errors are unknown", "none known", confirm));
+    } else if (!bad.empty()) {
+      out.push_back(make(Tag::kConcern, "signals.gpu_ecc", host, list(bad), expected,
+                         "uncorrectable GPU memory errors since the driver loaded (Xid 48/94/95)",
+                         "the work that hit them failed; the GPU may fail again and stall collectives",
+                         "confirm: " + confirm +
+                             ",ROW_REMAPPER; remediation (operator, no processes on the GPU): nvidia-smi -r -i "
+                             "<index> or reboot; replace the GPU if it recurs"));
+    } else if (!past.empty()) {
+      out.push_back(make(Tag::kInfo, "signals.gpu_ecc", host, list(past), expected,
+                         "uncorrectable errors in the GPU's history, none since the driver loaded",
+                         "none now; watch for recurrence", confirm));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.gpu_ecc", host, fmt::format("no uncorrected ECC errors on {} GPUs", read),
+                         expected, "clean GPU memory", "none", confirm));
+    }
+  }
+
+  // Row remapping.
+  {
+    std::vector<std::string> pending, failed;
+    int read = 0;
+    for (const NvmlGpu& g : n.gpus) {
+      if (!usable(g) || (g.remap_pending < 0 && g.remap_failure < 0)) continue;
+      ++read;
+      if (g.remap_failure > 0) failed.push_back(fmt::format("{} remap failure", gpu_label(g)));
+      if (g.remap_pending > 0) pending.push_back(fmt::format("{} remap pending", gpu_label(g)));
+    }
+    const std::string expected = "no pending row remap and no remap failure";
+    const std::string confirm = "nvidia-smi -q -d ROW_REMAPPER";
+    if (read == 0) {
+      out.push_back(make(Tag::kInfo, "signals.gpu_row_remap", host, "row remapping not supported (pre-Ampere or MIG)",
+                         expected, "row remapper state is unknown", "none known", confirm));
+    } else if (!failed.empty() || !pending.empty()) {
+      std::vector<std::string> all = failed;
+      all.insert(all.end(), pending.begin(), pending.end());
+      out.push_back(make(
+          Tag::kConcern, "signals.gpu_row_remap", host, list(all), expected,
+          failed.empty() ? "memory rows wait for a GPU reset to be remapped (Xid 63)"
+                         : "a memory row could not be remapped (Xid 64): the GPU has run out of spare rows",
+          "the GPU's memory is degraded: uncorrectable errors can recur and kill the job",
+          "confirm: " + confirm +
+              (failed.empty() ? "; remediation (operator, no processes on the GPU): nvidia-smi -r -i <index> or reboot"
+                              : "; remediation (operator): drain the node and replace the GPU")));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.gpu_row_remap", host,
+                         fmt::format("no pending or failed row remap on {} GPUs", read), expected,
+                         "row remapper healthy", "none", confirm));
+    }
+  }
+
+  // NVLink.
+  {
+    std::vector<std::string> down, errors;
+    int gpus_with_links = 0;
+    std::size_t links = 0;
+    for (const NvmlGpu& g : n.gpus) {
+      if (!usable(g) || g.nvlinks.empty()) continue;
+      ++gpus_with_links;
+      links += g.nvlinks.size();
+      for (const NvLinkInfo& l : g.nvlinks) {
+        if (!l.active) down.push_back(fmt::format("GPU{} link {} inactive", g.index, l.link));
+        const std::pair<const char*, std::int64_t> counters[] = {{"replay", l.replay_errors},
+                                                                 {"recovery", l.recovery_errors},
+                                                                 {"crc_flit", l.crc_flit_errors},
+                                                                 {"crc_data", l.crc_data_errors}};
+        for (const auto& [name, v] : counters) {
+          if (v > r.gpu_nvlink_error_concern_count)
+            errors.push_back(fmt::format("GPU{} link {} {} {}", g.index, l.link, name, v));
+        }
+      }
+    }
+    const std::string expected =
+        fmt::format("every NVLink active, no error counter above {}", r.gpu_nvlink_error_concern_count);
+    const std::string confirm = "nvidia-smi nvlink -s; nvidia-smi nvlink -e";
+    if (gpus_with_links == 0) {
+      out.push_back(make(Tag::kInfo, "signals.gpu_nvlink", host, "no NVLink reported (PCIe-only GPUs or not supported)",
+                         expected, "no NVLink to check", "none", confirm));
+    } else if (!down.empty() || !errors.empty()) {
+      std::vector<std::string> all = down;
+      all.insert(all.end(), errors.begin(), errors.end());
+      out.push_back(make(Tag::kConcern, "signals.gpu_nvlink", host, list(all), expected,
+                         !down.empty() ? "NVLink links are down" : "NVLink links retransmit or recover often",
+                         "intra-node collectives lose NVLink bandwidth or fall back to PCIe/SHM; retries add latency",
+                         "confirm: " + confirm +
+                             "; remediation (operator): reset the GPUs or reboot; follow NVIDIA's NVLink "
+                             "troubleshooting (Xid 74) and replace the board if links stay down"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.gpu_nvlink", host,
+                         fmt::format("{} links active on {} GPUs, error counters low", links, gpus_with_links),
+                         expected, "NVLink healthy", "none", confirm));
+    }
+  }
+
+  // Fabric (NVSwitch systems).
+  {
+    std::vector<std::string> bad;
+    int supported = 0;
+    for (const NvmlGpu& g : n.gpus) {
+      if (!usable(g) || g.fabric_state < 0 || g.fabric_state == kFabricStateNotSupported) continue;
+      ++supported;
+      if (g.fabric_state != kFabricStateCompleted || g.fabric_status != kNvmlSuccess) {
+        static const char* kStates[] = {"not supported", "not started", "in progress", "completed"};
+        const char* st = g.fabric_state >= 0 && g.fabric_state <= 3 ? kStates[g.fabric_state] : "unknown";
+        bad.push_back(fmt::format("GPU{} fabric {} (status {})", g.index, st, g.fabric_status));
+      }
+    }
+    const std::string expected = "fabric registration COMPLETED with status success on every GPU";
+    const std::string confirm = "nvidia-smi -q | grep -A4 -i fabric; systemctl status nvidia-fabricmanager";
+    if (supported == 0) {
+      const bool absent = std::find(n.missing_symbols.begin(), n.missing_symbols.end(), "nvmlDeviceGetGpuFabricInfo") !=
+                          n.missing_symbols.end();
+      out.push_back(make(Tag::kInfo, "signals.gpu_fabric", host,
+                         absent ? "not supported: this NVML lacks nvmlDeviceGetGpuFabricInfo"
+                                : "not supported (no NVSwitch fabric on these GPUs)",
+                         expected, "no NVSwitch fabric state to check", "none", confirm));
+    } else if (!bad.empty()) {
+      out.push_back(make(Tag::kConcern, "signals.gpu_fabric", host, list(bad), expected,
+                         "the GPU has not (or not successfully) joined the NVSwitch fabric",
+                         "CUDA and NCCL cannot use NVLink through the switches: jobs fail at init or run slow",
+                         "confirm: " + confirm +
+                             "; remediation (operator): start or restart nvidia-fabricmanager, then reset the GPUs"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.gpu_fabric", host, fmt::format("{} GPUs joined the fabric", supported),
+                         expected, "NVSwitch fabric ready", "none", confirm));
+    }
+  }
+}
+
+void check_libraries(const HostSnapshot& s, const Rules& r, std::vector<Finding>& out) {
+  const std::string& host = s.hostname.value;
+  const std::string fi_confirm = "fi_info -l; fi_info -p efa -t FI_EP_RDM";
+  if (!s.libfabric.readable) {
+    out.push_back(make(Tag::kInfo, "signals.libfabric", host, "libfabric not readable: " + s.libfabric.why,
+                       "libfabric loads and lists its providers", "libfabric providers are unknown",
+                       "none on nodes without EFA; with EFA, NCCL's aws-ofi-nccl plugin needs libfabric", fi_confirm));
+  } else {
+    const LibfabricInfo& f = s.libfabric.value;
+    const bool efa = std::any_of(f.providers.begin(), f.providers.end(), is_efa_provider);
+    int expected_efa = 0;
+    if (s.instance_type.readable) {
+      auto it = r.efa_expected_count.find(s.instance_type.value);
+      if (it != r.efa_expected_count.end()) expected_efa = it->second;
+    }
+    std::string obs =
+        fmt::format("libfabric {}: {}", f.version, f.providers.empty() ? "no providers" : list(f.providers, 12));
+    if (f.getinfo_seconds > 2.0) obs += fmt::format(" (fi_getinfo took {:.1f} s)", f.getinfo_seconds);
+    if (efa) {
+      out.push_back(make(Tag::kOk, "signals.libfabric", host, obs, "the efa provider visible",
+                         "libfabric sees the EFA provider", "none", fi_confirm));
+    } else if (expected_efa > 0) {
+      out.push_back(
+          make(Tag::kConcern, "signals.libfabric", host, obs,
+               fmt::format("the efa provider visible ({} has {} EFA devices)", s.instance_type.value, expected_efa),
+               "libfabric does not offer the efa provider on an instance type that has EFA (wrong "
+               "libfabric on the library path, FI_PROVIDER excluding efa, or the efa driver not loaded)",
+               "aws-ofi-nccl cannot use EFA: NCCL falls back to TCP sockets, inter-node busbw drops by "
+               "an order of magnitude",
+               "confirm: " + fi_confirm +
+                   "; check LD_LIBRARY_PATH for /opt/amazon/efa/lib and FI_PROVIDER; lsmod | grep efa"));
+    } else {
+      out.push_back(make(Tag::kInfo, "signals.libfabric", host, obs, "the efa provider where the instance has EFA",
+                         "libfabric providers of this host (no EFA expected here)", "none known", fi_confirm));
+    }
+  }
+  if (s.nccl_version.readable) {
+    out.push_back(make(Tag::kOk, "signals.nccl_version", host, "NCCL " + s.nccl_version.value, "the same on every node",
+                       "NCCL library version (ncclGetVersion)",
+                       "NCCL version drift across nodes breaks or slows collectives", "ldconfig -p | grep libnccl"));
+  } else {
+    out.push_back(make(Tag::kInfo, "signals.nccl_version", host, "not readable: " + s.nccl_version.why,
+                       "libnccl.so.2 on the library path", "the NCCL version is unknown",
+                       "none here; jobs ship their own NCCL", "ldconfig -p | grep libnccl"));
+  }
+  if (s.cuda_driver_version.readable) {
+    out.push_back(make(Tag::kOk, "signals.cuda_driver_version", host, "CUDA driver " + s.cuda_driver_version.value,
+                       "the same on every node", "CUDA driver API version (cuDriverGetVersion)",
+                       "driver drift across nodes", "nvidia-smi | head -4"));
+  } else {
+    out.push_back(make(Tag::kInfo, "signals.cuda_driver_version", host, "not readable: " + s.cuda_driver_version.why,
+                       "libcuda.so.1 from the NVIDIA driver", "no CUDA driver on this host (or not a GPU node)",
+                       "GPU jobs cannot run here", "nvidia-smi; ldconfig -p | grep libcuda.so.1"));
+  }
+}
+
+// Per-GPU counters, keyed by UUID (index when the UUID is unknown).
+std::string gpu_key(const NvmlGpu& g) {
+  return g.uuid.empty() ? fmt::format("index:{}", g.index) : g.uuid;
+}
+
+void gpu_delta(const HostSnapshot& before, const HostSnapshot& after, const Rules& r, std::vector<Finding>& out) {
+  const std::string& host = after.hostname.value;
+  if (!before.nvml.readable || !after.nvml.readable || after.nvml.value.gpus.empty()) return;
+  std::map<std::string, const NvmlGpu*> prev;
+  for (const NvmlGpu& g : before.nvml.value.gpus) prev[gpu_key(g)] = &g;
+  std::vector<std::string> ecc, links;
+  bool any_ecc = false, any_links = false;
+  for (const NvmlGpu& g : after.nvml.value.gpus) {
+    auto it = prev.find(gpu_key(g));
+    if (it == prev.end() || !usable(g) || !usable(*it->second)) continue;
+    const NvmlGpu& b = *it->second;
+    if (g.ecc_uncorrected_volatile >= 0 && b.ecc_uncorrected_volatile >= 0) {
+      any_ecc = true;
+      if (g.ecc_uncorrected_volatile > b.ecc_uncorrected_volatile)
+        ecc.push_back(
+            fmt::format("{} +{} uncorrected", gpu_label(g), g.ecc_uncorrected_volatile - b.ecc_uncorrected_volatile));
+    }
+    for (const NvLinkInfo& l : g.nvlinks) {
+      auto bl = std::find_if(b.nvlinks.begin(), b.nvlinks.end(), [&](const NvLinkInfo& x) { return x.link == l.link; });
+      if (bl == b.nvlinks.end()) continue;
+      any_links = true;
+      std::int64_t rise = 0;
+      const std::pair<std::int64_t, std::int64_t> pairs[] = {{l.replay_errors, bl->replay_errors},
+                                                             {l.recovery_errors, bl->recovery_errors},
+                                                             {l.crc_flit_errors, bl->crc_flit_errors},
+                                                             {l.crc_data_errors, bl->crc_data_errors}};
+      for (const auto& [a, p] : pairs)
+        if (a >= 0 && p >= 0 && a > p) rise += a - p;
+      if (rise > r.gpu_nvlink_error_rise_max) links.push_back(fmt::format("GPU{} link {} +{}", g.index, l.link, rise));
+    }
+  }
+  if (any_ecc) {
+    if (!ecc.empty()) {
+      out.push_back(make(Tag::kConcern, "signals.gpu_ecc_new", host, list(ecc), "no new uncorrected ECC error",
+                         "GPU memory produced uncorrectable errors during the test",
+                         "the work on that GPU failed or will; collectives through it stall",
+                         "confirm: nvidia-smi -q -d ECC,ROW_REMAPPER; dmesg -T | grep -E 'Xid.*(48|94|95)'; "
+                         "remediation (operator): reset the GPU, replace it if it recurs"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.gpu_ecc_new", host, "no new uncorrected ECC error",
+                         "no new uncorrected ECC error", "GPU memory clean during the test", "none",
+                         "nvidia-smi -q -d ECC"));
+    }
+  }
+  if (any_links) {
+    const std::string expected = fmt::format("NVLink error counters rise by at most {}", r.gpu_nvlink_error_rise_max);
+    if (!links.empty()) {
+      out.push_back(make(Tag::kConcern, "signals.gpu_nvlink_errors_new", host, list(links), expected,
+                         "NVLink replay/recovery/CRC errors rose during the test",
+                         "retransmissions cut intra-node NVLink bandwidth; a failing link can take the GPU down",
+                         "confirm: nvidia-smi nvlink -e (before and after a rerun); remediation (operator): reset "
+                         "the GPUs; follow NVIDIA's NVLink troubleshooting if it persists"));
+    } else {
+      out.push_back(make(Tag::kOk, "signals.gpu_nvlink_errors_new", host, "no NVLink error counter rose", expected,
+                         "clean NVLink traffic", "none", "nvidia-smi nvlink -e"));
+    }
   }
 }
 
@@ -565,7 +1036,7 @@ std::string format_bytes(std::uint64_t bytes) {
 
 Rules parse_rules(std::string_view toml_text, const std::string& source) {
   const toml::table root = toml_parse(toml_text, source);
-  toml_reject_unknown(root, {"cpu", "memory", "storage", "efa", "xid"}, "", source);
+  toml_reject_unknown(root, {"cpu", "memory", "storage", "efa", "xid", "gpu"}, "", source);
   Rules r;
   r.source = source;
 
@@ -645,6 +1116,53 @@ Rules parse_rules(std::string_view toml_text, const std::string& source) {
       }
     }
   }
+  const toml::table& gpu = require_table(root, "gpu", "", source);
+  toml_reject_unknown(gpu,
+                      {"temperature_concern_c", "slowdown_margin_c", "clock_event_concern", "clock_event_info",
+                       "pcie_gen_below_max_concern", "ecc_volatile_uncorrected_max", "nvlink_error_concern_count",
+                       "nvlink_error_rise_max"},
+                      "gpu.", source);
+  r.gpu_temperature_concern_c = require_number(gpu, "temperature_concern_c", "gpu.", 0.0, 200.0, source);
+  r.gpu_slowdown_margin_c = require_number(gpu, "slowdown_margin_c", "gpu.", 0.0, 50.0, source);
+  auto reasons = [&](std::string_view key, std::vector<std::string>& into) {
+    const toml::array& a = require_array(gpu, key, "gpu.", source);
+    for (const toml::node& n : a) {
+      if (!n.is_string() || clock_event_reason_bit(n.as_string()->get()) == 0) {
+        throw ConfigError(fmt::format(
+            "{}: 'gpu.{}' entries must be clock event reason names (expected strings such as \"HwSlowdown\", "
+            "\"SwThermalSlowdown\", \"HwThermalSlowdown\", \"HwPowerBrakeSlowdown\", \"SwPowerCap\")",
+            toml_where(source, n), key));
+      }
+      const std::string name = n.as_string()->get();
+      if (std::find(r.gpu_clock_event_concern.begin(), r.gpu_clock_event_concern.end(), name) !=
+              r.gpu_clock_event_concern.end() ||
+          std::find(r.gpu_clock_event_info.begin(), r.gpu_clock_event_info.end(), name) !=
+              r.gpu_clock_event_info.end()) {
+        throw ConfigError(
+            fmt::format("{}: 'gpu.{}' lists \"{}\" twice (expected each reason once in "
+                        "clock_event_concern and clock_event_info together)",
+                        toml_where(source, n), key, name));
+      }
+      into.push_back(name);
+    }
+  };
+  reasons("clock_event_concern", r.gpu_clock_event_concern);
+  reasons("clock_event_info", r.gpu_clock_event_info);
+  {
+    const toml::node& b = require_key(gpu, "pcie_gen_below_max_concern", "gpu.", source);
+    if (!b.is_boolean()) {
+      throw ConfigError(
+          fmt::format("{}: 'gpu.pcie_gen_below_max_concern' must be true or false", toml_where(source, b)));
+    }
+    r.gpu_pcie_gen_below_max_concern = b.as_boolean()->get();
+  }
+  constexpr std::int64_t kMaxCount = std::int64_t{1} << 40;
+  r.gpu_ecc_volatile_uncorrected_max = require_integer(require_key(gpu, "ecc_volatile_uncorrected_max", "gpu.", source),
+                                                       "gpu.ecc_volatile_uncorrected_max", 0, kMaxCount, source);
+  r.gpu_nvlink_error_concern_count = require_integer(require_key(gpu, "nvlink_error_concern_count", "gpu.", source),
+                                                     "gpu.nvlink_error_concern_count", 0, kMaxCount, source);
+  r.gpu_nvlink_error_rise_max = require_integer(require_key(gpu, "nvlink_error_rise_max", "gpu.", source),
+                                                "gpu.nvlink_error_rise_max", 0, kMaxCount, source);
   return r;
 }
 
@@ -668,6 +1186,8 @@ std::vector<Finding> evaluate(const HostSnapshot& s, const Rules& r) {
   check_limits(s, r, out);
   check_efa(s, r, out);
   check_gpu(s, out);
+  check_nvml(s, r, out);
+  check_libraries(s, r, out);
   check_lustre(s, r, out);
   check_xid(s, r, out);
   check_env(s, out);
@@ -773,6 +1293,7 @@ std::vector<Finding> evaluate_delta(const HostSnapshot& before, const HostSnapsh
       xid_findings(fresh, r, host, "signals.xid_new", "during the test", out);
     }
   }
+  gpu_delta(before, after, r, out);
   return out;
 }
 
@@ -787,16 +1308,30 @@ std::vector<Finding> evaluate_drift(const std::vector<HostSnapshot>& nodes) {
     const char* check;
     const char* what;
     const char* confirm;
-    const Reading<std::string> HostSnapshot::*field;
+    Reading<std::string> (*get)(const HostSnapshot&);
   };
   static const Item kItems[] = {
-      {"drift.nvidia_driver", "NVIDIA driver", "cat /proc/driver/nvidia/version", &HostSnapshot::nvidia_driver},
-      {"drift.kernel", "kernel release", "uname -r", &HostSnapshot::kernel_release},
+      {"drift.nvidia_driver", "NVIDIA driver", "cat /proc/driver/nvidia/version",
+       [](const HostSnapshot& n) { return n.nvidia_driver; }},
+      {"drift.kernel", "kernel release", "uname -r", [](const HostSnapshot& n) { return n.kernel_release; }},
       {"drift.efa_installer", "EFA installer", "head -1 /opt/amazon/efa_installed_packages",
-       &HostSnapshot::efa_installer},
-      {"drift.efa_module", "efa kernel module", "cat /sys/module/efa/version", &HostSnapshot::efa_module_version},
+       [](const HostSnapshot& n) { return n.efa_installer; }},
+      {"drift.efa_module", "efa kernel module", "cat /sys/module/efa/version",
+       [](const HostSnapshot& n) { return n.efa_module_version; }},
       {"drift.instance_type", "instance type", "cat /sys/devices/virtual/dmi/id/product_name",
-       &HostSnapshot::instance_type},
+       [](const HostSnapshot& n) { return n.instance_type; }},
+      {"drift.cuda_driver", "CUDA driver version", "nvidia-smi | head -4",
+       [](const HostSnapshot& n) { return n.cuda_driver_version; }},
+      {"drift.nccl", "NCCL version", "ldconfig -p | grep libnccl; NCCL_DEBUG=VERSION in the job",
+       [](const HostSnapshot& n) { return n.nccl_version; }},
+      {"drift.libfabric", "libfabric version", "fi_info --version",
+       [](const HostSnapshot& n) {
+         Reading<std::string> v;
+         v.readable = n.libfabric.readable;
+         v.value = n.libfabric.value.version;
+         v.why = n.libfabric.why;
+         return v;
+       }},
   };
   auto groups_text = [](const std::map<std::string, std::vector<std::string>>& groups) {
     std::vector<std::string> parts;
@@ -809,7 +1344,7 @@ std::vector<Finding> evaluate_drift(const std::vector<HostSnapshot>& nodes) {
     std::map<std::string, std::vector<std::string>> groups;
     bool any_readable = false;
     for (const auto& n : nodes) {
-      const Reading<std::string>& v = n.*(item.field);
+      const Reading<std::string> v = item.get(n);
       any_readable = any_readable || v.readable;
       groups[v.readable ? v.value : "(unreadable)"].push_back(n.hostname.value);
     }

@@ -26,7 +26,18 @@ struct Rules {
   std::map<std::string, int> efa_expected_count;  // [efa.expected_count] instance type -> EFA devices
   std::vector<std::string> efa_concern_counters;  // [efa] concern_counters: a rise is a CONCERN
   std::set<int> xid_concern_codes;                // [xid] concern_codes: CONCERN; other Xids INFO
-  std::string source;                             // where it was loaded from
+  // [gpu] (NVML)
+  double gpu_temperature_concern_c = 0.0;  // temperature_concern_c: at or above -> CONCERN
+  double gpu_slowdown_margin_c = 0.0;      // slowdown_margin_c: at or above (slowdown threshold - this) -> CONCERN
+  std::vector<std::string> gpu_clock_event_concern;   // clock_event_concern: reason names that are a CONCERN
+  std::vector<std::string> gpu_clock_event_info;      // clock_event_info: reason names that are an INFO
+  bool gpu_pcie_gen_below_max_concern = false;        // pcie_gen_below_max_concern: false -> INFO only
+  std::int64_t gpu_ecc_volatile_uncorrected_max = 0;  // ecc_volatile_uncorrected_max: above -> CONCERN
+  std::int64_t gpu_nvlink_error_concern_count = 0;    // nvlink_error_concern_count: any counter of a link
+                                                      // above -> CONCERN
+  std::int64_t gpu_nvlink_error_rise_max = 0;         // nvlink_error_rise_max: a link's counters rising by more
+                                                      // during a test -> CONCERN
+  std::string source;                                 // where it was loaded from
 };
 
 // Parses TOML text; `source` names it in errors. Every key is required and unknown keys are errors.
@@ -40,17 +51,25 @@ Rules load_rules(const std::string& path_or_empty);
 // Findings about one snapshot, source "signals", host = the snapshot's hostname. Checks (stable ids):
 // signals.instance_type, signals.kernel, signals.cpu_governor, signals.meminfo, signals.dev_shm,
 // signals.root_fs, signals.mounts, signals.memlock, signals.stack, signals.efa_count, signals.efa_versions,
-// signals.nvidia_driver, signals.pcie_width, signals.lustre_ost, signals.xid, signals.environment.
+// signals.nvidia_driver, signals.pcie_width, signals.lustre_ost, signals.xid, signals.environment,
+// NVML: signals.nvml (loaded or not, and why), signals.gpu_lost, signals.gpu_temperature,
+// signals.gpu_clock_events, signals.gpu_pcie, signals.gpu_ecc, signals.gpu_row_remap, signals.gpu_nvlink,
+// signals.gpu_fabric; libraries: signals.libfabric, signals.nccl_version, signals.cuda_driver_version.
+// PCIe width comes from NVML (signals.gpu_pcie) when NVML read a link width; sysfs's signals.pcie_width
+// is evaluated only otherwise, so one degraded link gives one finding.
 // Anything not readable is an INFO that says why and how to look by hand.
 std::vector<Finding> evaluate(const HostSnapshot& s, const Rules& r);
 
 // Findings about what changed between two snapshots of the same host (before and after a test):
 // signals.iowait, signals.steal (percent of CPU time between the two /proc/stat samples),
-// signals.efa_counters (any rise of r.efa_concern_counters), signals.xid_new (Xids in `after` only).
+// signals.efa_counters (any rise of r.efa_concern_counters), signals.xid_new (Xids in `after` only),
+// signals.gpu_ecc_new (volatile uncorrected ECC rose), signals.gpu_nvlink_errors_new (a link's error
+// counters rose by more than r.gpu_nvlink_error_rise_max); the GPU ones only when NVML read both.
 std::vector<Finding> evaluate_delta(const HostSnapshot& before, const HostSnapshot& after, const Rules& r);
 
 // Run-wide findings (host "") about values that differ across nodes: drift.nvidia_driver, drift.kernel,
-// drift.efa_installer, drift.efa_module, drift.instance_type (CONCERN when they differ, OK when the same),
+// drift.efa_installer, drift.efa_module, drift.instance_type, drift.cuda_driver, drift.nccl,
+// drift.libfabric (CONCERN when they differ, OK when the same; skipped when no node could read it),
 // drift.env.<NAME> for each tracked variable that differs ("(unset)" where absent) and one drift.env OK
 // when none differs. Observed lists the groups: "535.104.05: a, b; 550.54.15: c". Fewer than two nodes:
 // one INFO drift.nodes.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iterator>
 #include <thread>
 #include <iostream>
@@ -68,6 +69,17 @@ CollectInputs real_collect_inputs(const std::string& root) {
     const auto frsize = static_cast<std::uint64_t>(v.f_frsize != 0 ? v.f_frsize : v.f_bsize);
     return FsSpace{static_cast<std::uint64_t>(v.f_blocks) * frsize, static_cast<std::uint64_t>(v.f_bavail) * frsize};
   };
+  // Libraries: the host's own on the real root; on a fixture tree only those named by PODPERF_*_LIBRARY
+  // (a fake NVML in tests), so a tree is not mixed with this machine's GPUs and providers.
+  auto library = [real_root](const char* env_name, const char* host_default) -> std::string {
+    const char* v = std::getenv(env_name);
+    if (v != nullptr && *v != '\0') return v;
+    return real_root ? host_default : "";
+  };
+  in.nvml_library = library("PODPERF_NVML_LIBRARY", "libnvidia-ml.so.1");
+  in.libfabric_library = library("PODPERF_LIBFABRIC_LIBRARY", "libfabric.so.1");
+  in.nccl_library = library("PODPERF_NCCL_LIBRARY", "libnccl.so.2");
+  in.cuda_library = library("PODPERF_CUDA_LIBRARY", "libcuda.so.1");
   KmsgRead k = read_kmsg_nonblocking(join(root, "/dev/kmsg"));
   if (k.ok) {
     in.kmsg_text = std::move(k.text);

@@ -449,6 +449,42 @@ HostSnapshot collect_snapshot(const std::string& root, const CollectInputs& inpu
   for (const auto& [name, value] : inputs.env) {
     if (is_tracked_env(name)) s.env[name] = value;
   }
+  if (inputs.nvml_library.empty()) {
+    s.nvml.why = "NVML not read (no library given)";
+  } else {
+    NvmlRead n = read_nvml(inputs.nvml_library);
+    s.nvml.value = std::move(n.report);
+    s.nvml.readable = n.loaded;
+    s.nvml.why = std::move(n.why);
+  }
+  if (inputs.libfabric_library.empty()) {
+    s.libfabric.why = "libfabric not read (no library given)";
+  } else {
+    LibfabricRead f = read_libfabric(inputs.libfabric_library);
+    s.libfabric.value = std::move(f.info);
+    s.libfabric.readable = f.loaded;
+    s.libfabric.why = std::move(f.why);
+  }
+  auto version = [](const LibraryVersion& v, Reading<std::string>& out) {
+    out.value = v.version;
+    out.readable = v.loaded;
+    out.why = v.why;
+  };
+  if (inputs.nccl_library.empty()) {
+    s.nccl_version.why = "NCCL not read (no library given)";
+  } else {
+    version(read_nccl_version(inputs.nccl_library), s.nccl_version);
+  }
+  if (inputs.cuda_library.empty()) {
+    s.cuda_driver_version.why = "CUDA driver not read (no library given)";
+  } else {
+    version(read_cuda_driver_version(inputs.cuda_library), s.cuda_driver_version);
+  }
+  if (!s.cuda_driver_version.readable && s.nvml.readable && s.nvml.value.cuda_driver_version > 0) {
+    s.cuda_driver_version.value = cuda_version_text(s.nvml.value.cuda_driver_version);
+    s.cuda_driver_version.readable = true;
+    s.cuda_driver_version.why = "from nvmlSystemGetCudaDriverVersion (" + s.cuda_driver_version.why + ")";
+  }
   return s;
 }
 

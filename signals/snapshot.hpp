@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "signals/kmsg.hpp"
+#include "signals/libfabric_probe.hpp"
+#include "signals/nvml.hpp"
 
 namespace podperf {
 
@@ -112,6 +114,11 @@ struct HostSnapshot {
   Reading<std::vector<LustreOst>> lustre_osts;  // /sys/fs/lustre/osc/*/kbytes*, else /proc/fs/lustre/osc
   Reading<std::vector<XidEvent>> xids;          // Xid/SXid records of inputs.kmsg_text in the window
   Reading<std::string> nvidia_driver;           // /proc/driver/nvidia/version -> "535.104.05"
+  Reading<NvmlReport> nvml;                     // NVML at inputs.nvml_library (why: dlerror text, ...)
+  Reading<LibfabricInfo> libfabric;             // fi_getinfo providers of inputs.libfabric_library
+  Reading<std::string> nccl_version;            // ncclGetVersion of inputs.nccl_library: "2.28.3"
+  Reading<std::string> cuda_driver_version;     // cuDriverGetVersion of inputs.cuda_library ("13.0"),
+                                                // else NVML's nvmlSystemGetCudaDriverVersion
   std::map<std::string, std::string> env;       // NCCL_*, FI_*, OFI_NCCL_*, RDMAV_*, TORCH_NCCL_*,
                                                 // CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH
 };
@@ -126,6 +133,11 @@ struct CollectInputs {
   std::optional<std::string> kmsg_text;                   // /dev/kmsg records or dmesg text; nullopt ->
   std::string kmsg_why;                                   //   not readable, for this reason
   std::int64_t kmsg_window_start_usec = 0;                // keep Xids at or after this (usec since boot)
+  // Libraries loaded with dlopen (names or paths); "" -> not read, the field is not readable.
+  std::string nvml_library;       // "libnvidia-ml.so.1"
+  std::string libfabric_library;  // "libfabric.so.1"
+  std::string nccl_library;       // "libnccl.so.2"
+  std::string cuda_library;       // "libcuda.so.1" (the driver's, never the toolkit's link stub)
 };
 
 // True for the environment variables the snapshot keeps.
@@ -135,7 +147,8 @@ bool is_tracked_env(const std::string& name);
 // around every pair round.
 Reading<std::vector<EfaDevice>> read_efa_devices(const std::string& root);
 
-// Reads everything under `root`. Never throws on host content (only std::bad_alloc).
+// Reads everything under `root` and the libraries named in `inputs`. Never throws on host content (only
+// std::bad_alloc).
 HostSnapshot collect_snapshot(const std::string& root, const CollectInputs& inputs);
 
 // ---- individual readers and parsers (exposed for tests) ----

@@ -30,10 +30,22 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Rlimit, unlimited, bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EfaDevice, name, counters)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PcieLink, bdf, current_width, max_width, current_speed, max_speed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LustreOst, name, total_kib, free_kib, avail_kib)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvLinkInfo, link, active, replay_errors, recovery_errors,
+                                                crc_flit_errors, crc_data_errors)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvmlGpu, index, lost, reset_required, handle_error, handle_error_text,
+                                                name, uuid, pci_bus_id, temperature_c, slowdown_c, sm_clock_mhz,
+                                                sm_clock_max_mhz, clock_event_reasons, pcie_gen, pcie_gen_max,
+                                                pcie_width, pcie_width_max, ecc_uncorrected_volatile,
+                                                ecc_uncorrected_aggregate, remapped_rows_correctable,
+                                                remapped_rows_uncorrectable, remap_pending, remap_failure, nvlinks,
+                                                fabric_state, fabric_status)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvmlReport, library, driver_version, cuda_driver_version, gpus,
+                                                missing_symbols)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibfabricInfo, library, version, providers, getinfo_rc, getinfo_seconds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostSnapshot, root, hostname, instance_type, instance_id,
                                                 kernel_release, governors, cpu_times, meminfo, mounts, memlock, stack,
                                                 efa, efa_installer, efa_module_version, gpu_pcie, lustre_osts, xids,
-                                                nvidia_driver, env)
+                                                nvidia_driver, nvml, libfabric, nccl_version, cuda_driver_version, env)
 
 nlohmann::json snapshot_to_json(const HostSnapshot& s) {
   nlohmann::json j = s;

@@ -11,10 +11,15 @@ FAILED=0
 pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
 fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
 
-"$PODPERF" signals --sample 0 >"$WORK/out" 2>&1
+"$PODPERF" signals --sample 0 >"$WORK/out" 2>"$WORK/err"
 rc=$?
 if [[ $rc -eq 0 ]]; then pass "this host: exit 0"; else fail "this host: exit $rc"; cat "$WORK/out"; fi
 if grep -q "^INFO .*signals.nvidia_driver" "$WORK/out"; then pass "this host: INFO for the absent GPU driver"; else fail "no INFO for the GPU driver"; fi
+# No NVIDIA driver here: NVML is an INFO that says why (dlopen's message), never a failure.
+if grep -q "^INFO .*signals.nvml .*NVML not loadable" "$WORK/out"; then pass "this host: INFO that NVML is not loadable"; else fail "no INFO for NVML: $(grep signals.nvml "$WORK/out")"; fi
+if grep -q "^INFO .*signals.cuda_driver_version" "$WORK/out"; then pass "this host: INFO for the absent CUDA driver"; else fail "no INFO for the CUDA driver"; fi
+if grep -qE "^(OK|INFO|CONCERN) +signals.libfabric " "$WORK/out"; then pass "this host: a libfabric finding"; else fail "no signals.libfabric line"; fi
+if [[ ! -s "$WORK/err" ]]; then pass "this host: nothing on stderr (fi_getinfo and dlopen are quiet)"; else fail "stderr: $(head -c 300 "$WORK/err")"; fi
 
 "$PODPERF" signals --sample 0 --json --root "$FIX/governor_powersave" >"$WORK/gov.json" 2>&1
 if jq -e '[.[] | select(.tag == "CONCERN" and .check == "signals.cpu_governor")] | length == 1' "$WORK/gov.json" >/dev/null; then
