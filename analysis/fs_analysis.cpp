@@ -202,7 +202,8 @@ void summarize_fs_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes) {
     }
   }
   if (std::isfinite(first_start)) {
-    p.duration_s = std::max(0.0, last_end - first_start);
+    // ckpt-save: the checkpoint exists once rank 0 renamed the metadata into place (commit_s).
+    p.duration_s = std::max(0.0, std::max(last_end, p.commit_s) - first_start);
     p.first_done_s = std::max(0.0, first_end - first_start);
   } else {
     p.duration_s = 0.0;
@@ -257,6 +258,7 @@ void analyze_fs(Run& run, const FsThresholds& t) {
   if (fs.probes.empty()) return;
 
   std::size_t most_judged = 0;
+  std::vector<std::string> short_probes;  // "meta-stat 0.004 s": the median node's time
   for (FsProbeResult& p : fs.probes) {
     summarize_fs_probe(p, run.nodes);
     p.baseline = 0.0;
@@ -278,12 +280,19 @@ void analyze_fs(Run& run, const FsThresholds& t) {
     // As for pairs: the healthy nodes' spread guards small deviations, capped so a noisy filesystem
     // cannot hide a node at a fraction of the others. No per-node noise rule: one measurement per node.
     const double spread = std::min(b.spread, t.max_spread_fraction * b.value);
+    // Long enough to judge: the typical node's own time, not the probe's (a slow node stretches the
+    // probe while the others' times stay at milliseconds, where differences are timer noise).
+    std::vector<double> elapsed;
+    for (const FsNodeResult* n : judged) elapsed.push_back(n->end_s - n->start_s);
+    std::nth_element(elapsed.begin(), elapsed.begin() + static_cast<std::ptrdiff_t>(elapsed.size() / 2), elapsed.end());
+    const bool long_enough = elapsed[elapsed.size() / 2] >= t.min_judged_seconds;
+    if (!long_enough) short_probes.push_back(fmt::format("{} {:.3f} s", p.probe, elapsed[elapsed.size() / 2]));
     const FsNodeResult* slowest = nullptr;
     for (FsNodeResult* n : judged) {
       const double value = fs_node_metric(p, *n);
       n->ratio = b.value > 0.0 ? value / b.value : 0.0;
       const double gap = b.value - value;
-      n->flagged = judged.size() >= kMinJudgedNodes && p.duration_s >= t.min_judged_seconds &&
+      n->flagged = judged.size() >= kMinJudgedNodes && long_enough &&
                    value < b.value * (1.0 - t.threshold) && gap > t.spread_factor * spread;
       if (slowest == nullptr || value < fs_node_metric(p, *slowest)) slowest = n;
     }
@@ -410,16 +419,10 @@ void analyze_fs(Run& run, const FsThresholds& t) {
         "--expected-mb-s MB_S";
     found.push_back(std::move(f));
   }
-  std::vector<std::string> short_probes;
-  for (const FsProbeResult& p : fs.probes) {
-    if (p.status != "error" && p.duration_s < t.min_judged_seconds) {
-      short_probes.push_back(fmt::format("{} {:.3f} s", p.probe, p.duration_s));
-    }
-  }
   if (!short_probes.empty() && most_judged >= kMinJudgedNodes) {
     Finding f = fs_finding(Tag::kInfo, "fs.short_probe", "");
     f.observed = fmt::format("{}", fmt::join(short_probes, ", "));
-    f.expected = fmt::format("at least {} s per probe to compare nodes", t.min_judged_seconds);
+    f.expected = fmt::format("at least {} s per node (median) to compare nodes", t.min_judged_seconds);
     f.meaning = "these probes ended too soon for their node-to-node differences to mean anything: no node is "
                 "judged in them (their aggregate numbers stand)";
     f.effect = "a node slow only in these probes would go unnoticed";

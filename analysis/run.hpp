@@ -166,7 +166,8 @@ struct FsProbeResult {
   std::vector<FsNodeResult> nodes;
   std::uint64_t bytes = 0;
   std::uint64_t ops = 0;
-  double duration_s = 0.0;     // last end - first start
+  double commit_s = 0.0;       // ckpt-save: when rank 0 had renamed the metadata file into place (0: n/a)
+  double duration_s = 0.0;     // max(last end, commit_s) - first start
   double first_done_s = 0.0;   // first rank done, since the first start
   double mb_per_s = 0.0;       // aggregate: bytes / duration_s
   double ops_per_s = 0.0;      // aggregate: ops / duration_s

@@ -23,7 +23,7 @@ struct FsThresholds {
   int baseline_max_passes = 0;
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the nodes
   double saturation_fraction = 0.0;         // aggregate >= this fraction of the expected throughput: saturated
-  double min_judged_seconds = 0.0;   // a probe shorter than this (last done) judges no node: too short
+  double min_judged_seconds = 0.0;   // the median node took less than this: the probe judges no node
   double cache_warn_fraction = 0.0;         // a read whose file was more cached than this share warns
 };
 

@@ -339,6 +339,7 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
     world.barrier();
     ctx.start = std::chrono::steady_clock::now();
     FsRankResult mine;
+    double commit_s = 0.0;
     if (step.name == "seq-write") {
       mine = probe_seq_write(ctx);
     } else if (step.name == "seq-read") {
@@ -378,7 +379,7 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
                                         s.at("checksum").get<std::uint64_t>()});
           }
         }
-        if (complete && mine.status == "ok") write_ckpt_metadata(ctx, every, mine);
+        if (complete && mine.status == "ok") commit_s = write_ckpt_metadata(ctx, every, mine);
       }
     } else if (step.name == "ckpt-load") {
       mine = probe_ckpt_load(ctx);
@@ -392,6 +393,7 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
       probe.file_size_bytes = step.file;
       probe.files_per_rank = step.files;
       probe.direct = plan.direct && step.name.rfind("meta", 0) != 0;
+      probe.commit_s = commit_s;
       for (std::size_t r = 0; r < texts.size(); ++r) {
         probe.ranks.push_back(parse_rank_result(texts[r], static_cast<int>(r)));
       }

@@ -318,7 +318,7 @@ std::vector<ShardRecord> parse_ckpt_metadata(const std::string& text) {
   return out;
 }
 
-void write_ckpt_metadata(const ProbeContext& c, const std::vector<ShardRecord>& shards, FsRankResult& r) {
+double write_ckpt_metadata(const ProbeContext& c, const std::vector<ShardRecord>& shards, FsRankResult& r) {
   try {
     const std::string text = format_ckpt_metadata(shards);
     const std::string final_path = path_of(c, kCkptMetadata);
@@ -331,14 +331,16 @@ void write_ckpt_metadata(const ProbeContext& c, const std::vector<ShardRecord>& 
     File dir(path_of(c, kCkptDir), O_RDONLY | O_DIRECTORY, false);
     dir.fsync();
     dir.close();
-    r.end_s = seconds_since(c.start);
-    const double d = r.end_s - r.start_s;
-    if (d > 0.0) r.mb_per_s = static_cast<double>(r.bytes) / d / 1e6;
+    return seconds_since(c.start);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
-    if (r.status == "ok") fail(r, c, e);
+    if (r.status == "ok") {
+      r.status = "error";
+      r.error = fmt::format("node {} rank {}: {}", c.node_label, c.rank, e.what());
+    }
   }
+  return 0.0;
 }
 
 FsRankResult probe_ckpt_load(const ProbeContext& c) {

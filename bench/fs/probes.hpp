@@ -64,9 +64,10 @@ struct ShardRecord {
 // ckpt-save, this rank's part: its shards, each written, fsynced and closed; `saved` gets them.
 FsRankResult probe_ckpt_save(const ProbeContext& c, std::vector<ShardRecord>& saved);
 // ckpt-save, rank 0's end: the metadata file (every shard and its checksum) written to a temporary
-// name, fsynced and renamed into place, the directory fsynced. Extends `r` (rank 0's result) to the
-// rename; on failure sets its error.
-void write_ckpt_metadata(const ProbeContext& c, const std::vector<ShardRecord>& shards, FsRankResult& r);
+// name, fsynced and renamed into place, the directory fsynced. Returns when that was done (seconds
+// since the probe's start: the probe's commit_s); on failure sets r's error (r: rank 0's result,
+// whose own timing stays its shards') and returns 0.
+double write_ckpt_metadata(const ProbeContext& c, const std::vector<ShardRecord>& shards, FsRankResult& r);
 // ckpt-load: reads the metadata file, then the source rank's shards, verifying each checksum.
 FsRankResult probe_ckpt_load(const ProbeContext& c);
 

@@ -23,6 +23,10 @@ case "$host" in
 esac
 [ -e "/var/run/netns/$host" ] || { echo "rsh-agent.sh: netns $host missing (cluster down?)" >&2; exit 255; }
 [ $# -ge 1 ] || { echo "rsh-agent.sh: no command for $host" >&2; exit 255; }
+# Tests slow one host down: its processes join a CPU-limited cgroup (see run_fs_test.sh).
+if [ -n "${PODPERF_SLOW_HOST:-}" ] && [ "$host" = "$PODPERF_SLOW_HOST" ] && [ -n "${PODPERF_SLOW_CGROUP_PROCS:-}" ]; then
+  echo $$ >"$PODPERF_SLOW_CGROUP_PROCS"
+fi
 # shellcheck disable=SC2016  # expanded by the inner sh
 exec nsenter --net="/var/run/netns/$host" unshare --uts \
   sh -c 'hostname "$0"; exec sh -c "$1"' "$host" "$*"

@@ -223,7 +223,9 @@ TEST(FsAnalysis, MetaPhasesAreJudgedOnOpsPerSecond) {
   EXPECT_TRUE(fs_probe_is_meta("meta-unlink"));
   EXPECT_FALSE(fs_probe_is_meta("seq-read"));
   podperf::Run run = fs_run({5000, 5100, 4900, 1000}, "meta-stat");
-  analyze_fs(run, thresholds());
+  FsThresholds t = thresholds();
+  t.min_judged_seconds = 0.1;  // the synthetic nodes take 0.4 s
+  analyze_fs(run, t);
   const FsProbeResult& p = run.fs.probes[0];
   EXPECT_STREQ(fs_metric_unit(p), "ops/s");
   EXPECT_DOUBLE_EQ(fs_node_metric(p, p.nodes[0]), p.nodes[0].ops_per_s);
@@ -267,6 +269,11 @@ TEST(FsAnalysis, AProbeTooShortJudgesNoNodeAndSaysSo) {
   ASSERT_EQ(findings_with(run, "fs.short_probe").size(), 1U);
   EXPECT_TRUE(has(findings_with(run, "fs.short_probe")[0]->observed, "seq-read")) << findings_with(run, "fs.short_probe")[0]->observed;
   EXPECT_EQ(fs_exit_code(run), kExitOk);
+  // The slow node's own 4 s stretch the probe past 3 s; the typical node took 2 s: still not judged.
+  t.min_judged_seconds = 3.0;
+  analyze_fs(run, t);
+  EXPECT_GE(run.fs.probes[0].duration_s, 3.0);
+  EXPECT_FALSE(run.fs.probes[0].nodes[3].flagged);
   t.min_judged_seconds = 0.0;
   analyze_fs(run, t);
   EXPECT_TRUE(run.fs.probes[0].nodes[3].flagged);

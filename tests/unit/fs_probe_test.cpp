@@ -244,8 +244,9 @@ TEST_F(FsProbesOnDisk, CheckpointLoadVerifiesAndCatchesAFlippedByte) {
   FsRankResult s = probe_ckpt_save(ctx_, saved);
   ASSERT_EQ(s.status, "ok") << s.error;
   ASSERT_EQ(saved.size(), 2U);
-  write_ckpt_metadata(ctx_, saved, s);
+  const double commit_s = write_ckpt_metadata(ctx_, saved, s);
   ASSERT_EQ(s.status, "ok") << s.error;
+  EXPECT_GE(commit_s, s.end_s);  // the rename comes after the rank's own shards
   ASSERT_TRUE(std::filesystem::exists(dir_ + "/" + kCkptMetadata));
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/" + kCkptMetadata + ".tmp"));
 
