@@ -34,6 +34,7 @@ void add_job_options(CLI::App* app, CommonOptions& o) {
 void add_fs_options(CLI::App* app, FsOptions& o, const std::string& path_flag) {
   const std::string group = "Filesystem probes";
   const bool in_run = path_flag != "--path";
+  o.path_flag = path_flag;
   app->add_option(path_flag, o.path,
                   in_run ? "also probe this filesystem after the pairs: podperf creates DIR/podperf-<run id>, "
                            "writes only there and removes it (see podperf fs --help)"

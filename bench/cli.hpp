@@ -28,6 +28,7 @@ struct CommonOptions {
 // Filesystem probes (podperf fs; podperf run with --fs-path). Sizes take K/M/G suffixes.
 struct FsOptions {
   std::string path;  // where the probe directory podperf-<run id> is created ("" in run: no fs stage)
+  std::string path_flag = "--path";  // how the command line spells it (--fs-path in podperf run), for errors
   std::string probes = "seq-write,seq-read,rand-read,meta,ckpt-save,ckpt-load";
   std::string block_size = "1M";     // sequential and checkpoint I/O per call
   std::string file_size = "1G";      // seq-write/seq-read file per rank

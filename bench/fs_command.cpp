@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 #include "analysis/errors.hpp"
@@ -48,19 +47,6 @@ class FsRecorder final : public RunRecorder {
   FsThresholds thresholds_;
 };
 
-// A usage error after the results directory was made: leave no empty directory behind.
-void remove_unused_results_dir(std::unique_ptr<ResultsDir>& dir) {
-  if (!dir) return;
-  const std::filesystem::path path = dir->path();
-  dir.reset();
-  std::error_code ec;
-  const std::filesystem::path events = path / "events.jsonl";
-  if (std::filesystem::exists(events, ec) && std::filesystem::file_size(events, ec) == 0) {
-    std::filesystem::remove(events, ec);
-  }
-  std::filesystem::remove(path, ec);  // only when empty
-}
-
 int run_fs(const Cli& cli, const Comm& world) {
   const FsCommandOptions& o = cli.fs;
   const bool root = world.rank() == 0;
@@ -76,7 +62,7 @@ int run_fs(const Cli& cli, const Comm& world) {
   } catch (const UsageError& e) {
     if (root) {
       std::fprintf(stderr, "podperf: error: %s\n", e.what());
-      remove_unused_results_dir(job->dir);
+      discard_unused_results_dir(job->dir);
     }
     return kExitUsage;
   }

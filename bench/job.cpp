@@ -49,6 +49,18 @@ std::optional<JobStart> start_job(const Comm& world, const CommonOptions& o,
   return job;
 }
 
+void discard_unused_results_dir(std::unique_ptr<ResultsDir>& dir) {
+  if (!dir) return;
+  const std::filesystem::path path = dir->path();
+  dir.reset();
+  std::error_code ec;
+  const std::filesystem::path events = path / "events.jsonl";
+  if (std::filesystem::exists(events, ec) && std::filesystem::file_size(events, ec) == 0) {
+    std::filesystem::remove(events, ec);
+  }
+  std::filesystem::remove(path, ec);  // only when empty
+}
+
 Run base_run(const Cli& cli, const CommonOptions& o, const std::string& run_id, int world_size, const NodeMap& map) {
   Run run;
   run.podperf_version = PODPERF_VERSION;

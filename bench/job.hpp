@@ -32,6 +32,10 @@ struct JobStart {
 std::optional<JobStart> start_job(const Comm& world, const CommonOptions& o,
                                   const std::function<void(const NodeMap&, const std::string& run_dir)>& make_plan);
 
+// A usage error found after start_job (e.g. the filesystem stage's checks): closes the results
+// directory and removes it when nothing was written to it. Rank 0 only.
+void discard_unused_results_dir(std::unique_ptr<ResultsDir>& dir);
+
 // Run metadata common to every command (version, id, command, argv, start time, launcher, ranks,
 // nodes, the common options).
 Run base_run(const Cli& cli, const CommonOptions& o, const std::string& run_id, int world_size, const NodeMap& map);

@@ -295,7 +295,10 @@ int run_pairs(const Cli& cli, const Comm& world) {
     try {
       fs_setup = prepare_fs_stage(world, map, fs_plan, o.fs, run_id);
     } catch (const UsageError& e) {
-      if (root) std::fprintf(stderr, "podperf: error: %s\n", e.what());
+      if (root) {
+        std::fprintf(stderr, "podperf: error: %s\n", e.what());
+        discard_unused_results_dir(job->dir);
+      }
       return kExitUsage;
     }
   }

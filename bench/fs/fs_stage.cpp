@@ -192,13 +192,13 @@ FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& pl
 
   // 1. --path on every rank.
   std::string error = check_path(o.path);
-  error = agree_on_errors(world, error.empty() ? "" : fmt::format("--path {}", error));
+  error = agree_on_errors(world, error.empty() ? "" : fmt::format("{} {}", o.path_flag, error));
   if (!error.empty()) throw UsageError(error);
 
   // 2. Rank 0 creates the directory (a fresh name: an existing one is never reused).
   if (root) {
     if (::mkdir(setup.dir.c_str(), 0755) != 0) {
-      error = fmt::format("--path: cannot create {}: {}", setup.dir, std::strerror(errno));
+      error = fmt::format("{}: cannot create {}: {}", o.path_flag, setup.dir, std::strerror(errno));
     } else {
       setup.creator = true;
     }

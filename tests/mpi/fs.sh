@@ -87,6 +87,10 @@ bad unknown-probe "unknown probe 'seqwrite'" --path "$DATA" --probes seqwrite
 bad read-without-write "add seq-write" --path "$DATA" --probes seq-read
 bad fsx-half "go together" --path "$DATA" --fsx-deployment PERSISTENT_2-250
 bad fsx-unknown "PERSISTENT_2-250" --path "$DATA" --fsx-deployment SCRATCH_9 --fsx-capacity-tib 2.4
+podperf_mpirun 2 run --virtual-nodes 2 -b 1M -e 1M --fs-path "$WORK/nope" --out "$WORK/res" --run-id bad-run-path
+expect_eq "run --fs-path missing: exit 2 before measuring" "$?" "2"
+expect_match "run --fs-path missing: says so" "$(cat "$WORK/out")" "--fs-path $WORK/nope: No such file"
+if [[ -e "$WORK/res/bad-run-path" ]]; then fail "run --fs-path missing: results directory left"; else pass "run --fs-path missing: no results directory"; fi
 expect_eq "bad input: nothing left in the directory" "$(ls -A "$DATA" | wc -l)" "0"
 
 # --- Ctrl-C (SIGINT to mpirun) during a long seq-write: exit 3, the run kept, the files removed
