@@ -339,6 +339,7 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
     world.barrier();
     ctx.start = std::chrono::steady_clock::now();
     FsRankResult mine;
+    std::vector<ShardRecord> saved;  // ckpt-save: this rank's shards
     if (step.name == "seq-write") {
       mine = probe_seq_write(ctx);
     } else if (step.name == "seq-read") {
@@ -354,7 +355,6 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
     } else if (step.name == "meta-unlink") {
       mine = probe_meta_unlink(ctx);
     } else if (step.name == "ckpt-save") {
-      std::vector<ShardRecord> saved;
       mine = probe_ckpt_save(ctx, saved);
       // Every rank's shards (and whether it saved them) to rank 0, which then writes the metadata
       // file and renames it into place: the checkpoint exists only after that.
@@ -405,6 +405,9 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
       recorder->add_fs_probe(std::move(probe));
     }
     step_error = broadcast_string(world, step_error, 0);
+    // Past every rank's timed region (rank 0's ends at the metadata rename, after the others' shards
+    // were gathered): the cache drop is not part of the save.
+    if (step.name == "ckpt-save") drop_saved_shards(ctx, saved);
     watchdog.disarm();
     // Files nobody reads any more go now (every rank is past the probe: the broadcast above came
     // after rank 0 had every rank's result).
