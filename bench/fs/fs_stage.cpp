@@ -340,6 +340,7 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
     ctx.start = std::chrono::steady_clock::now();
     FsRankResult mine;
     double commit_s = 0.0;
+    std::vector<ShardRecord> saved;  // ckpt-save: this rank's shards
     if (step.name == "seq-write") {
       mine = probe_seq_write(ctx);
     } else if (step.name == "seq-read") {
@@ -355,7 +356,6 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
     } else if (step.name == "meta-unlink") {
       mine = probe_meta_unlink(ctx);
     } else if (step.name == "ckpt-save") {
-      std::vector<ShardRecord> saved;
       mine = probe_ckpt_save(ctx, saved);
       // Every rank's shards (and whether it saved them) to rank 0, which then writes the metadata
       // file and renames it into place: the checkpoint exists only after that.
@@ -407,6 +407,8 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
       recorder->add_fs_probe(std::move(probe));
     }
     step_error = broadcast_string(world, step_error, 0);
+    // Past every rank's timed region and the metadata commit: the cache drop is not part of the save.
+    if (step.name == "ckpt-save") drop_saved_shards(ctx, saved);
     watchdog.disarm();
     // Files nobody reads any more go now (every rank is past the probe: the broadcast above came
     // after rank 0 had every rank's result).

@@ -36,7 +36,8 @@ std::string shard_file_name(int rank, std::uint64_t shard);  // "ckpt/shard.r3.0
 inline constexpr const char* kCkptDir = "ckpt";
 inline constexpr const char* kCkptMetadata = "ckpt/.metadata";
 
-// seq-write: the rank's file, block after block, fsync and close inside the timed region.
+// seq-write: the rank's file, block after block, fsync and close inside the timed region (open ..
+// close); then, without --direct and outside it, the file's pages are dropped from this host's cache.
 FsRankResult probe_seq_write(const ProbeContext& c);
 // seq-read: the source rank's file, start to end. Before the timed region it asks this host's page
 // cache to drop the file (posix_fadvise DONTNEED on podperf's own file) and measures what stayed
@@ -63,6 +64,9 @@ struct ShardRecord {
 };
 // ckpt-save, this rank's part: its shards, each written, fsynced and closed; `saved` gets them.
 FsRankResult probe_ckpt_save(const ProbeContext& c, std::vector<ShardRecord>& saved);
+// After ckpt-save's timed region (every rank's results in): without --direct, asks this host's page
+// cache to drop the shards the rank saved, so a reader on this host misses the cache. Errors ignored.
+void drop_saved_shards(const ProbeContext& c, const std::vector<ShardRecord>& saved);
 // ckpt-save, rank 0's end: the metadata file (every shard and its checksum) written to a temporary
 // name, fsynced and renamed into place, the directory fsynced. Returns when that was done (seconds
 // since the probe's start: the probe's commit_s); on failure sets r's error (r: rank 0's result,

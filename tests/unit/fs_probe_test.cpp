@@ -2,9 +2,12 @@
 // -C shift), plan validation, and the probes themselves on a temporary directory (one rank).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -228,6 +231,31 @@ TEST_F(FsProbesOnDisk, SequentialAndRandomReadsMoveTheWholeFile) {
   EXPECT_EQ(rr.latency_us.size(), 64U);
   EXPECT_LE(rr.lat_p50_us, rr.lat_p99_us);
   EXPECT_LE(rr.lat_p99_us, rr.lat_p999_us);
+}
+
+// The writers still leave their files out of this host's page cache (so a reader here misses it),
+// now that the drop happens after the timed region: seq-write's end is its close, ckpt-save's shards
+// are dropped by drop_saved_shards once the save is over.
+TEST_F(FsProbesOnDisk, BufferedWritesLeaveNoCachedPagesBehind) {
+  struct statfs sf {};
+  ASSERT_EQ(::statfs(dir_.c_str(), &sf), 0);
+  if (sf.f_type == TMPFS_MAGIC) GTEST_SKIP() << dir_ << " is tmpfs: its pages cannot be dropped";
+  auto resident = [&](const std::string& rel) { return File(dir_ + "/" + rel, O_RDONLY, false).cached_fraction(); };
+
+  const auto before = std::chrono::steady_clock::now();
+  const FsRankResult w = probe_seq_write(ctx_);
+  const double after_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - ctx_.start).count();
+  ASSERT_EQ(w.status, "ok") << w.error;
+  EXPECT_LE(w.end_s, after_s);
+  EXPECT_GE(w.start_s, std::chrono::duration<double>(before - ctx_.start).count());
+  EXPECT_LT(resident(seq_file_name(0)), 0.5);
+
+  std::vector<ShardRecord> saved;
+  const FsRankResult s = probe_ckpt_save(ctx_, saved);
+  ASSERT_EQ(s.status, "ok") << s.error;
+  ASSERT_EQ(saved.size(), 2U);
+  drop_saved_shards(ctx_, saved);
+  for (const ShardRecord& r : saved) EXPECT_LT(resident(r.file), 0.5) << r.file;
 }
 
 TEST_F(FsProbesOnDisk, MetadataPhasesCountEveryFileAndLeaveNothing) {
