@@ -80,7 +80,7 @@ void add_fs_options(CLI::App* app, FsOptions& o, const std::string& path_flag) {
       ->group(group)
       ->capture_default_str();
   app->add_flag("--keep", o.keep, "leave the probe directory and its files in place")->group(group);
-  app->add_flag("--no-space-check{false}", o.space_check,
+  app->add_flag("--no-space-check", o.no_space_check,
                 "start even when statvfs says the probes do not fit (quotas or filesystems whose free space "
                 "statvfs does not show); a full filesystem then fails the probe with ENOSPC (exit 3)")
       ->group(group);

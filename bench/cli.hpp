@@ -40,7 +40,7 @@ struct FsOptions {
   std::string ckpt_shard_size = "1G";
   int ckpt_shards = 1;               // shards per rank
   bool keep = false;                 // leave the probe directory in place
-  bool space_check = true;           // refuse to start when the probes do not fit the free space
+  bool no_space_check = false;       // start even when the probes do not fit the free space
   std::string fsx_deployment;        // FSx for Lustre deployment type, for the expected throughput
   double fsx_capacity_tib = 0.0;
   double expected_mb_s = 0.0;        // expected aggregate throughput given directly (read and write)

@@ -19,24 +19,15 @@ constexpr std::size_t kAlign = 4096;
 
 const char* errno_name(int e) {
   switch (e) {
-    case ENOSPC:
-      return "ENOSPC";
-    case EIO:
-      return "EIO";
-    case EDQUOT:
-      return "EDQUOT";
-    case EACCES:
-      return "EACCES";
-    case EROFS:
-      return "EROFS";
-    case ENOENT:
-      return "ENOENT";
-    case EINVAL:
-      return "EINVAL";
-    case EEXIST:
-      return "EEXIST";
-    default:
-      return nullptr;
+    case ENOSPC: return "ENOSPC";
+    case EIO: return "EIO";
+    case EDQUOT: return "EDQUOT";
+    case EACCES: return "EACCES";
+    case EROFS: return "EROFS";
+    case ENOENT: return "ENOENT";
+    case EINVAL: return "EINVAL";
+    case EEXIST: return "EEXIST";
+    default: return nullptr;
   }
 }
 
@@ -50,7 +41,9 @@ void throw_fs_error(const std::string& op, const std::string& file, int error_nu
   throw FsIoError(fmt::format("{} {}{}: {}", op, file, where, reason), error_number);
 }
 
-void IoBuffer::Free::operator()(unsigned char* p) const { std::free(p); }
+void IoBuffer::Free::operator()(unsigned char* p) const {
+  std::free(p);
+}
 
 IoBuffer::IoBuffer(std::size_t bytes, std::uint64_t seed) : size_(bytes) {
   void* p = nullptr;
@@ -133,7 +126,9 @@ void File::close() {
   if (::close(fd) != 0) throw_fs_error("close", path_, errno);
 }
 
-void File::drop_cached_pages() noexcept { (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED); }
+void File::drop_cached_pages() noexcept {
+  (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_DONTNEED);
+}
 
 double File::cached_fraction() const noexcept {
   struct stat st {};

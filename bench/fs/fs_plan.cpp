@@ -23,13 +23,15 @@ std::uint64_t positive_size(const std::string& text, const char* flag) {
 
 void require_aligned(std::uint64_t bytes, const char* flag, const std::string& text) {
   if (bytes % kDirectAlign != 0) {
-    throw UsageError(fmt::format("{} {}: --direct needs a multiple of 4K (O_DIRECT transfers are aligned)", flag,
-                                 text));
+    throw UsageError(
+        fmt::format("{} {}: --direct needs a multiple of 4K (O_DIRECT transfers are aligned)", flag, text));
   }
 }
 
 // The host a node lives on (virtual nodes of one host share it).
-std::string host_key(const NodeInfo& n) { return n.is_virtual ? n.hostname : n.label; }
+std::string host_key(const NodeInfo& n) {
+  return n.is_virtual ? n.hostname : n.label;
+}
 
 }  // namespace
 
@@ -132,7 +134,8 @@ std::uint64_t fs_peak_bytes_per_rank(const FsPlan& plan) {
 int fs_read_source(int rank, const NodeMap& map, bool shared) {
   const int node = map.node_of_rank.at(static_cast<std::size_t>(rank));
   const NodeInfo& mine = map.nodes.at(static_cast<std::size_t>(node));
-  const auto local = static_cast<std::size_t>(std::find(mine.ranks.begin(), mine.ranks.end(), rank) - mine.ranks.begin());
+  const auto local =
+      static_cast<std::size_t>(std::find(mine.ranks.begin(), mine.ranks.end(), rank) - mine.ranks.begin());
   if (shared) {
     const NodeInfo& next = map.nodes[(static_cast<std::size_t>(node) + 1) % map.nodes.size()];
     return next.ranks[local % next.ranks.size()];

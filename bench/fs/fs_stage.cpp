@@ -152,7 +152,9 @@ FsRankResult parse_rank_result(const std::string& text, int rank) {
   }
 }
 
-void unlink_quietly(const std::string& path) { (void)::unlink(path.c_str()); }
+void unlink_quietly(const std::string& path) {
+  (void)::unlink(path.c_str());
+}
 
 }  // namespace
 
@@ -173,8 +175,8 @@ std::string fs_type_of(const std::string& path) {
     std::string type;
     if (!(tail >> type)) continue;
     mount = unescape_mount(mount);
-    const bool covers = mount == "/" || real == mount || (real.rfind(mount, 0) == 0 && real.size() > mount.size() &&
-                                                          real[mount.size()] == '/');
+    const bool covers = mount == "/" || real == mount ||
+                        (real.rfind(mount, 0) == 0 && real.size() > mount.size() && real[mount.size()] == '/');
     if (covers && mount.size() >= best_mount.size()) {
       best_mount = mount;
       best_type = type;
@@ -227,7 +229,8 @@ FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& pl
   }
   if (error.empty() && plan.ckpt_save && setup.creator) {
     const std::string ckpt = setup.dir + "/" + kCkptDir;
-    if (::mkdir(ckpt.c_str(), 0755) != 0) error = fmt::format("{}: cannot create {}: {}", me, ckpt, std::strerror(errno));
+    if (::mkdir(ckpt.c_str(), 0755) != 0)
+      error = fmt::format("{}: cannot create {}: {}", me, ckpt, std::strerror(errno));
   }
   error = agree_on_errors(world, error);
   auto undo = [&] {
@@ -253,13 +256,13 @@ FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& pl
     free_bytes = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     // 5% and 1 MiB of headroom: directories, rounding to blocks.
     const std::uint64_t with_headroom = needed + needed / 20 + (1ULL << 20);
-    if (free_bytes < with_headroom && o.space_check) {
+    if (free_bytes < with_headroom && !o.no_space_check) {
       space_error = fmt::format(
           "{}: the probes need {} on {} ({} ranks x {} at their peak, plus headroom) but only {} are free; pass "
           "a smaller --file-size / --ckpt-shard-size / --meta-files, or another --path (--no-space-check "
           "skips this check)",
-          node_label(map, world.rank()), format_bytes(with_headroom), o.path, sharing_ranks,
-          format_bytes(per_rank), format_bytes(free_bytes));
+          node_label(map, world.rank()), format_bytes(with_headroom), o.path, sharing_ranks, format_bytes(per_rank),
+          format_bytes(free_bytes));
     }
   }
   // One message per host is enough.
@@ -334,8 +337,8 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
                       : fmt::format("filesystem probe {} on rank {}", step.name, rank));
     if (root) recorder->begin_fs_probe(step.name);
     ProbeProgress progress(step.name, step.counts_bytes);
-    ctx.progress = root ? FsProgressFn([&progress](std::uint64_t d, std::uint64_t t) { progress(d, t); })
-                        : FsProgressFn();
+    ctx.progress =
+        root ? FsProgressFn([&progress](std::uint64_t d, std::uint64_t t) { progress(d, t); }) : FsProgressFn();
     world.barrier();
     ctx.start = std::chrono::steady_clock::now();
     FsRankResult mine;
@@ -361,8 +364,8 @@ std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& p
       // file and renames it into place: the checkpoint exists only after that.
       nlohmann::json shards = nlohmann::json::array();
       for (const ShardRecord& s : saved) {
-        shards.push_back({{"rank", s.rank}, {"shard", s.shard}, {"file", s.file}, {"bytes", s.bytes},
-                          {"checksum", s.checksum}});
+        shards.push_back(
+            {{"rank", s.rank}, {"shard", s.shard}, {"file", s.file}, {"bytes", s.bytes}, {"checksum", s.checksum}});
       }
       const std::vector<std::string> all = gather_strings(world, mine.status == "ok" ? shards.dump() : "", 0);
       if (root) {

@@ -24,7 +24,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string path_of(const ProbeContext& c, const std::string& rel) { return c.dir + "/" + rel; }
+std::string path_of(const ProbeContext& c, const std::string& rel) {
+  return c.dir + "/" + rel;
+}
 
 FsRankResult begin(const ProbeContext& c, std::string file, bool reads) {
   FsRankResult r;
@@ -121,9 +123,15 @@ std::string read_text(const std::string& path) {
 
 }  // namespace
 
-std::string seq_file_name(int rank) { return fmt::format("seq.r{}", rank); }
-std::string meta_dir_name(int rank) { return fmt::format("meta.r{}", rank); }
-std::string shard_file_name(int rank, std::uint64_t shard) { return fmt::format("{}/shard.r{}.{}", kCkptDir, rank, shard); }
+std::string seq_file_name(int rank) {
+  return fmt::format("seq.r{}", rank);
+}
+std::string meta_dir_name(int rank) {
+  return fmt::format("meta.r{}", rank);
+}
+std::string shard_file_name(int rank, std::uint64_t shard) {
+  return fmt::format("{}/shard.r{}.{}", kCkptDir, rank, shard);
+}
 
 FsRankResult probe_seq_write(const ProbeContext& c) {
   const FsPlan& p = *c.plan;
@@ -397,7 +405,8 @@ FsRankResult probe_ckpt_load(const ProbeContext& c) {
     }
     if (!mismatches.empty()) {
       r.status = "wrong";
-      r.error = fmt::format("node {} rank {}: checksum mismatch in {}", c.node_label, c.rank, fmt::join(mismatches, ", "));
+      r.error =
+          fmt::format("node {} rank {}: checksum mismatch in {}", c.node_label, c.rank, fmt::join(mismatches, ", "));
     }
   });
 }

@@ -30,8 +30,8 @@ struct ProbeContext {
 };
 
 // File names inside the probe directory.
-std::string seq_file_name(int rank);                 // "seq.r3"
-std::string meta_dir_name(int rank);                 // "meta.r3"
+std::string seq_file_name(int rank);                         // "seq.r3"
+std::string meta_dir_name(int rank);                         // "meta.r3"
 std::string shard_file_name(int rank, std::uint64_t shard);  // "ckpt/shard.r3.0"
 inline constexpr const char* kCkptDir = "ckpt";
 inline constexpr const char* kCkptMetadata = "ckpt/.metadata";

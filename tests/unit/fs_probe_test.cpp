@@ -101,7 +101,7 @@ TEST(FsReadSource, NodeLocalStaysOnTheHost) {
 TEST(FsReadSource, VirtualNodesOfOneHostAreOneHostWhenNodeLocal) {
   const NodeMap map = map_of({"a", "a", "a", "a"}, 2);
   ASSERT_EQ(map.nodes.size(), 2U);
-  EXPECT_EQ(fs_read_source(0, map, true), 2);  // shared: the next (virtual) node
+  EXPECT_EQ(fs_read_source(0, map, true), 2);   // shared: the next (virtual) node
   EXPECT_EQ(fs_read_source(3, map, false), 0);  // node-local: the next rank of the host, wrapping
 }
 
