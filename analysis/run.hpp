@@ -208,6 +208,33 @@ struct FsRun {
   std::vector<FsSlowNode> slow_nodes;  // analysis
 };
 
+// ---- Acceptance verdict (podperf accept; empty status: the run was not judged) ----
+
+// One check of one node (or of the run, node ""): what was judged and how it came out.
+struct VerdictCheck {
+  std::string node;    // the node's label; "" for run-wide checks
+  std::string check;   // stable id: busbw_min, straggler, slow_link, wrong_results, failed, blocking_finding,
+                       // fs_floor, fs_slow_node, ...
+  std::string status;  // PASS | WARN | FAIL
+  std::string detail;  // "busbw 301.2 GB/s at 1G, minimum 400 (p5.48xlarge, configs/skus/p5.48xlarge.toml)"
+};
+
+struct NodeVerdict {
+  std::string node;                  // label
+  std::string hostname;
+  std::string status;                // PASS | WARN | FAIL
+  std::vector<std::string> reasons;  // every FAIL and WARN reason, in words
+};
+
+struct Verdict {
+  std::string status;   // "" (not judged) | PASS | WARN | FAIL
+  std::string profile;  // quick | full | fs | a path
+  std::string sku;      // instance type whose baseline was used ("" when none)
+  std::vector<NodeVerdict> nodes;
+  std::vector<VerdictCheck> checks;
+  std::vector<std::string> drain;  // hostnames to drain or replace (printed, never acted on)
+};
+
 struct Launcher {
   std::string kind;  // slurm | openmpi | singleton
   std::string job_id;
@@ -256,6 +283,7 @@ struct Run {
   std::vector<LinkFinding> links;
   std::vector<Finding> findings;  // NCCL's own log and host signals, tagged OK/CONCERN/INFO
   std::vector<NodeMetric> node_metrics;  // numeric host signals over the run
+  Verdict verdict;                       // podperf accept
   std::string nccl_log;           // where NCCL's debug log went: "captured in nccl.<host>.<pid>" or why not
   // Outcome:
   std::string status = "complete";  // complete | timeout | aborted

@@ -40,6 +40,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsSlowNode, node, label, probes,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsRun, path, probe_dir, fs_type, shared, kept, free_bytes,
                                                 needed_bytes, expected_read_mb_s, expected_write_mb_s, expected_source,
                                                 probes, slow_nodes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(VerdictCheck, node, check, status, detail)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeVerdict, node, hostname, status, reasons)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Verdict, status, profile, sku, nodes, checks, drain)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Launcher, kind, job_id, step_id)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeMetric, host, name, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by, time_combine, sizes_bytes, iters, warmup, check, concurrency, retest,
@@ -47,7 +50,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_version, run_id, command, argv,
                                                 started_at, finished_at, launcher, backend, ranks, options, nodes,
                                                 rounds_planned, rounds_completed, pairs, collectives, fs, judged_size_bytes, baselines,
-                                                stragglers, links, findings, node_metrics, nccl_log, status, error,
+                                                stragglers, links, findings, node_metrics, verdict, nccl_log, status, error,
                                                 unfinished)
 
 
