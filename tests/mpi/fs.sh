@@ -101,12 +101,40 @@ for _ in $(seq 1 200); do
   sleep 0.1
 done
 sleep 1
-pkill -INT -x mpirun
+pkill -INT -f -- "mpirun .*--run-id intr"
 wait
 rc=$(cat "$WORK/intr.rc")
 if [[ $rc -ne 0 ]]; then pass "Ctrl-C: job failed (exit $rc)"; else fail "Ctrl-C: exit 0"; fi
 expect_eq "Ctrl-C: status aborted" "$(jq -r .status "$WORK/res/intr/run.json")" "aborted"
 expect_match "Ctrl-C: the probe named unfinished" "$(jq -r '.unfinished[]' "$WORK/res/intr/run.json")" "fs probe seq-write"
 expect_eq "Ctrl-C: probe directory removed" "$(ls -A "$DATA" | wc -l)" "0"
+
+# --- a rank stopped (SIGSTOP) in the middle of seq-write: the watchdog ends the run (exit 3 from
+# rank 0), names the probe, and the probe directory is removed although that rank never resumes.
+(timeout 120 mpirun --oversubscribe -np 2 "$PODPERF" fs --path "$DATA" --probes seq-write --file-size 4G \
+  --no-space-check --timeout 4 --out "$WORK/res" --run-id fshang >"$WORK/hang.out" 2>&1; echo $? >"$WORK/hang.rc") &
+stopped=""
+for _ in $(seq 1 200); do
+  for p in $(pgrep -f -- "--run-id fshang"); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then stopped=$p; fi
+  done
+  [[ -n $stopped && -n $(ls "$DATA"/podperf-fshang/seq.r1 2>/dev/null) ]] && break
+  sleep 0.1
+done
+if [[ -n $stopped ]]; then
+  kill -STOP "$stopped"
+  start=$SECONDS
+  wait
+  took=$((SECONDS - start))
+  kill -KILL "$stopped" 2>/dev/null
+  if [[ $(cat "$WORK/hang.rc") -ne 0 ]]; then pass "stopped rank: job failed (exit $(cat "$WORK/hang.rc"))"; else fail "stopped rank: exit 0"; fi
+  if ((took <= 30)); then pass "stopped rank: ended ${took}s after the stop"; else fail "stopped rank: took ${took}s"; fi
+  expect_eq "stopped rank: status timeout" "$(jq -r .status "$WORK/res/fshang/run.json")" "timeout"
+  expect_match "stopped rank: the probe named" "$(jq -r .error "$WORK/res/fshang/run.json")" "filesystem probe seq-write did not finish"
+  expect_eq "stopped rank: probe directory removed" "$(ls -A "$DATA" | wc -l)" "0"
+else
+  fail "stopped rank: rank 1 never started"
+  wait
+fi
 
 finish
