@@ -13,6 +13,8 @@ packages=(
   # tests: JSON schema checks, the namespaced multi-host cluster (Slurm + munge + PMIx)
   jq python3 python3-jsonschema
   slurm-wlm slurm-client munge libpmix2 iproute2 util-linux procps
+  # tests/readonly: the read-only proof traces podperf's system calls
+  strace
   # benchmarks: tests/perf/fs_vs_fio.sh compares podperf fs with fio
   fio
 )
