@@ -173,11 +173,75 @@ void add_collective_options(CLI::App* app, CollectiveOptions& o) {
       ->capture_default_str();
 }
 
+// Strict UTF-8 (no overlongs, no surrogates, at most U+10FFFF).
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xE0) == 0xC0) {
+      n = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + n >= s.size()) return false;
+    for (std::size_t k = 1; k <= n; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+// "r\xff": printable ASCII as is, other bytes as \xNN.
+std::string escaped(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7F) {
+      out.push_back(ch);
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
   const bool print = launcher_rank_from_env() == 0;
   cli.argv.assign(argv, argv + argc);
+  // Arguments end up in run.json (argv, paths, run id): they must be text.
+  for (int i = 1; i < argc; ++i) {
+    if (!valid_utf8(argv[i])) {
+      if (print) {
+        std::fprintf(stderr,
+                     "podperf: error: argument %d ('%s') is not valid UTF-8: podperf records its command line, paths "
+                     "and run id in run.json\n",
+                     i, escaped(argv[i]).c_str());
+      }
+      return kExitUsage;
+    }
+  }
   CLI::App app{
       "podperf: which node or link is slow? Benchmarks GPU training clusters from inside an srun or mpirun "
       "job.\nExit codes: 0 nothing flagged, 1 something flagged, 2 bad usage or configuration, 3 runtime "

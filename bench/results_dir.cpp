@@ -56,7 +56,15 @@ ResultsDir::~ResultsDir() {
 }
 
 void ResultsDir::append_event(const nlohmann::json& event, bool durable) {
-  write_all(events_fd_, dump(event, -1) + "\n", path_ + "/events.jsonl");
+  // A failed write (ENOSPC, EIO) must not leave half a line: cut the file back to where it was, so
+  // events.jsonl stays one complete JSON object per line with every earlier event intact.
+  const off_t before = ::lseek(events_fd_, 0, SEEK_END);
+  try {
+    write_all(events_fd_, dump(event, -1) + "\n", path_ + "/events.jsonl");
+  } catch (...) {
+    if (before >= 0) (void)::ftruncate(events_fd_, before);
+    throw;
+  }
   if (durable && ::fsync(events_fd_) != 0) {
     throw RuntimeFailure(fmt::format("cannot fsync {}/events.jsonl: {}", path_, std::strerror(errno)));
   }

@@ -73,12 +73,21 @@ void RunRecorder::abort(const std::string& status, const std::string& error) noe
     keep_partial(run_, status, error);
     if (!fs_running_.empty()) run_.unfinished.push_back("fs probe " + fs_running_);
     analyze(run_);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "podperf: could not analyze the partial results: %s\n", e.what());
+  }
+  try {
     dir_.write_run(run_, /*durable=*/false);
     dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}},
                       /*durable=*/false);
-    std::fprintf(stderr, "%s", render(run_, dir_.path()).c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());
+  }
+  // The report reaches the terminal even when the results directory cannot take it.
+  try {
+    std::fprintf(stderr, "%s", render(run_, dir_.path()).c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "podperf: could not print the report: %s\n", e.what());
   }
   std::fflush(nullptr);
 }

@@ -35,6 +35,24 @@ expect_usage_error "unknown op" "unknown op 'allreduce'" 4 pairs "${v[@]}" --op 
 expect_usage_error "bad iterations" "iters" 2 pairs "${v[@]}" -n 0
 printf '[pairs]\nthreshold = "high"\n' >"$WORK/bad.toml"
 expect_usage_error "bad config value" "bad.toml:2: 'pairs.threshold' must be a number" 4 pairs "${v[@]}" --config "$WORK/bad.toml"
+expect_usage_error "negative size" "-b/--minbytes: '-1' is not a size" 4 pairs "${v[@]}" -b -1
+expect_usage_error "huge size" "size '99999999999999999999999' is too large" 4 pairs "${v[@]}" -e 99999999999999999999999
+expect_usage_error "non-UTF-8 run id" "argument [0-9]+ .'r.xff'. is not valid UTF-8" 2 pairs "${v[@]}" --run-id "$(printf 'r\xff')"
+expect_usage_error "non-UTF-8 path" "is not valid UTF-8" 2 fs --path "$(printf '/tmp/\xc3\x28')" --out "$WORK/res"
+printf '[pairs]\nthreshold = 0.05\nthresold = 0.1\n' >"$WORK/typo.toml"
+expect_usage_error "unknown config key" "typo.toml:3: unknown key 'pairs.thresold'" 4 pairs "${v[@]}" --config "$WORK/typo.toml"
+printf '[pairs\n' >"$WORK/broken.toml"
+expect_usage_error "broken config syntax" "broken.toml:1" 4 pairs "${v[@]}" --config "$WORK/broken.toml"
+expect_usage_error "missing config file" "nope.toml" 4 pairs "${v[@]}" --config "$WORK/nope.toml"
+expect_usage_error "negative count" "--rand-ops" 2 fs --path "$WORK" --rand-ops -5 --out "$WORK/res"
+# Paths with spaces and quotes are paths: they work.
+odd="$WORK/with space/and'quote\""
+mkdir -p "$odd"
+podperf_mpirun 4 pairs "${v[@]}" --out "$odd" --run-id odd
+rc=$?
+if [[ $rc -le 1 && -s "$odd/odd/run.json" ]]; then pass "--out with spaces and quotes works (exit $rc)"; else fail "--out with spaces and quotes: exit $rc"; fi
+rm -rf "$WORK/with space"
+
 mkdir -p "$WORK/taken/r" && echo '{"kept": true}' >"$WORK/taken/r/run.json"
 expect_usage_error "run id reused" "already holds a run.json" 4 pairs "${v[@]}" --out "$WORK/taken" --run-id r
 expect_eq "the earlier run.json is untouched" "$(cat "$WORK/taken/r/run.json")" '{"kept": true}'
