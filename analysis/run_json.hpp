@@ -2,6 +2,7 @@
 // JSON projection of the Run (run.json, events.jsonl). Field names are the struct members'.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "analysis/run.hpp"
 
@@ -57,5 +58,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_ver
 
 // Reads a run.json file. Throws InputError naming the file and the parse position or bad field.
 Run read_run_json(const std::string& path);
+// The same on text already read; `path` names it in errors.
+Run parse_run_json(std::string_view text, const std::string& path);
 
 }  // namespace podperf

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 
 #include "signals/text.hpp"
@@ -121,6 +122,10 @@ bool split_dmesg_time(string_view line, std::int64_t& usec, string_view& message
     for (std::size_t n = frac_text.size(); n < 6; ++n) frac *= 10;
     for (std::size_t n = frac_text.size(); n > 6; --n) frac /= 10;
   }
+  // A time since boot beyond ~292,000 years does not fit in microseconds: not a kernel timestamp
+  // (found by fuzz_kmsg: "[44444444444444001.0]" overflowed).
+  constexpr std::int64_t kMaxSecs = (INT64_MAX - 999999) / 1000000;
+  if (secs < 0 || secs > kMaxSecs) return false;
   usec = secs * 1000000 + frac;
   message = line.substr(close + 1);
   return true;

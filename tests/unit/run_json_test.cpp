@@ -302,3 +302,21 @@ TEST(RunJson, BadFieldTypeIsAnInputError) {
 
 }  // namespace
 }  // namespace podperf
+
+namespace podperf {
+namespace {
+
+// Found by fuzz_run_json: a number too large for a double escaped as nlohmann's out_of_range.
+TEST(RunJson, HugeNumberIsAnInputErrorNamingTheFile) {
+  try {
+    parse_run_json(R"({"schema_version": 1, "ranks": 660.40175e6456226})", "huge.json");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("huge.json"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_run_json(R"({"schema_version": 1, "ranks": "four"})", "x.json"), InputError);
+  EXPECT_THROW(parse_run_json("", "empty.json"), InputError);
+}
+
+}  // namespace
+}  // namespace podperf

@@ -316,6 +316,18 @@ TEST(Kmsg, RecordsWithContinuationLinesAndWindow) {
   EXPECT_TRUE(parse_kmsg_xids(text, 200000000).empty());
 }
 
+// Found by fuzz_kmsg: a timestamp too large for microseconds overflowed a signed multiplication.
+TEST(Kmsg, HugeTimestampIsNotAKernelTimestamp) {
+  const std::string text =
+      "[44444444444444001.0] NVRM: Xid (PCI:0000:b9:00): 79, pid=1, name=x, GPU has fallen off the bus.\n"
+      "[9223372036854.775807] NVRM: Xid (PCI:0000:b9:00): 48, pid=1, name=x, DBE\n"
+      "[  120.000000] NVRM: Xid (PCI:0000:b9:00): 13, pid=1, name=x, Graphics Exception\n";
+  for (const XidEvent& e : parse_kmsg_xids(text)) EXPECT_GE(e.usec, 0) << e.code;
+  const auto in_window = parse_kmsg_xids(text, 100000000);
+  ASSERT_FALSE(in_window.empty());
+  EXPECT_EQ(in_window.back().code, 13);
+}
+
 TEST(Kmsg, DmesgTextAndLinesWithoutTime) {
   const std::string text = read_file(fixture_root("kmsg/xid_dmesg.txt"));
   const auto all = parse_kmsg_xids(text);

@@ -1,0 +1,17 @@
+// The TOML configs: thresholds, host-signal rules, filesystem capacities (analysis/thresholds,
+// signals/rules, analysis/fs_capacity). Bad text must give ConfigError, never anything else.
+#include "analysis/fs_capacity.hpp"
+#include "analysis/thresholds.hpp"
+#include "signals/rules.hpp"
+#include "tests/fuzz/fuzz_common.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text = podperf::fuzz::text_of(data, size);
+  podperf::fuzz::expect_clean([&] { (void)podperf::parse_thresholds(text, "fuzz.toml"); });
+  podperf::fuzz::expect_clean([&] { (void)podperf::parse_rules(text, "fuzz.toml"); });
+  podperf::fuzz::expect_clean([&] {
+    const podperf::FsCapacityTable t = podperf::parse_fs_capacity(text, "fuzz.toml");
+    for (const auto& d : t.fsx) (void)podperf::fsx_expected(t, d.name, 1.2);
+  });
+  return 0;
+}

@@ -1,0 +1,23 @@
+// run.json as `podperf compare`, `report` and `accept --from` read it, then the pure analysis and the
+// terminal projections on whatever it holds (analysis/run_json, pair_flags, fs_analysis, summary).
+#include "analysis/correlate.hpp"
+#include "analysis/fs_analysis.hpp"
+#include "analysis/pair_flags.hpp"
+#include "analysis/run_json.hpp"
+#include "analysis/summary_text.hpp"
+#include "analysis/thresholds.hpp"
+#include "tests/fuzz/fuzz_common.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  podperf::fuzz::expect_clean([&] {
+    podperf::Run run = podperf::parse_run_json(podperf::fuzz::text_of(data, size), "fuzz.json");
+    if (run.nodes.size() > 256 || run.pairs.size() > 4096) return;  // keep each input fast
+    static const podperf::Thresholds t = podperf::load_thresholds("");
+    podperf::analyze_pairs(run, t.pairs);
+    podperf::analyze_fs(run, t.fs);
+    podperf::correlate(run);
+    (void)podperf::render_summary(run, "");
+    (void)podperf::pairs_exit_code(run);
+  });
+  return 0;
+}
