@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "analysis/run_json.hpp"
+#include "bench/report_command.hpp"
 #include "bench/run_metadata.hpp"
 
 namespace podperf {
@@ -58,6 +59,7 @@ std::pair<std::string, int> RunRecorder::finish() {
   analyze(run_);
   dir_.write_run(run_);
   dir_.append_event(end_event(run_));
+  write_reports(run_, dir_.path());  // report.html, report.md; a failure is only a warning
   return {render(run_, dir_.path()), exit_code(run_)};
 }
 
@@ -77,6 +79,7 @@ void RunRecorder::abort(const std::string& status, const std::string& error) noe
     dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}},
                       /*durable=*/false);
     std::fprintf(stderr, "%s", render(run_, dir_.path()).c_str());
+    write_reports(run_, dir_.path());  // after the summary: run.json and the terminal come first
   } catch (const std::exception& e) {
     std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());
   }
