@@ -13,6 +13,8 @@ packages=(
   # tests: JSON schema checks, the namespaced multi-host cluster (Slurm + munge + PMIx)
   jq python3 python3-jsonschema
   slurm-wlm slurm-client munge libpmix2 iproute2 util-linux procps
+  # tests: cli.report_browser renders the HTML report in headless Chromium
+  chromium
   # benchmarks: tests/perf/fs_vs_fio.sh compares podperf fs with fio
   fio
 )
