@@ -233,7 +233,8 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
   report->add_option("--format", cli.report.format, "html, md or csv")
       ->check(CLI::IsMember({"html", "md", "csv"}))
       ->capture_default_str();
-  report->add_option("--out", cli.report.out, "file to write (default: report.html/.md/.csv beside run.json; - for stdout)");
+  report->add_option("--out", cli.report.out,
+                     "file to write (default: report.html/.md/.csv beside run.json; - for stdout)");
 
   try {
     app.parse(argc, argv);
