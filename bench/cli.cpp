@@ -289,6 +289,17 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
                    "seconds between two snapshots (iowait, steal, EFA counter rises, new Xids); 0: one snapshot")
       ->capture_default_str();
 
+  CLI::App* report = app.add_subcommand(
+      "report",
+      "render a finished run (run.json, or its results directory) as a self-contained HTML report (inline SVG "
+      "charts), a Markdown summary for a ticket, or a CSV of every measurement (no MPI needed)");
+  report->add_option("RUN", cli.report.run, "run.json, or the results directory holding it")->required();
+  report->add_option("--format", cli.report.format, "html, md or csv")
+      ->check(CLI::IsMember({"html", "md", "csv"}))
+      ->capture_default_str();
+  report->add_option("--out", cli.report.out,
+                     "file to write (default: report.html/.md/.csv beside run.json; - for stdout)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -319,6 +330,8 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
     cli.command = "collective";
   } else if (signals->parsed()) {
     cli.command = "signals";
+  } else if (report->parsed()) {
+    cli.command = "report";
   } else {
     if (print) std::fprintf(stdout, "%s", app.help().c_str());
     return kExitUsage;

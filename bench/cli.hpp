@@ -1,5 +1,5 @@
 #pragma once
-// Command line: `podperf pairs|run|collective|fs|signals [options]`, nccl-tests flags where they exist.
+// Command line: `podperf pairs|run|collective|fs|signals|report [options]`, nccl-tests flags where they exist.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -83,9 +83,17 @@ struct SignalsCliOptions {
   double sample_seconds = 1.0;
 };
 
+// podperf report RUN: offline, no MPI.
+struct ReportCliOptions {
+  std::string run;              // run.json or the results directory holding it
+  std::string format = "html";  // html | md | csv
+  std::string out;              // "" = report.<ext> beside run.json; "-" = stdout
+};
+
 struct Cli {
-  std::string command;  // pairs | run | collective | fs | signals
+  std::string command;  // pairs | run | collective | fs | signals | report
   SignalsCliOptions signals;
+  ReportCliOptions report;
   PairsOptions pairs;
   CollectiveOptions collective;
   FsCommandOptions fs;

@@ -8,6 +8,7 @@
 #include "bench/collective_command.hpp"
 #include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"
+#include "bench/report_command.hpp"
 #include "bench/watchdog.hpp"
 #include "signals/signals_command.hpp"
 
@@ -21,6 +22,10 @@ int main(int argc, char** argv) {
       const podperf::SignalsOptions o{cli.signals.root, cli.signals.json, cli.signals.rules,
                                       cli.signals.sample_seconds};
       return podperf::run_signals_command(o, std::cout, std::cerr);
+    }
+    if (cli.command == "report") {
+      const podperf::ReportOptions o{cli.report.run, cli.report.format, cli.report.out};
+      return podperf::run_report_command(o, std::cout, std::cerr);
     }
     if (cli.command == "fs") return podperf::run_fs_command(&argc, &argv, cli);
     if (cli.command == "collective") return podperf::run_collective_command(&argc, &argv, cli);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "analysis/run_json.hpp"
+#include "bench/report_command.hpp"
 #include "bench/run_metadata.hpp"
 
 namespace podperf {
@@ -58,6 +59,7 @@ std::pair<std::string, int> RunRecorder::finish() {
   analyze(run_);
   dir_.write_run(run_);
   dir_.append_event(end_event(run_));
+  write_reports(run_, dir_.path());  // report.html, report.md; a failure is only a warning
   return {render(run_, dir_.path()), exit_code(run_)};
 }
 
@@ -90,6 +92,7 @@ void RunRecorder::abort(const std::string& status, const std::string& error) noe
     std::fprintf(stderr, "podperf: could not print the report: %s\n", e.what());
   }
   std::fflush(nullptr);
+  write_reports(run_, dir_.path());  // after run.json and the terminal; a failure is only a warning
 }
 
 }  // namespace podperf

@@ -14,6 +14,11 @@ rc=$?
 run="$WORK/res/all/run.json"
 /usr/bin/python3 "$TESTS_DIR/check_run.py" "$WORK/res/all" --nodes 4 >/dev/null &&
   pass "run.json valid against the schema" || fail "run.json invalid: $(/usr/bin/python3 "$TESTS_DIR/check_run.py" "$WORK/res/all" --nodes 4)"
+if [[ -s "$WORK/res/all/report.md" ]] && grep -q 'id="fs-bars-seq-write"' "$WORK/res/all/report.html"; then
+  pass "report.html (with the filesystem bars) and report.md beside run.json"
+else
+  fail "reports missing: $(ls "$WORK/res/all")"
+fi
 flagged=$(jq '[.fs.probes[].nodes[] | select(.flagged)] | length' "$run")
 # Virtual nodes share 2 cores: a node may be flagged by scheduling noise; the exit code must agree.
 if [[ $flagged -eq 0 ]]; then expect_eq "all probes: exit 0 (nothing flagged)" "$rc" "0"; else

@@ -1,0 +1,168 @@
+#include "analysis/report_csv.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "analysis/report_common.hpp"
+
+namespace podperf {
+namespace {
+
+// A row under construction: column name -> value; unset columns print empty.
+class Row {
+ public:
+  Row& set(const std::string& column, const std::string& value) {
+    values_[column] = value;
+    return *this;
+  }
+  Row& num(const std::string& column, double value) { return set(column, fmt::format("{}", value)); }
+  Row& integer(const std::string& column, long long value) { return set(column, fmt::format("{}", value)); }
+  Row& boolean(const std::string& column, bool value) { return set(column, value ? "true" : "false"); }
+  void write(std::string& out) const {
+    bool first = true;
+    for (const std::string& c : csv_columns()) {
+      if (!first) out += ',';
+      first = false;
+      auto it = values_.find(c);
+      if (it != values_.end()) out += csv_field(it->second);
+    }
+    out += "\r\n";
+  }
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+void timing(Row& row, const std::vector<double>& samples_s, double median_s, double min_s, double max_s, double p99_s,
+            double cv) {
+  row.integer("iterations", static_cast<long long>(samples_s.size()))
+      .num("median_s", median_s)
+      .num("min_s", min_s)
+      .num("max_s", max_s)
+      .num("p99_s", p99_s)
+      .num("cv", cv);
+}
+
+}  // namespace
+
+const std::vector<std::string>& csv_columns() {
+  static const std::vector<std::string> columns = {"kind",
+                                                   "run_id",
+                                                   "op",
+                                                   "dtype",
+                                                   "in_place",
+                                                   "group",
+                                                   "round",
+                                                   "node_a",
+                                                   "node_b",
+                                                   "node",
+                                                   "rank",
+                                                   "size_bytes",
+                                                   "count",
+                                                   "block_size_bytes",
+                                                   "files_per_rank",
+                                                   "ranks",
+                                                   "iterations",
+                                                   "median_s",
+                                                   "min_s",
+                                                   "max_s",
+                                                   "p99_s",
+                                                   "cv",
+                                                   "algbw_gbps",
+                                                   "busbw_gbps",
+                                                   "baseline_gbps",
+                                                   "ratio",
+                                                   "noise_gbps",
+                                                   "flagged",
+                                                   "cleared_by_retest",
+                                                   "retest_busbw_gbps",
+                                                   "bytes",
+                                                   "ops",
+                                                   "start_s",
+                                                   "end_s",
+                                                   "mb_per_s",
+                                                   "ops_per_s",
+                                                   "lat_p50_us",
+                                                   "lat_p99_us",
+                                                   "cached_fraction",
+                                                   "wrong",
+                                                   "status",
+                                                   "error"};
+  return columns;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string render_csv(const Run& run) {
+  std::string out;
+  bool first = true;
+  for (const std::string& c : csv_columns()) {
+    out += (first ? "" : ",") + c;
+    first = false;
+  }
+  out += "\r\n";
+  for (const PairResult& p : run.pairs) {
+    Row row;
+    row.set("kind", "pair").set("run_id", run.run_id).set("op", p.op).set("dtype", p.dtype);
+    row.integer("round", p.round).set("node_a", node_label(run, p.nodes[0])).set("node_b", node_label(run, p.nodes[1]));
+    row.integer("size_bytes", static_cast<long long>(p.size_bytes)).integer("count", static_cast<long long>(p.count));
+    row.integer("ranks", p.ranks);
+    timing(row, p.samples_s, p.median_s, p.min_s, p.max_s, p.p99_s, p.cv);
+    row.num("algbw_gbps", p.algbw_gbps).num("busbw_gbps", p.busbw_gbps).num("baseline_gbps", p.baseline_gbps);
+    row.num("ratio", p.ratio).num("noise_gbps", p.noise_gbps).boolean("flagged", p.flagged);
+    row.boolean("cleared_by_retest", p.cleared_by_retest);
+    if (!p.retest_samples_s.empty()) row.num("retest_busbw_gbps", p.retest_busbw_gbps);
+    row.integer("wrong", p.wrong).set("status", p.status).set("error", p.error);
+    row.write(out);
+  }
+  for (const CollectiveResult& r : run.collectives) {
+    Row row;
+    row.set("kind", "collective").set("run_id", run.run_id).set("op", r.op).set("dtype", r.dtype);
+    row.boolean("in_place", r.in_place).set("group", r.group);
+    row.integer("size_bytes", static_cast<long long>(r.size_bytes)).integer("count", static_cast<long long>(r.count));
+    row.integer("ranks", r.ranks);
+    timing(row, r.samples_s, r.median_s, r.min_s, r.max_s, r.p99_s, r.cv);
+    row.num("algbw_gbps", r.algbw_gbps).num("busbw_gbps", r.busbw_gbps);
+    row.integer("wrong", r.wrong).set("status", r.status).set("error", r.error);
+    row.write(out);
+  }
+  for (const FsProbeResult& p : run.fs.probes) {
+    const auto probe_row = [&run, &p]() {
+      Row row;
+      row.set("run_id", run.run_id).set("op", p.probe).integer("size_bytes", static_cast<long long>(p.file_size_bytes));
+      row.integer("block_size_bytes", static_cast<long long>(p.block_size_bytes));
+      row.integer("files_per_rank", static_cast<long long>(p.files_per_rank));
+      return row;
+    };
+    for (const FsNodeResult& n : p.nodes) {
+      Row row = probe_row();
+      row.set("kind", "fs_node").set("node", n.label).integer("ranks", n.ranks);
+      row.integer("bytes", static_cast<long long>(n.bytes)).integer("ops", static_cast<long long>(n.ops));
+      row.num("start_s", n.start_s).num("end_s", n.end_s).num("mb_per_s", n.mb_per_s).num("ops_per_s", n.ops_per_s);
+      row.num("ratio", n.ratio).boolean("flagged", n.flagged);
+      row.write(out);
+    }
+    for (const FsRankResult& r : p.ranks) {
+      Row row = probe_row();
+      row.set("kind", "fs_rank").set("node", node_label(run, r.node)).integer("rank", r.rank);
+      row.integer("bytes", static_cast<long long>(r.bytes)).integer("ops", static_cast<long long>(r.ops));
+      row.num("start_s", r.start_s).num("end_s", r.end_s).num("mb_per_s", r.mb_per_s).num("ops_per_s", r.ops_per_s);
+      if (r.lat_p50_us > 0.0 || r.lat_p99_us > 0.0) row.num("lat_p50_us", r.lat_p50_us).num("lat_p99_us", r.lat_p99_us);
+      if (r.cached_fraction >= 0.0) row.num("cached_fraction", r.cached_fraction);
+      row.integer("wrong", static_cast<long long>(r.checksum_mismatches)).set("status", r.status).set("error", r.error);
+      row.write(out);
+    }
+  }
+  return out;
+}
+
+}  // namespace podperf

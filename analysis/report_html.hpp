@@ -1,0 +1,16 @@
+#pragma once
+// The HTML report of a run: one self-contained file (no network, scripts or fonts; charts are inline
+// SVG with <title> tooltips) with the verdict, the pair matrix as a heatmap (id "pair-heatmap"), busbw
+// against message size per op (ids "busbw-chart-<op>") with the run's baseline, per-node filesystem
+// bars per probe (ids "fs-bars-<probe>") with the slow node marked, stragglers, slow links and
+// findings with their causes and next steps, and the run's metadata. A projection of the Run: it
+// computes layout (positions, colours, order) only. Deterministic: the same Run gives the same bytes.
+#include <string>
+
+#include "analysis/run.hpp"
+
+namespace podperf {
+
+std::string render_html(const Run& run);
+
+}  // namespace podperf

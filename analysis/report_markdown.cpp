@@ -1,0 +1,189 @@
+#include "analysis/report_markdown.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+
+#include "analysis/fs_analysis.hpp"
+#include "analysis/report_common.hpp"
+#include "analysis/units.hpp"
+
+namespace podperf {
+namespace {
+
+template <typename... Args>
+void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+constexpr std::size_t kTopFindings = 10;
+
+std::string md(const std::string& text) {
+  return escape_markdown(text);
+}
+
+std::string causes(const std::vector<std::string>& likely_causes) {
+  std::string out;
+  for (std::size_t i = 0; i < likely_causes.size(); ++i) {
+    out += fmt::format("{}{}. {}", i == 0 ? "" : "; ", i + 1, md(likely_causes[i]));
+  }
+  return out.empty() ? "-" : out;
+}
+
+void render_key_numbers(const Run& run, std::string& out) {
+  std::vector<std::string> lines;
+  for (const SizeBaseline& b : run.baselines) {
+    if (b.size_bytes != run.judged_size_bytes) continue;
+    lines.push_back(
+        fmt::format("pair busbw baseline at {}: **{:.3f} GB/s** (robust mean of {} of {} pairs, spread "
+                    "{:.3f} GB/s; threshold {:.0f}% below)",
+                    format_size(b.size_bytes), b.baseline_gbps, b.pairs_kept, b.pairs_total, b.spread_gbps,
+                    run.options.threshold * 100.0));
+  }
+  if (!run.pairs.empty()) {
+    const auto flagged = std::count_if(run.pairs.begin(), run.pairs.end(), [&run](const PairResult& p) {
+      return p.flagged && p.size_bytes == run.judged_size_bytes;
+    });
+    const auto at_judged = std::count_if(run.pairs.begin(), run.pairs.end(),
+                                         [&run](const PairResult& p) { return p.size_bytes == run.judged_size_bytes; });
+    lines.push_back(
+        fmt::format("flagged pairs at {}: {} of {}", format_size(run.judged_size_bytes), flagged, at_judged));
+  }
+  // Each collective series at its largest measured size (what baselines are compared with).
+  std::vector<std::string> keys;
+  std::map<std::string, const CollectiveResult*> largest;
+  for (const CollectiveResult& r : run.collectives) {
+    if (r.status != "ok") continue;
+    const std::string key =
+        fmt::format("{} {} {} {}", r.op, r.dtype, r.group, r.in_place ? "in-place" : "out-of-place");
+    auto it = largest.find(key);
+    if (it == largest.end()) keys.push_back(key);
+    if (it == largest.end() || it->second->size_bytes < r.size_bytes) largest[key] = &r;
+  }
+  for (const std::string& key : keys) {
+    const CollectiveResult& r = *largest[key];
+    lines.push_back(fmt::format("{} at {}: busbw **{:.3f} GB/s**, algbw {:.3f} GB/s, median {}", md(key),
+                                format_size(r.size_bytes), r.busbw_gbps, r.algbw_gbps, format_seconds(r.median_s)));
+  }
+  for (const FsProbeResult& p : run.fs.probes) {
+    const bool meta = fs_probe_is_meta(p.probe);
+    lines.push_back(
+        fmt::format("fs {}: aggregate **{}**, first done {:.2f} s, last done {:.2f} s, slowest node {}{}", md(p.probe),
+                    meta ? fmt::format("{:.0f} ops/s", p.ops_per_s) : fmt::format("{:.1f} MB/s", p.mb_per_s),
+                    p.first_done_s, p.duration_s, md(p.slowest_node.empty() ? "-" : p.slowest_node),
+                    p.status == "ok" ? "" : fmt::format(" ({})", md(p.status))));
+  }
+  if (lines.empty()) return;
+  out += "\n### Key numbers\n\n";
+  for (const std::string& l : lines) append(out, "- {}\n", l);
+}
+
+int tag_rank(Tag t) {
+  return t == Tag::kConcern ? 0 : t == Tag::kInfo ? 1 : 2;
+}
+
+}  // namespace
+
+std::string escape_markdown(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '\n':
+      case '\r': out += ' '; break;
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '|':
+        out += '\\';
+        out += c;
+        break;
+      case '#':
+        if (i == 0) out += '\\';
+        out += c;
+        break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string render_markdown(const Run& run) {
+  std::string out;
+  const ReportVerdict v = report_verdict(run);
+  append(out, "## podperf {} {}: {}\n\n", md(run.command), md(run.run_id), md(v.status));
+  append(out, "{} backend, {} ranks on {} nodes; {} to {}; status {}{}\n\n", md(run.backend), run.ranks,
+         run.nodes.size(), md(run.started_at.empty() ? "?" : run.started_at),
+         md(run.finished_at.empty() ? "?" : run.finished_at), md(run.status),
+         run.error.empty() ? "" : ": " + md(run.error));
+  append(out, "**Verdict: {}**, {}\n", md(v.status), md(v.source));
+  if (!v.reasons.empty()) out += "\n";
+  for (const std::string& r : v.reasons) append(out, "- {}\n", md(r));
+
+  if (!run.pairs.empty()) {
+    if (run.stragglers.empty()) {
+      out += "\n### Stragglers\n\nnone\n";
+    } else {
+      out += "\n### Stragglers\n\n| node | flagged pairs | median ratio | evidence | likely causes | next step |\n";
+      out += "|---|---|---|---|---|---|\n";
+      for (const Straggler& s : run.stragglers) {
+        append(out, "| {} (node {}) | {} of {} | {:.0f}% | {} | {} | {} |\n", md(s.hostname), s.node, s.flagged_pairs,
+               s.total_pairs, s.median_ratio * 100.0, md(s.evidence), causes(s.likely_causes),
+               md(s.next_step.empty() ? "-" : s.next_step));
+      }
+    }
+    if (!run.links.empty()) {
+      out +=
+          "\n### Slow links between healthy nodes\n\n| link | ratio | evidence | likely causes |\n|---|---|---|---|\n";
+      for (const LinkFinding& l : run.links) {
+        append(out, "| {} <-> {} | {:.0f}% | {} | {} |\n", md(l.hostnames[0]), md(l.hostnames[1]), l.ratio * 100.0,
+               md(l.evidence), causes(l.likely_causes));
+      }
+    }
+  }
+  if (!run.fs.slow_nodes.empty()) {
+    out += "\n### Slow filesystem nodes\n\n| node | probes | worst ratio | evidence | likely causes | next step |\n";
+    out += "|---|---|---|---|---|---|\n";
+    for (const FsSlowNode& s : run.fs.slow_nodes) {
+      std::string probes;
+      for (const std::string& p : s.probes) probes += (probes.empty() ? "" : ", ") + md(p);
+      append(out, "| {} (node {}) | {} | {:.0f}% | {} | {} | {} |\n", md(s.label), s.node, probes,
+             s.worst_ratio * 100.0, md(s.evidence), causes(s.likely_causes),
+             md(s.next_step.empty() ? "-" : s.next_step));
+    }
+  }
+
+  render_key_numbers(run, out);
+
+  std::vector<const Finding*> sorted;
+  for (const Finding& f : run.findings) sorted.push_back(&f);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Finding* a, const Finding* b) { return tag_rank(a->tag) < tag_rank(b->tag); });
+  const auto concerns =
+      std::count_if(sorted.begin(), sorted.end(), [](const Finding* f) { return f->tag == Tag::kConcern; });
+  if (!sorted.empty()) {
+    append(out, "\n### Top findings ({} CONCERN of {})\n\n", concerns, sorted.size());
+    std::size_t shown = 0;
+    for (const Finding* f : sorted) {
+      if (f->tag == Tag::kOk || shown == kTopFindings) break;
+      append(out, "- **{}** {}{}: {}{}\n", tag_name(f->tag), md(f->check), f->host.empty() ? "" : " on " + md(f->host),
+             md(f->observed), f->next_step.empty() ? "" : "; next: " + md(f->next_step));
+      ++shown;
+    }
+    if (shown < sorted.size()) append(out, "- ... {} more in run.json and report.html\n", sorted.size() - shown);
+  }
+  append(out, "\nFull report: report.html; data: run.json (podperf {}, schema {})\n",
+         md(run.podperf_version.empty() ? "?" : run.podperf_version), run.schema_version);
+  return out;
+}
+
+}  // namespace podperf

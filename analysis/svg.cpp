@@ -1,0 +1,282 @@
+#include "analysis/svg.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+
+#include "analysis/units.hpp"
+
+namespace podperf::svg {
+namespace {
+
+template <typename... Args>
+void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+// Coordinates with one decimal: deterministic and small.
+std::string num(double v) {
+  return fmt::format("{:.1f}", v);
+}
+
+// Approximate text width in pixels at the 12px sans-serif the charts use.
+double text_width(std::string_view s, double px_per_char = 7.0) {
+  return static_cast<double>(s.size()) * px_per_char;
+}
+
+// A "nice" step (1, 2 or 5 times a power of ten) giving about `ticks` intervals up to `max`.
+double nice_step(double max, int ticks) {
+  if (max <= 0.0) return 1.0;
+  const double raw = max / ticks;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  const double norm = raw / mag;
+  const double step = norm <= 1.0 ? 1.0 : norm <= 2.0 ? 2.0 : norm <= 5.0 ? 5.0 : 10.0;
+  return step * mag;
+}
+
+std::string tick_text(double v, double step) {
+  if (step >= 1.0) return fmt::format("{:.0f}", v);
+  if (step >= 0.1) return fmt::format("{:.1f}", v);
+  return fmt::format("{:.2f}", v);
+}
+
+}  // namespace
+
+std::string escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string ratio_colour(double ratio) {
+  const double t = std::clamp((ratio - 0.5) / 0.5, 0.0, 1.0);
+  return fmt::format("hsl({:.0f},70%,{:.0f}%)", 120.0 * t, 42.0 + 8.0 * (1.0 - std::abs(t - 0.5) * 2.0));
+}
+
+const std::vector<std::string>& palette() {
+  static const std::vector<std::string> colours = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd",
+                                                   "#8c564b", "#e377c2", "#17becf", "#7f7f7f"};
+  return colours;
+}
+
+std::string heatmap(const Heatmap& h) {
+  const std::size_t n = h.labels.size();
+  double label_w = 40.0;
+  for (const std::string& l : h.labels) label_w = std::max(label_w, text_width(l) + 12.0);
+  const double cell = n <= 12 ? 56.0 : n <= 24 ? 28.0 : std::max(6.0, 720.0 / static_cast<double>(n));
+  const bool cell_text = cell >= 28.0;
+  const double top = label_w * 0.75 + 10.0;  // column labels at -45 degrees
+  const double width = label_w + cell * static_cast<double>(n) + 20.0;
+  const double height = top + cell * static_cast<double>(n) + 10.0;
+  std::string out;
+  append(out, "<svg id=\"{}\" class=\"chart heatmap\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
+         escape(h.id), escape(h.caption), num(width), num(height));
+  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n", num(width), num(height));
+  const auto red = [&h](std::size_t i) { return i < h.highlighted.size() && h.highlighted[i]; };
+  for (std::size_t i = 0; i < n; ++i) {
+    const double y = top + cell * (static_cast<double>(i) + 0.5) + 4.0;
+    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\"{}>{}</text>\n", num(label_w - 6.0), num(y),
+           red(i) ? " fill=\"#c00\" font-weight=\"bold\"" : "", escape(h.labels[i]));
+    const double x = label_w + cell * (static_cast<double>(i) + 0.5);
+    append(out, "<text x=\"{}\" y=\"{}\" transform=\"rotate(-45 {} {})\"{}>{}</text>\n", num(x), num(top - 6.0), num(x),
+           num(top - 6.0), red(i) ? " fill=\"#c00\" font-weight=\"bold\"" : "", escape(h.labels[i]));
+  }
+  for (std::size_t r = 0; r < n && r < h.cells.size(); ++r) {
+    for (std::size_t c = 0; c < n && c < h.cells[r].size(); ++c) {
+      const HeatmapCell& cl = h.cells[r][c];
+      const double x = label_w + cell * static_cast<double>(c);
+      const double y = top + cell * static_cast<double>(r);
+      std::string fill = "#eeeeee";
+      std::string text_colour = "#000";
+      switch (cl.kind) {
+        case HeatmapCell::Kind::kEmpty: fill = "#f4f4f4"; break;
+        case HeatmapCell::Kind::kDiagonal: fill = "#ffffff"; break;
+        case HeatmapCell::Kind::kValue: fill = ratio_colour(cl.ratio); break;
+        case HeatmapCell::Kind::kFailed:
+          fill = "#222222";
+          text_colour = "#fff";
+          break;
+        case HeatmapCell::Kind::kUnjudged: fill = "#b0b8c0"; break;
+      }
+      append(out, "<g class=\"cell{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"",
+             cl.flagged ? " flagged" : "", num(x), num(y), num(cell - 1.0), num(cell - 1.0), fill);
+      if (cl.flagged) out += " stroke=\"#000\" stroke-width=\"2\"";
+      out += ">";
+      if (!cl.tooltip.empty()) append(out, "<title>{}</title>", escape(cl.tooltip));
+      out += "</rect>";
+      if (cell_text && !cl.text.empty()) {
+        append(out,
+               "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{}\" font-size=\"{}\" "
+               "pointer-events=\"none\">{}</text>",
+               num(x + cell / 2.0 - 0.5), num(y + cell / 2.0 + 4.0), text_colour, cell >= 56.0 ? 12 : 9,
+               escape(cl.text));
+      }
+      out += "</g>\n";
+    }
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+std::string line_chart(const LineChart& c) {
+  constexpr double kWidth = 820.0, kHeight = 380.0;
+  constexpr double kLeft = 64.0, kTop = 34.0, kBottom = 46.0;
+  double legend_w = 0.0;
+  for (const Series& s : c.series) {
+    if (s.in_legend) legend_w = std::max(legend_w, text_width(s.name) + 40.0);
+  }
+  legend_w = std::min(legend_w, 320.0);
+  const double right = 16.0 + legend_w;
+  const double plot_w = kWidth - kLeft - right;
+  const double plot_h = kHeight - kTop - kBottom;
+
+  double x_min = 0.0, x_max = 0.0, y_max = 0.0;
+  bool any = false;
+  for (const Series& s : c.series) {
+    for (const Point& p : s.points) {
+      if (p.x <= 0.0) continue;
+      const double lx = std::log2(p.x);
+      x_min = any ? std::min(x_min, lx) : lx;
+      x_max = any ? std::max(x_max, lx) : lx;
+      y_max = std::max(y_max, p.y);
+      any = true;
+    }
+  }
+  x_min = std::floor(x_min);
+  x_max = std::ceil(x_max);
+  if (x_max <= x_min) {
+    x_min -= 1.0;
+    x_max += 1.0;
+  }
+  const double step = nice_step(y_max > 0.0 ? y_max * 1.05 : 1.0, 5);
+  const double y_top = std::max(step, std::ceil(y_max * 1.05 / step) * step);
+  const auto px = [&](double x) { return kLeft + (std::log2(x) - x_min) / (x_max - x_min) * plot_w; };
+  const auto py = [&](double y) { return kTop + plot_h - y / y_top * plot_h; };
+
+  std::string out;
+  append(out, "<svg id=\"{}\" class=\"chart line-chart\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
+         escape(c.id), escape(c.caption), num(kWidth), num(kHeight));
+  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n", num(kWidth), num(kHeight));
+  append(out, "<text x=\"{}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", num(kLeft),
+         escape(c.caption));
+  // Axes, grid and ticks.
+  for (double y = 0.0; y <= y_top + step / 2.0; y += step) {
+    append(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#ddd\"/>", num(kLeft), num(py(y)),
+           num(kLeft + plot_w), num(py(y)));
+    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", num(kLeft - 6.0), num(py(y) + 4.0),
+           tick_text(y, step));
+  }
+  const int span = static_cast<int>(x_max - x_min);
+  const int every = std::max(1, (span + 11) / 12);
+  for (int k = 0; k <= span; ++k) {
+    const double lx = x_min + k;
+    const double x = kLeft + static_cast<double>(k) / span * plot_w;
+    append(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#eee\"/>", num(x), num(kTop), num(x),
+           num(kTop + plot_h));
+    if (k % every == 0 && lx >= 0.0 && lx < 63.0) {
+      append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(x), num(kTop + plot_h + 16.0),
+             format_size(std::uint64_t{1} << static_cast<int>(lx)));
+    }
+  }
+  append(out, "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\"/>", num(kLeft), num(kTop),
+         num(kTop + plot_h));
+  append(out, "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#000\"/>\n", num(kLeft), num(kTop + plot_h),
+         num(kLeft + plot_w));
+  append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">message size (bytes, log2 scale)</text>\n",
+         num(kLeft + plot_w / 2.0), num(kHeight - 8.0));
+  append(out, "<text x=\"14\" y=\"{0}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {0})\">{1}</text>\n",
+         num(kTop + plot_h / 2.0), escape(c.y_label));
+  // Series: a polyline each, markers with their tooltips.
+  for (const Series& s : c.series) {
+    std::string points;
+    for (const Point& p : s.points) {
+      if (p.x <= 0.0) continue;
+      if (!points.empty()) points += ' ';
+      points += num(px(p.x)) + "," + num(py(p.y));
+    }
+    append(out, "<g class=\"series\"><title>{}</title>", escape(s.name));
+    append(out, "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-opacity=\"{}\"{}/>",
+           points, s.colour, num(s.stroke_width), fmt::format("{:.2f}", s.opacity),
+           s.dashed ? " stroke-dasharray=\"6 4\"" : "");
+    if (s.markers) {
+      for (const Point& p : s.points) {
+        if (p.x <= 0.0) continue;
+        append(out, "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\" fill-opacity=\"{}\"><title>{}</title></circle>",
+               num(px(p.x)), num(py(p.y)), s.colour, fmt::format("{:.2f}", s.opacity), escape(p.tooltip));
+      }
+    }
+    out += "</g>\n";
+  }
+  // Legend.
+  double ly = kTop + 4.0;
+  for (const Series& s : c.series) {
+    if (!s.in_legend) continue;
+    const double lx = kWidth - right + 12.0;
+    append(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{}/>", num(lx), num(ly),
+           num(lx + 22.0), num(ly), s.colour, num(s.stroke_width), s.dashed ? " stroke-dasharray=\"6 4\"" : "");
+    append(out, "<text x=\"{}\" y=\"{}\">{}</text>\n", num(lx + 28.0), num(ly + 4.0), escape(s.name));
+    ly += 18.0;
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+std::string bar_chart(const BarChart& c) {
+  constexpr double kWidth = 820.0, kBar = 20.0, kGap = 6.0, kTop = 34.0;
+  double label_w = 40.0;
+  for (const Bar& b : c.bars) label_w = std::max(label_w, text_width(b.label) + 12.0);
+  double value_w = 40.0;
+  for (const Bar& b : c.bars) value_w = std::max(value_w, text_width(b.value_text + "  " + c.marker_text) + 10.0);
+  const double plot_w = kWidth - label_w - value_w - 10.0;
+  double max = c.reference;
+  for (const Bar& b : c.bars) max = std::max(max, b.value);
+  if (max <= 0.0) max = 1.0;
+  const double height = kTop + static_cast<double>(c.bars.size()) * (kBar + kGap) + 30.0;
+  const auto px = [&](double v) { return label_w + std::max(0.0, v) / max * plot_w; };
+
+  std::string out;
+  append(out, "<svg id=\"{}\" class=\"chart bar-chart\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
+         escape(c.id), escape(c.caption), num(kWidth), num(height));
+  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n", num(kWidth), num(height));
+  append(out, "<text x=\"{}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", num(label_w),
+         escape(c.caption));
+  double y = kTop;
+  for (const Bar& b : c.bars) {
+    const std::string fill = b.marked ? "#d62728" : "#4c78a8";
+    append(out, "<g class=\"bar{}\"><title>{}</title>", b.marked ? " marked" : "", escape(b.tooltip));
+    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\"{}>{}</text>", num(label_w - 6.0),
+           num(y + kBar / 2.0 + 4.0), b.marked ? " fill=\"#c00\" font-weight=\"bold\"" : "", escape(b.label));
+    append(out, "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>", num(label_w), num(y),
+           num(px(b.value) - label_w), num(kBar), fill);
+    append(out, "<text x=\"{}\" y=\"{}\"{}>{}{}</text></g>\n", num(px(b.value) + 6.0), num(y + kBar / 2.0 + 4.0),
+           b.marked ? " fill=\"#c00\" font-weight=\"bold\"" : "", escape(b.value_text),
+           b.marked ? "  " + escape(c.marker_text) : "");
+    y += kBar + kGap;
+  }
+  if (c.reference > 0.0) {
+    const double x = px(c.reference);
+    append(out,
+           "<line class=\"reference\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\" "
+           "stroke-dasharray=\"5 4\"><title>{3}</title></line>\n",
+           num(x), num(kTop - 4.0), num(y), escape(c.reference_label));
+    append(out, "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n", num(label_w), num(y + 16.0),
+           escape("dashed line: " + c.reference_label));
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+}  // namespace podperf::svg

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# podperf report in a real browser: headless Chromium opens the HTML report of a fixed run
+# (tests/fixtures/runs/report_run.json: pairs with a straggler and a slow link, filesystem probes
+# with a slow node, findings), renders it without errors (no console message at all: the page has no
+# script, so anything logged is an error or a refused load), and its DOM has the heatmap, the busbw chart
+# and the filesystem bars. A screenshot is kept as a test artifact ($PODPERF_TEST_ARTIFACTS, default
+# tests/artifacts/ in the build tree). Also: --format md/csv to stdout, and bad input is exit 2.
+# Exit 77 (skipped) when chromium is not installed or cannot start here.
+set -uo pipefail
+PODPERF=${1:?usage: $0 PODPERF_BINARY}
+FIXTURE=$(cd "$(dirname "$0")/../fixtures/runs" && pwd)/report_run.json
+ARTIFACTS=${PODPERF_TEST_ARTIFACTS:-$PWD/tests/artifacts}
+WORK=$(mktemp -d /tmp/podperf-report.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+PASSED=0
+FAILED=0
+pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z "$CHROMIUM" ]]; then
+  echo "SKIP: chromium not installed (scripts/setup.sh installs the Debian package chromium)"
+  exit 77
+fi
+# Root needs --no-sandbox; a private profile keeps runs independent; no first-run work or network.
+BROWSER=("$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run
+  --no-default-browser-check --disable-extensions --disable-background-networking --disable-sync
+  --user-data-dir="$WORK/profile")
+if ! timeout 60 "${BROWSER[@]}" --dump-dom "data:text/html,<p>ok</p>" >"$WORK/probe.out" 2>"$WORK/probe.err"; then
+  echo "SKIP: chromium cannot start here: $(tail -n 3 "$WORK/probe.err")"
+  exit 77
+fi
+
+mkdir -p "$WORK/run"
+cp "$FIXTURE" "$WORK/run/run.json"
+"$PODPERF" report "$WORK/run" >"$WORK/report.out" 2>"$WORK/report.err"
+rc=$?
+if [[ $rc -eq 0 && -s "$WORK/run/report.html" ]]; then
+  pass "podperf report RUN_DIR: exit 0, report.html beside run.json"
+else
+  fail "podperf report: exit $rc, $(cat "$WORK/report.err")"
+fi
+HTML="$WORK/run/report.html"
+
+# Render: the DOM after layout, and the console (any error logged by the page).
+timeout 90 "${BROWSER[@]}" --enable-logging=stderr --v=0 --dump-dom "file://$HTML" >"$WORK/dom.html" 2>"$WORK/dom.err"
+rc=$?
+if [[ $rc -eq 0 ]]; then pass "chromium --dump-dom: exit 0"; else fail "chromium --dump-dom: exit $rc: $(tail -n 5 "$WORK/dom.err")"; fi
+for id in pair-heatmap busbw-chart-all_reduce fs-bars-seq-write fs-bars-meta-create; do
+  if grep -q "<svg id=\"$id\"" "$WORK/dom.html"; then pass "DOM has <svg id=\"$id\">"; else fail "DOM lacks svg #$id"; fi
+done
+cells=$(grep -o '<g class="cell' "$WORK/dom.html" | wc -l)
+if [[ $cells -eq 36 ]]; then pass "heatmap: 6 x 6 cells"; else fail "heatmap: $cells cells, expected 36"; fi
+if grep -q '<title>node4 &lt;-&gt; node0 at 1G: busbw' "$WORK/dom.html"; then
+  pass "heatmap cells carry hover titles with the numbers"
+else
+  fail "no hover title on the heatmap"
+fi
+if grep -q 'Verdict: FLAGGED' "$WORK/dom.html"; then pass "the verdict is shown"; else fail "no verdict in the DOM"; fi
+if grep -E "Uncaught|:CONSOLE|Refused to|Failed to load|net::ERR" "$WORK/dom.err" >"$WORK/console"; then
+  fail "console errors: $(head -c 600 "$WORK/console")"
+else
+  pass "no console errors, nothing refused or loaded from elsewhere"
+fi
+
+# Screenshot: a PNG of the page, kept as an artifact.
+(cd "$WORK" && timeout 90 "${BROWSER[@]}" --hide-scrollbars --window-size=1400,2000 --screenshot="$WORK/report.png" \
+  "file://$HTML" >"$WORK/shot.out" 2>"$WORK/shot.err")
+rc=$?
+size=$(stat -c %s "$WORK/report.png" 2>/dev/null || echo 0)
+if [[ $rc -eq 0 && $size -gt 20000 ]] && head -c 8 "$WORK/report.png" | od -An -tx1 | grep -q "89 50 4e 47"; then
+  pass "screenshot: a PNG of $size bytes"
+else
+  fail "screenshot: exit $rc, $size bytes: $(tail -n 3 "$WORK/shot.err")"
+fi
+mkdir -p "$ARTIFACTS" && cp "$WORK/report.png" "$ARTIFACTS/report_browser.png" 2>/dev/null &&
+  cp "$HTML" "$ARTIFACTS/report_browser.html" && echo "artifacts: $ARTIFACTS/report_browser.png, report_browser.html"
+
+# The other formats, and bad input.
+"$PODPERF" report "$WORK/run/run.json" --format md --out - >"$WORK/out.md" 2>"$WORK/md.err"
+if [[ $? -eq 0 ]] && grep -q "^## podperf run run-fixed: FLAGGED" "$WORK/out.md"; then
+  pass "--format md --out -: the summary on stdout"
+else
+  fail "--format md: $(head -c 300 "$WORK/out.md") $(cat "$WORK/md.err")"
+fi
+"$PODPERF" report "$WORK/run" --format csv >/dev/null 2>&1
+if [[ $? -eq 0 ]] && head -n 1 "$WORK/run/report.csv" | grep -q "^kind,run_id,op,"; then
+  pass "--format csv: report.csv beside run.json"
+else
+  fail "--format csv"
+fi
+printf '{"schema_version": 1, "nodes": [' >"$WORK/bad.json"
+"$PODPERF" report "$WORK/bad.json" >"$WORK/bad.out" 2>"$WORK/bad.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "bad.json: not valid JSON at byte" "$WORK/bad.err" && [[ $(wc -l <"$WORK/bad.err") -eq 1 ]]; then
+  pass "bad run.json: exit 2, one line naming the file and the byte"
+else
+  fail "bad run.json: exit $rc: $(cat "$WORK/bad.err")"
+fi
+"$PODPERF" report "$WORK/run" --format junit >/dev/null 2>"$WORK/fmt.err"
+rc=$?
+if [[ $rc -eq 2 ]]; then pass "--format junit (not here yet): exit 2"; else fail "--format junit: exit $rc"; fi
+
+echo "report_browser: $PASSED passed, $FAILED failed"
+[[ $FAILED -eq 0 ]]
