@@ -299,6 +299,34 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       ->capture_default_str();
   report->add_option("--out", cli.report.out,
                      "file to write (default: report.html/.md/.csv beside run.json; - for stdout)");
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "offline, no MPI: compare two runs (run.json files or results directories) metric by metric (busbw per "
+      "pair or collective case and size, filesystem MB/s, IOPS and p99 latency per probe and node): change in "
+      "percent with an interval, a two-sided Mann-Whitney U test on the per-iteration (per-rank) samples, and a "
+      "verdict; a change counts only when p < alpha AND it is at least --min-change, so a statistically "
+      "significant but tiny shift of a stable system is noise. Warns when the runs differ (nodes, sizes, backend, "
+      "NCCL version, environment) and compares what they share. Exit 0 no regression, 1 a metric slower by more "
+      "than --fail-on, 2 unreadable input");
+  compare->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  compare->add_option("BEFORE", cli.compare.before, "run.json (or results directory) of the earlier run")->required();
+  compare->add_option("AFTER", cli.compare.after, "run.json (or results directory) of the later run")->required();
+  compare
+      ->add_option("--fail-on", cli.compare.fail_on_percent,
+                   "exit 1 when a metric is slower by more than PCT percent (0: any slower verdict, which already "
+                   "needs p < alpha and at least --min-change)")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->capture_default_str();
+  compare
+      ->add_option("--min-change", cli.compare.min_change_percent,
+                   "smallest change in percent that counts as slower or faster (default from configs/compare.toml: 2)")
+      ->check(CLI::Range(0.0, 1000.0));
+  compare
+      ->add_option("--alpha", cli.compare.alpha,
+                   "significance level of the test (default from configs/compare.toml: 0.05)")
+      ->check(CLI::Range(1e-6, 0.5));
+  compare->add_flag("--json", cli.compare.json, "print the comparison as JSON (every metric) instead of text");
+  compare->add_option("--config", cli.compare.config, "settings file replacing the built-in configs/compare.toml");
 
   try {
     app.parse(argc, argv);
@@ -332,6 +360,8 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
     cli.command = "signals";
   } else if (report->parsed()) {
     cli.command = "report";
+  } else if (compare->parsed()) {
+    cli.command = "compare";
   } else {
     if (print) std::fprintf(stdout, "%s", app.help().c_str());
     return kExitUsage;

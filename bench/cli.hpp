@@ -1,9 +1,11 @@
 #pragma once
-// Command line: `podperf pairs|run|collective|fs|signals|report [options]`, nccl-tests flags where they exist.
+// Command line: `podperf pairs|run|collective|fs|signals|report|compare [options]`, nccl-tests flags where they exist.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "bench/compare_command.hpp"
 
 namespace podperf {
 
@@ -97,6 +99,7 @@ struct Cli {
   PairsOptions pairs;
   CollectiveOptions collective;
   FsCommandOptions fs;
+  CompareCliOptions compare;  // podperf compare (offline, no MPI)
   std::vector<std::string> argv;
 };
 

@@ -6,6 +6,7 @@
 #include "analysis/errors.hpp"
 #include "bench/cli.hpp"
 #include "bench/collective_command.hpp"
+#include "bench/compare_command.hpp"
 #include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"
 #include "bench/report_command.hpp"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
       const podperf::ReportOptions o{cli.report.run, cli.report.format, cli.report.out};
       return podperf::run_report_command(o, std::cout, std::cerr);
     }
+    if (cli.command == "compare") return podperf::run_compare_command(cli.compare, std::cout, std::cerr);
     if (cli.command == "fs") return podperf::run_fs_command(&argc, &argv, cli);
     if (cli.command == "collective") return podperf::run_collective_command(&argc, &argv, cli);
     return podperf::run_pairs_command(&argc, &argv, cli);

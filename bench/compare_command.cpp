@@ -1,0 +1,55 @@
+#include "bench/compare_command.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <ostream>
+
+#include "analysis/compare.hpp"
+#include "analysis/errors.hpp"
+#include "analysis/run_json.hpp"
+
+namespace podperf {
+
+std::string resolve_run_json(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    const std::filesystem::path file = std::filesystem::path(path) / "run.json";
+    if (!std::filesystem::exists(file, ec)) {
+      throw InputError(
+          fmt::format("{}: a directory without run.json (expected a run.json or a results directory)", path));
+    }
+    return file.string();
+  }
+  return path;
+}
+
+int run_compare_command(const CompareCliOptions& o, std::ostream& out, std::ostream& err) {
+  try {
+    CompareSettings settings = load_compare_settings(o.config);
+    if (o.alpha >= 0.0) settings.alpha = o.alpha;
+    if (o.min_change_percent >= 0.0) settings.min_change_percent = o.min_change_percent;
+    const std::string before_path = resolve_run_json(o.before);
+    const std::string after_path = resolve_run_json(o.after);
+    const Run before = read_run_json(before_path);
+    const Run after = read_run_json(after_path);
+    Comparison c = compare_runs(before, after, settings);
+    c.before_source = before_path;
+    c.after_source = after_path;
+    if (o.json) {
+      nlohmann::json j = comparison_json(c);
+      j["fail_on_percent"] = o.fail_on_percent;
+      j["regressed"] = regressed_beyond(c, o.fail_on_percent);
+      out << j.dump(2) << "\n";
+    } else {
+      out << comparison_text(c, o.fail_on_percent);
+    }
+    out.flush();
+    return regressed_beyond(c, o.fail_on_percent) ? kExitFlagged : kExitOk;
+  } catch (const UsageError& e) {  // InputError, ConfigError
+    err << "podperf compare: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace podperf

@@ -1,0 +1,27 @@
+#pragma once
+// podperf compare BEFORE AFTER: offline before/after comparison of two run.json files (or results
+// directories). No MPI: it never calls MPI_Init.
+#include <iosfwd>
+#include <string>
+
+namespace podperf {
+
+struct CompareCliOptions {
+  std::string before;  // run.json, or a results directory holding one
+  std::string after;
+  double fail_on_percent = 0.0;      // exit 1 when a metric is slower by more than this (0: any slower verdict)
+  double min_change_percent = -1.0;  // < 0: from the settings file
+  double alpha = -1.0;               // < 0: from the settings file
+  bool json = false;                 // print the Comparison as JSON instead of text
+  std::string config;                // settings file replacing configs/compare.toml
+};
+
+// Runs the comparison, prints it to `out`, errors to `err`. Returns 0 (no regression beyond
+// --fail-on), 1 (regression) or 2 (unreadable or corrupt input, bad settings: one line naming the file).
+int run_compare_command(const CompareCliOptions& o, std::ostream& out, std::ostream& err);
+
+// The run.json a BEFORE/AFTER argument names: PATH itself, or PATH/run.json for a directory.
+// Throws InputError when a directory has no run.json.
+std::string resolve_run_json(const std::string& path);
+
+}  // namespace podperf

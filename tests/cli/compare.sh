@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# podperf compare on the fixed runs of tests/fixtures/runs/compare (made by make_fixtures.py): the same
+# healthy cluster twice is no change (exit 0); one pair 20% slower is exactly that pair, exit 1 with
+# --fail-on 10 and 0 with --fail-on 25; runs of different clusters warn and compare the common part;
+# a results directory works as an argument; a truncated or missing run.json is exit 2 naming the file.
+set -uo pipefail
+PODPERF=${1:?usage: $0 PODPERF_BINARY}
+FIX=$(cd "$(dirname "$0")/../fixtures/runs/compare" && pwd)
+WORK=$(mktemp -d /tmp/podperf-compare.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+PASSED=0
+FAILED=0
+pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+
+# The same healthy cluster twice: every metric no change, exit 0, summary first.
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/healthy_2.json" >"$WORK/healthy" 2>"$WORK/err"
+rc=$?
+if [[ $rc -eq 0 ]]; then pass "healthy twice: exit 0"; else fail "healthy twice: exit $rc: $(cat "$WORK/err")"; fi
+if sed -n 2p "$WORK/healthy" | grep -q "^Summary: 0 slower, 0 faster, [0-9]* no change within noise, 0 not tested"; then
+  pass "healthy twice: the summary (second line) says no change"
+else
+  fail "healthy twice: $(head -3 "$WORK/healthy")"
+fi
+if ! grep -q "WARNING" "$WORK/healthy"; then pass "healthy twice: comparable"; else fail "healthy twice warns: $(grep -A3 WARNING "$WORK/healthy")"; fi
+
+# One pair 20% slower.
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --fail-on 10 >"$WORK/slow" 2>&1
+rc=$?
+if [[ $rc -eq 1 ]]; then pass "slow pair, --fail-on 10: exit 1"; else fail "slow pair --fail-on 10: exit $rc"; cat "$WORK/slow"; fi
+if grep -q "^Summary: 2 slower, 0 faster" "$WORK/slow" && grep -q "^REGRESSION: 2 metrics slower by more than 10%" "$WORK/slow"; then
+  pass "slow pair: 2 slower metrics (16M and 64M), named a regression"
+else
+  fail "slow pair summary: $(head -4 "$WORK/slow")"
+fi
+if [[ $(grep -c "^  pair node1<->node2 all_reduce float [0-9]*M busbw .* -[12][0-9]\.[0-9]%" "$WORK/slow") -eq 2 ]]; then
+  pass "slow pair: node1<->node2 at both sizes, about -20%"
+else
+  fail "slow pair table: $(sed -n '/^Slower/,/^$/p' "$WORK/slow")"
+fi
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --fail-on 25 >"$WORK/slow25" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q "^No regression beyond 25%" "$WORK/slow25"; then
+  pass "slow pair, --fail-on 25: exit 0"
+else
+  fail "slow pair --fail-on 25: exit $rc: $(head -3 "$WORK/slow25")"
+fi
+# Reversed: the pair got faster; nothing regressed.
+"$PODPERF" compare "$FIX/slow_pair.json" "$FIX/healthy_1.json" >"$WORK/fast" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q "^Summary: 0 slower, 2 faster" "$WORK/fast"; then pass "reversed: 2 faster, exit 0"; else fail "reversed: exit $rc: $(head -3 "$WORK/fast")"; fi
+
+# JSON output.
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --json >"$WORK/slow.json" 2>&1
+rc=$?
+if [[ $rc -eq 1 ]] && jq -e '.summary.slower == 2 and .regressed == true and
+    ([.metrics[] | select(.verdict == "slower") | .key.nodes] | unique == ["node1<->node2"]) and
+    all(.metrics[]; has("p_value") and has("ci_low_percent") and has("change_percent"))' "$WORK/slow.json" >/dev/null; then
+  pass "--json: the slower metrics are node1<->node2, every metric has p and interval"
+else
+  fail "--json: exit $rc: $(head -c 600 "$WORK/slow.json")"
+fi
+# A larger --min-change turns the -20% into noise.
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --min-change 30 >"$WORK/min" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q "^Summary: 0 slower" "$WORK/min"; then pass "--min-change 30: no slower metric"; else fail "--min-change 30: exit $rc"; fi
+
+# Different clusters: warned (nodes, sizes, NCCL version), the common metrics compared.
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/other_cluster.json" >"$WORK/other" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]]; then pass "other cluster: exit 0 (nothing slower)"; else fail "other cluster: exit $rc"; cat "$WORK/other"; fi
+if grep -q "^WARNING: the runs are not comparable" "$WORK/other" &&
+  grep -q "^  nodes: BEFORE only here: node3; AFTER only here: node4" "$WORK/other" &&
+  grep -q "^  sizes: BEFORE only here: 64M; AFTER only here: 256M" "$WORK/other" &&
+  grep -q "^  NCCL version: BEFORE NCCL 2.21.5; AFTER NCCL 2.18.3" "$WORK/other"; then
+  pass "other cluster: nodes, sizes and NCCL version listed"
+else
+  fail "other cluster warnings: $(sed -n '1,12p' "$WORK/other")"
+fi
+if grep -q "^Summary: 0 slower, 0 faster, [1-9][0-9]* no change" "$WORK/other" && grep -q "^Only in BEFORE: " "$WORK/other"; then
+  pass "other cluster: the common metrics compared, the rest counted"
+else
+  fail "other cluster summary: $(sed -n 2p "$WORK/other")"
+fi
+
+# A results directory as an argument.
+mkdir -p "$WORK/results/r1"
+cp "$FIX/slow_pair.json" "$WORK/results/r1/run.json"
+"$PODPERF" compare "$FIX/healthy_1.json" "$WORK/results/r1" >"$WORK/dir" 2>&1
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "AFTER $WORK/results/r1/run.json" "$WORK/dir"; then pass "directory argument: its run.json"; else fail "directory: exit $rc: $(head -2 "$WORK/dir")"; fi
+mkdir -p "$WORK/empty"
+"$PODPERF" compare "$FIX/healthy_1.json" "$WORK/empty" >"$WORK/empty.out" 2>&1
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "$WORK/empty: a directory without run.json" "$WORK/empty.out"; then pass "directory without run.json: exit 2"; else fail "empty dir: exit $rc: $(cat "$WORK/empty.out")"; fi
+
+# Corrupt input: exit 2, one line naming the file and the position.
+head -c 3000 "$FIX/healthy_2.json" >"$WORK/truncated.json"
+"$PODPERF" compare "$FIX/healthy_1.json" "$WORK/truncated.json" >"$WORK/trunc.out" 2>"$WORK/trunc.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -qE "truncated.json: not valid JSON at byte [0-9]+" "$WORK/trunc.err" && [[ ! -s "$WORK/trunc.out" ]] &&
+  [[ $(wc -l <"$WORK/trunc.err") -eq 1 ]]; then
+  pass "truncated run.json: exit 2, one line naming the file and byte"
+else
+  fail "truncated: exit $rc: $(cat "$WORK/trunc.err")"
+fi
+"$PODPERF" compare "$WORK/missing.json" "$FIX/healthy_1.json" >/dev/null 2>"$WORK/missing.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "missing.json: cannot open" "$WORK/missing.err"; then pass "missing file: exit 2"; else fail "missing: exit $rc: $(cat "$WORK/missing.err")"; fi
+echo '{"schema_version": 1, "pairs": 5}' >"$WORK/badfield.json"
+"$PODPERF" compare "$WORK/badfield.json" "$FIX/healthy_1.json" >/dev/null 2>"$WORK/badfield.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "badfield.json: bad field" "$WORK/badfield.err"; then pass "wrong field type: exit 2"; else fail "bad field: exit $rc: $(cat "$WORK/badfield.err")"; fi
+"$PODPERF" compare "$FIX/healthy_1.json" >/dev/null 2>"$WORK/usage.err"
+rc=$?
+if [[ $rc -eq 2 ]]; then pass "one argument: usage error, exit 2"; else fail "one argument: exit $rc"; fi
+printf '[compare]\nalpha = 0.05\n' >"$WORK/bad.toml"
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/healthy_2.json" --config "$WORK/bad.toml" >/dev/null 2>"$WORK/cfg.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "bad.toml: missing key 'compare.min_change_percent'" "$WORK/cfg.err"; then pass "bad settings file: exit 2 naming it"; else fail "bad config: exit $rc: $(cat "$WORK/cfg.err")"; fi
+# No MPI: runs with no launcher environment and without mpirun.
+if env -i "$PODPERF" compare "$FIX/healthy_1.json" "$FIX/healthy_2.json" >/dev/null 2>&1; then pass "runs without any MPI environment"; else fail "without MPI environment"; fi
+
+echo "compare: $PASSED passed, $FAILED failed"
+[[ $FAILED -eq 0 ]]
