@@ -2,6 +2,7 @@
 // Command line: `podperf pairs|run|collective|fs|signals [options]`, nccl-tests flags where they exist.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,12 +84,24 @@ struct SignalsCliOptions {
   double sample_seconds = 1.0;
 };
 
+// podperf accept: the profile's stages, judged (or, with --from, a finished run re-judged offline).
+// The measuring options are podperf run's; those on the command line override the profile's values.
+struct AcceptOptions {
+  std::string profile = "quick";  // NAME (configs/profiles/NAME.toml) or FILE
+  std::string sku;                // NAME (configs/skus/NAME.toml) or FILE; "": from the nodes' instance type
+  std::string from;               // run.json or a results directory: judge offline, no MPI
+  std::string junit;              // also write JUnit XML here
+  PairsOptions run;               // pairs and filesystem options (run.fs.path from --fs-path)
+  std::set<std::string> given;    // every name ("-b", "--minbytes") of each option given on the command line
+};
+
 struct Cli {
-  std::string command;  // pairs | run | collective | fs | signals
+  std::string command;  // pairs | run | collective | fs | signals | accept
   SignalsCliOptions signals;
   PairsOptions pairs;
   CollectiveOptions collective;
   FsCommandOptions fs;
+  AcceptOptions accept;
   std::vector<std::string> argv;
 };
 

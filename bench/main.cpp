@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "analysis/errors.hpp"
+#include "bench/accept_command.hpp"
 #include "bench/cli.hpp"
 #include "bench/collective_command.hpp"
 #include "bench/fs_command.hpp"
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
       return podperf::run_signals_command(o, std::cout, std::cerr);
     }
     if (cli.command == "fs") return podperf::run_fs_command(&argc, &argv, cli);
+    if (cli.command == "accept") return podperf::run_accept_command(&argc, &argv, cli);
     if (cli.command == "collective") return podperf::run_collective_command(&argc, &argv, cli);
     return podperf::run_pairs_command(&argc, &argv, cli);
   } catch (const std::exception& e) {
