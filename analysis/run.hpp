@@ -215,7 +215,7 @@ struct VerdictCheck {
   std::string node;    // the node's label; "" for run-wide checks
   std::string check;   // stable id: busbw_min, straggler, slow_link, wrong_results, failed, blocking_finding,
                        // fs_floor, fs_slow_node, ...
-  std::string status;  // PASS | WARN | FAIL
+  std::string status;  // PASS | WARN | FAIL | SKIP (not applicable: host backend, no SKU, no published figure)
   std::string detail;  // "busbw 301.2 GB/s at 1G, minimum 400 (p5.48xlarge, configs/skus/p5.48xlarge.toml)"
 };
 

@@ -225,6 +225,37 @@ std::string escaped(std::string_view s) {
   return out;
 }
 
+// podperf accept: podperf run's options, whose sizes and iterations default to the profile's.
+void add_accept_options(CLI::App* app, AcceptOptions& o) {
+  add_pairs_options(app, o.run);
+  add_fs_options(app, o.run.fs, "--fs-path");
+  app->get_option("--fs-path")
+      ->description(
+          "directory for the filesystem stage of profiles that have one (full, fs): podperf creates "
+          "DIR/podperf-<run id>, writes only there and removes it");
+  for (const char* name : {"-b", "-e", "-f", "-n", "-w", "--retest", "--concurrency", "--probes", "--file-size",
+                           "--block-size", "--rand-ops", "--meta-files", "--ckpt-shard-size", "--ckpt-shards"}) {
+    app->get_option(name)->default_str("the profile's");
+  }
+  const std::string group = "Acceptance";
+  app->add_option("--profile", o.profile,
+                  "what to run and how to judge it: quick (pairs, minutes), full (pairs and filesystem), fs "
+                  "(filesystem only), or a profile file (configs/profiles/*.toml)")
+      ->group(group)
+      ->capture_default_str();
+  app->add_option("--sku", o.sku,
+                  "instance type whose published busbw the nodes are held to (configs/skus: p4d.24xlarge, "
+                  "p4de.24xlarge, p5.48xlarge, p5e.48xlarge, p5en.48xlarge, p6-b200.48xlarge) or a SKU file "
+                  "(default: the instance type every node reports)")
+      ->group(group);
+  app->add_option("--from", o.from,
+                  "judge a finished run offline (its run.json, or its results directory) with this profile and SKU; "
+                  "no MPI, nothing measured")
+      ->group(group);
+  app->add_option("--junit", o.junit, "also write the verdict as JUnit XML (one test case per node and check)")
+      ->group(group);
+}
+
 }  // namespace
 
 std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
@@ -274,6 +305,13 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       "size sweeps of collectives over the whole job (or one group per node), nccl-tests flags and table: "
       "out-of-place and in-place time, algbw, busbw, #wrong");
   add_collective_options(collective, cli.collective);
+
+  CLI::App* accept = app.add_subcommand(
+      "accept",
+      "acceptance test: the profile's stages (pairs, filesystem), then a verdict per node and for the run "
+      "(PASS, WARN, FAIL with every reason) against the instance type's published busbw; prints the nodes to "
+      "drain (never acts on them); exit 0 only when every node passes. --from judges a finished run offline");
+  add_accept_options(accept, cli.accept);
 
   CLI::App* signals = app.add_subcommand(
       "signals",
@@ -362,6 +400,13 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
     cli.command = "report";
   } else if (compare->parsed()) {
     cli.command = "compare";
+  } else if (accept->parsed()) {
+    cli.command = "accept";
+    for (const CLI::Option* opt : accept->get_options()) {
+      if (opt->count() == 0) continue;
+      for (const std::string& n : opt->get_lnames()) cli.accept.given.insert("--" + n);
+      for (const std::string& n : opt->get_snames()) cli.accept.given.insert("-" + n);
+    }
   } else {
     if (print) std::fprintf(stdout, "%s", app.help().c_str());
     return kExitUsage;

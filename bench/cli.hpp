@@ -2,6 +2,7 @@
 // Command line: `podperf pairs|run|collective|fs|signals|report|compare [options]`, nccl-tests flags where they exist.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,14 +93,26 @@ struct ReportCliOptions {
   std::string out;              // "" = report.<ext> beside run.json; "-" = stdout
 };
 
+// podperf accept: the profile's stages, judged (or, with --from, a finished run re-judged offline).
+// The measuring options are podperf run's; those on the command line override the profile's values.
+struct AcceptOptions {
+  std::string profile = "quick";  // NAME (configs/profiles/NAME.toml) or FILE
+  std::string sku;                // NAME (configs/skus/NAME.toml) or FILE; "": from the nodes' instance type
+  std::string from;               // run.json or a results directory: judge offline, no MPI
+  std::string junit;              // also write JUnit XML here
+  PairsOptions run;               // pairs and filesystem options (run.fs.path from --fs-path)
+  std::set<std::string> given;    // every name ("-b", "--minbytes") of each option given on the command line
+};
+
 struct Cli {
-  std::string command;  // pairs | run | collective | fs | signals | report
+  std::string command;  // pairs | run | collective | fs | signals | report | compare | accept
   SignalsCliOptions signals;
   ReportCliOptions report;
   PairsOptions pairs;
   CollectiveOptions collective;
   FsCommandOptions fs;
   CompareCliOptions compare;  // podperf compare (offline, no MPI)
+  AcceptOptions accept;
   std::vector<std::string> argv;
 };
 

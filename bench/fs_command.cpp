@@ -47,7 +47,7 @@ class FsRecorder final : public RunRecorder {
   FsThresholds thresholds_;
 };
 
-int run_fs(const Cli& cli, const Comm& world) {
+int run_fs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
   const FsCommandOptions& o = cli.fs;
   const bool root = world.rank() == 0;
   FsPlan plan;
@@ -76,6 +76,7 @@ int run_fs(const Cli& cli, const Comm& world) {
     run.options.threshold = plan.thresholds.threshold;
     recorder = std::make_unique<FsRecorder>(std::move(run), *job->dir, plan.thresholds);
     recorder->set_fs(setup.info);
+    if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
     std::fprintf(stderr,
                  "podperf: fs on %zu %snodes (%d ranks), probes %s, %s per rank, block %s%s; %s filesystem (%s) at "
                  "%s; results in %s\n",
@@ -103,8 +104,9 @@ int run_fs(const Cli& cli, const Comm& world) {
 
 }  // namespace
 
-int run_fs_command(int* argc, char*** argv, const Cli& cli) {
-  return run_mpi_command(argc, argv, [&cli](const Comm& world) { return run_fs(cli, world); });
+int run_fs_command(int* argc, char*** argv, const Cli& cli, const VerdictHook* verdict_hook) {
+  return run_mpi_command(argc, argv,
+                         [&cli, verdict_hook](const Comm& world) { return run_fs(cli, world, verdict_hook); });
 }
 
 }  // namespace podperf

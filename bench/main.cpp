@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "analysis/errors.hpp"
+#include "bench/accept_command.hpp"
 #include "bench/cli.hpp"
 #include "bench/collective_command.hpp"
 #include "bench/compare_command.hpp"
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     }
     if (cli.command == "compare") return podperf::run_compare_command(cli.compare, std::cout, std::cerr);
     if (cli.command == "fs") return podperf::run_fs_command(&argc, &argv, cli);
+    if (cli.command == "accept") return podperf::run_accept_command(&argc, &argv, cli);
     if (cli.command == "collective") return podperf::run_collective_command(&argc, &argv, cli);
     return podperf::run_pairs_command(&argc, &argv, cli);
   } catch (const std::exception& e) {

@@ -270,14 +270,14 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   return run;
 }
 
-int run_pairs(const Cli& cli, const Comm& world) {
+int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
   const PairsOptions& o = cli.pairs;
   const bool root = world.rank() == 0;
 
   Plan plan;
   std::unique_ptr<Backend> backend;
   NcclLogCapture nccl_log;
-  const bool with_fs = cli.command == "run" && !o.fs.path.empty();
+  const bool with_fs = (cli.command == "run" || cli.command == "accept") && !o.fs.path.empty();
   FsPlan fs_plan;
   std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m, const std::string& run_dir) {
     plan = make_plan(o, m);
@@ -309,6 +309,7 @@ int run_pairs(const Cli& cli, const Comm& world) {
     recorder = std::make_unique<Recorder>(make_run(cli, plan, map, run_id, world.size(), backend->name()), *dir, map,
                                           plan.thresholds);
     if (with_fs) recorder->set_fs(fs_setup.info);
+    if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
     bool virtual_nodes = o.virtual_nodes > 0;
     std::fprintf(stderr,
                  "podperf: %s on %zu %snodes (%d ranks), %zu sizes %s..%s, %d rounds (%zu steps, concurrency %s); "
@@ -455,8 +456,9 @@ int run_pairs(const Cli& cli, const Comm& world) {
 
 }  // namespace
 
-int run_pairs_command(int* argc, char*** argv, const Cli& cli) {
-  return run_mpi_command(argc, argv, [&cli](const Comm& world) { return run_pairs(cli, world); });
+int run_pairs_command(int* argc, char*** argv, const Cli& cli, const VerdictHook* verdict_hook) {
+  return run_mpi_command(argc, argv,
+                         [&cli, verdict_hook](const Comm& world) { return run_pairs(cli, world, verdict_hook); });
 }
 
 }  // namespace podperf

@@ -28,6 +28,11 @@ void RunRecorder::set_fs(FsRun setup) {
   dir_.append_event({{"event", "fs_setup"}, {"fs", run_.fs}});
 }
 
+void RunRecorder::set_verdict_hook(VerdictHook hook) {
+  std::lock_guard lock(mutex_);
+  verdict_hook_ = std::move(hook);
+}
+
 void RunRecorder::begin_fs_probe(std::string probe) {
   std::lock_guard lock(mutex_);
   fs_running_ = std::move(probe);
@@ -57,10 +62,15 @@ std::pair<std::string, int> RunRecorder::finish() {
   std::lock_guard lock(mutex_);
   run_.finished_at = iso8601_now();
   analyze(run_);
+  if (verdict_hook_.judge) verdict_hook_.judge(run_);
   dir_.write_run(run_);
   dir_.append_event(end_event(run_));
   write_reports(run_, dir_.path());  // report.html, report.md; a failure is only a warning
-  return {render(run_, dir_.path()), exit_code(run_)};
+  std::string report = render(run_, dir_.path());
+  int code = exit_code(run_);
+  if (verdict_hook_.report) report += verdict_hook_.report(run_, dir_.path());
+  if (verdict_hook_.exit_code) code = verdict_hook_.exit_code(run_, code);
+  return {report, code};
 }
 
 void RunRecorder::abort(const std::string& status, const std::string& error) noexcept {
@@ -75,6 +85,7 @@ void RunRecorder::abort(const std::string& status, const std::string& error) noe
     keep_partial(run_, status, error);
     if (!fs_running_.empty()) run_.unfinished.push_back("fs probe " + fs_running_);
     analyze(run_);
+    if (verdict_hook_.judge) verdict_hook_.judge(run_);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "podperf: could not analyze the partial results: %s\n", e.what());
   }
@@ -87,7 +98,9 @@ void RunRecorder::abort(const std::string& status, const std::string& error) noe
   }
   // The report reaches the terminal even when the results directory cannot take it.
   try {
-    std::fprintf(stderr, "%s", render(run_, dir_.path()).c_str());
+    std::string report = render(run_, dir_.path());
+    if (verdict_hook_.report) report += verdict_hook_.report(run_, dir_.path());
+    std::fprintf(stderr, "%s", report.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "podperf: could not print the report: %s\n", e.what());
   }

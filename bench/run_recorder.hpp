@@ -4,6 +4,7 @@
 // from ending. Writes events.jsonl as results arrive and run.json at the end, also on a timeout, a
 // signal or a failure. Commands derive from it and say how to analyze, render and keep partial data.
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,6 +15,18 @@
 #include "bench/results_dir.hpp"
 
 namespace podperf {
+
+// podperf accept: what the recorder does with the run after the command's own analysis. Every
+// member is optional (empty: the command's own behaviour).
+struct VerdictHook {
+  // Fills run.verdict (pure), before run.json is written; also on an abnormal end.
+  std::function<void(Run&)> judge;
+  // After run.json is written: text appended to the report (the verdict, the drain list) and side
+  // outputs (JUnit). Must not throw.
+  std::function<std::string(const Run&, const std::string& results_dir)> report;
+  // The exit code of a normal end, from the run (its verdict) and the command's own exit code.
+  std::function<int(const Run&, int command_exit)> exit_code;
+};
 
 class RunRecorder {
  public:
@@ -30,6 +43,9 @@ class RunRecorder {
   // each probe's results as they arrive (one events.jsonl line each), and a failure that ended the
   // stage early (status aborted, the probes not run named unfinished).
   void set_fs(FsRun setup);
+
+  // podperf accept: judge the run after analyzing it (see VerdictHook). Set before finish().
+  void set_verdict_hook(VerdictHook hook);
   void begin_fs_probe(std::string probe);
   void add_fs_probe(FsProbeResult result);
   void fs_failed(const std::string& error, const std::vector<std::string>& not_run);
@@ -54,6 +70,7 @@ class RunRecorder {
   std::timed_mutex mutex_;
   Run run_;
   std::string fs_running_;  // the filesystem probe in progress
+  VerdictHook verdict_hook_;
   ResultsDir& dir_;
 };
 

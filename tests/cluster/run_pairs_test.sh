@@ -14,6 +14,9 @@
 #     exit 1; .stragglers == one entry with .hostname == "h3";
 #     every .pairs[] entry whose .nodes (two indices into .nodes[]) includes h3's
 #     index has .flagged == true, every other pair .flagged == false
+#   srun only: h3 shaped, `podperf accept --profile quick` with the same small sizes, --run-id srun-accept
+#     exit 1; .verdict.status FAIL; h3 the only FAIL node; .verdict.drain == ["h3"]; the output has
+#     the drain lines `scontrol update NodeName=h3 State=DRAIN ...` and `kubectl cordon h3`
 # Prints PASS/FAIL per launcher and ends with "cluster: N passed, M failed".
 #
 # Environment: PODPERF_RESULTS (results dir; default a temp dir, kept on failure),
@@ -72,8 +75,11 @@ note() { echo "  ok:     $*"; }
 err()  { echo "  not ok: $*"; errors+=("$*"); }
 
 # run_podperf LAUNCHER RUN_ID -> exit code of the launch; log in $RESULTS/RUN_ID.log
+# PODPERF_SUBCMD (default "pairs", word-split) is the podperf command and its own options.
 run_podperf() {
-  local l=$1 id=$2 launch
+  local l=$1 id=$2 launch sub
+  # shellcheck disable=SC2206  # word splitting wanted
+  sub=(${PODPERF_SUBCMD:-pairs})
   case "$l" in
     srun)   launch=(srun --mpi=pmix -N4 -n4 --ntasks-per-node=1) ;;
     mpirun) launch=(mpirun -np 4 --map-by node) ;;
@@ -82,10 +88,10 @@ run_podperf() {
   local extra=()
   # shellcheck disable=SC2206  # word splitting wanted
   [ -z "${PODPERF_PAIRS_ARGS:-}" ] || extra=($PODPERF_PAIRS_ARGS)
-  echo "  run:    $l $id: ${launch[*]} $BIN pairs -b 4M -e 4M -n 10 -w 2 --out $RESULTS --run-id $id ${extra[*]}"
+  echo "  run:    $l $id: ${launch[*]} $BIN ${sub[*]} -b 4M -e 4M -n 10 -w 2 --out $RESULTS --run-id $id ${extra[*]}"
   # in the background + wait, so that INT/TERM reach the trap at once
   timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" "${launch[@]}" \
-    "$BIN" pairs -b 4M -e 4M -n 10 -w 2 --out "$RESULTS" --run-id "$id" "${extra[@]}" \
+    "$BIN" "${sub[@]}" -b 4M -e 4M -n 10 -w 2 --out "$RESULTS" --run-id "$id" "${extra[@]}" \
     >"$RESULTS/$id.log" 2>&1 &
   wait $!
   local rc=$?
@@ -96,7 +102,7 @@ run_podperf() {
     echo "  note:   $id: a rank crashed during MPI start-up (rc $rc); retrying once" | tee -a "$RESULTS/$id.log"
     rm -rf "${RESULTS:?}/$id"
     timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" "${launch[@]}" \
-      "$BIN" pairs -b 4M -e 4M -n 10 -w 2 --out "$RESULTS" --run-id "$id" "${extra[@]}" \
+      "$BIN" "${sub[@]}" -b 4M -e 4M -n 10 -w 2 --out "$RESULTS" --run-id "$id" "${extra[@]}" \
       >>"$RESULTS/$id.log" 2>&1 &
     wait $!
     rc=$?
@@ -207,9 +213,31 @@ for l in $LAUNCHERS; do
       err "$l: could not shape h3"
     fi
     "$CLUSTER" unshape h3 || err "$l: could not unshape h3"
+
+    # Acceptance (srun only): h3 shaped, the quick profile with the same small sizes: h3 FAILs and is
+    # the one host in the drain list; the drain commands are printed.
+    if "$CLUSTER" shape h3 200mbit; then
+      PODPERF_SUBCMD="accept --profile quick" run_podperf "$l" "$l-accept"; rc=$?
+      check_exit "$l-accept" "$rc" 1
+      f=$RESULTS/$l-accept/run.json
+      jq_check "$l-accept" "$f" "verdict FAIL, profile quick" '.verdict.status == "FAIL" and .verdict.profile == "quick"'
+      jq_check "$l-accept" "$f" "h3 is the only FAIL node" \
+        '[.verdict.nodes[] | select(.status == "FAIL") | .hostname] == ["h3"]'
+      jq_check "$l-accept" "$f" "drain list is [h3]" '.verdict.drain == ["h3"]'
+      if grep -q '^  scontrol update NodeName=h3 State=DRAIN Reason="podperf accept: .*straggler' "$RESULTS/$l-accept.log" &&
+         grep -q '^  kubectl cordon h3$' "$RESULTS/$l-accept.log"; then
+        note "$l-accept: the drain lines name h3"
+      else
+        err "$l-accept: no drain lines naming h3"
+      fi
+      if [ -s "$RESULTS/$l-accept/junit.xml" ]; then note "$l-accept: junit.xml written"; else err "$l-accept: no junit.xml"; fi
+    else
+      err "$l: could not shape h3"
+    fi
+    "$CLUSTER" unshape h3 || err "$l: could not unshape h3"
   fi
 
-  if [ ${#errors[@]} = 0 ]; then echo "PASS: $l: podperf pairs unshaped/shaped(h3)"; pass=$((pass + 1))
+  if [ ${#errors[@]} = 0 ]; then echo "PASS: $l: podperf pairs unshaped/shaped(h3)$([ "$l" = srun ] && echo ", accept")"; pass=$((pass + 1))
   else echo "FAIL: $l: ${#errors[@]} check(s) failed: ${errors[0]}"; fail=$((fail + 1)); fi
 done
 

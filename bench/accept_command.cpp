@@ -1,0 +1,184 @@
+#include "bench/accept_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+#include "analysis/errors.hpp"
+#include "analysis/junit.hpp"
+#include "analysis/profile.hpp"
+#include "analysis/run_json.hpp"
+#include "analysis/sku.hpp"
+#include "analysis/verdict.hpp"
+#include "bench/fs_command.hpp"
+#include "bench/pairs_command.hpp"
+#include "bench/run_metadata.hpp"
+
+namespace podperf {
+namespace {
+
+// What accept needs before anything runs; a bad profile, SKU or --junit path is a usage error (exit 2).
+struct AcceptSetup {
+  Profile profile;
+  std::optional<Sku> forced_sku;  // --sku
+};
+
+AcceptSetup prepare(const AcceptOptions& o) {
+  AcceptSetup s{load_profile(o.profile), std::nullopt};
+  if (!o.sku.empty()) s.forced_sku = load_sku(o.sku);
+  if (!o.junit.empty()) {
+    const std::filesystem::path parent = std::filesystem::absolute(o.junit).parent_path();
+    if (!std::filesystem::is_directory(parent)) {
+      throw UsageError(fmt::format("--junit {}: directory {} does not exist", o.junit, parent.string()));
+    }
+  }
+  return s;
+}
+
+// Writes `text` to `path` (replacing it). Throws RuntimeFailure naming the file.
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw RuntimeFailure(fmt::format("cannot write {}", path));
+}
+
+bool given(const AcceptOptions& o, const char* name) {
+  return o.given.contains(name);
+}
+
+// podperf run's options: the profile's sizes and iterations where the command line gave none.
+PairsOptions measuring_options(const AcceptOptions& o, const Profile& profile) {
+  PairsOptions p = o.run;
+  if (profile.pairs_stage) {
+    const ProfilePairs& pp = profile.pairs;
+    if (!given(o, "-b")) p.min_bytes = pp.min_bytes;
+    if (!given(o, "-e")) p.max_bytes = pp.max_bytes;
+    if (!given(o, "-f")) p.step_factor = static_cast<std::uint64_t>(pp.step_factor);
+    if (!given(o, "-n")) p.iters = pp.iters;
+    if (!given(o, "-w")) p.warmup = pp.warmup;
+    if (!given(o, "--retest")) p.retest = pp.retest;
+    if (!given(o, "--concurrency")) p.concurrency = pp.concurrency;
+  }
+  if (profile.fs_stage) {
+    const ProfileFs& f = profile.fs;
+    if (!given(o, "--probes")) p.fs.probes = f.probes;
+    if (!given(o, "--file-size")) p.fs.file_size = f.file_size;
+    if (!given(o, "--block-size")) p.fs.block_size = f.block_size;
+    if (!given(o, "--rand-ops")) p.fs.rand_ops = f.rand_ops;
+    if (!given(o, "--meta-files")) p.fs.meta_files = f.meta_files;
+    if (!given(o, "--ckpt-shard-size")) p.fs.ckpt_shard_size = f.ckpt_shard_size;
+    if (!given(o, "--ckpt-shards")) p.fs.ckpt_shards = f.ckpt_shards;
+    if (f.direct) p.fs.direct = true;
+  }
+  return p;
+}
+
+// Offline: judge the run in `o.from` (run.json or its results directory). No MPI.
+int accept_from(const AcceptOptions& o, const AcceptSetup& setup) {
+  for (const std::string& name : o.given) {
+    if (name != "--profile" && name != "--sku" && name != "--from" && name != "--junit") {
+      throw UsageError(
+          fmt::format("{} measures; --from judges a finished run without measuring (drop {})", name, name));
+    }
+  }
+  std::string path = o.from;
+  if (std::filesystem::is_directory(path)) path = (std::filesystem::path(path) / "run.json").string();
+  Run run = read_run_json(path);
+  const std::optional<Sku> sku = choose_sku(run, setup.forced_sku);
+  run.verdict = judge(run, setup.profile, sku ? &*sku : nullptr);
+  std::printf("podperf accept --from %s: %zu nodes, command %s, backend %s%s\n", path.c_str(), run.nodes.size(),
+              run.command.c_str(), run.backend.c_str(),
+              run.status == "complete" ? "" : fmt::format(" (run {})", run.status).c_str());
+  std::fputs(render_verdict(run).c_str(), stdout);
+  std::fflush(stdout);
+  if (!o.junit.empty()) {
+    try {
+      write_text(o.junit, render_junit(run));
+    } catch (const RuntimeFailure& e) {
+      std::fprintf(stderr, "podperf: error: %s\n", e.what());
+      return kExitRuntime;
+    }
+    std::printf("JUnit: %s\n", o.junit.c_str());
+  }
+  return accept_exit_code(run.verdict);
+}
+
+// Live: the profile's stages under MPI, judged by rank 0's recorder.
+int accept_live(int* argc, char*** argv, const Cli& cli, const AcceptSetup& setup, bool print) {
+  const AcceptOptions& o = cli.accept;
+  const Profile& profile = setup.profile;
+  if (profile.fs_stage && o.run.fs.path.empty()) {
+    throw UsageError(fmt::format("profile {} runs the filesystem stage: give --fs-path DIR", profile.name));
+  }
+  if (!profile.fs_stage && !o.run.fs.path.empty()) {
+    throw UsageError(
+        fmt::format("profile {} has no filesystem stage; --fs-path needs --profile full or fs (or a "
+                    "profile file with \"fs\" in its stages)",
+                    profile.name));
+  }
+  Cli run_cli = cli;
+  run_cli.command = "accept";
+  run_cli.pairs = measuring_options(o, profile);
+  if (print) {
+    std::fprintf(stderr, "podperf accept: profile %s (%s), stages %s%s%s; SKU %s\n", profile.name.c_str(),
+                 profile.source.c_str(), profile.pairs_stage ? "pairs" : "",
+                 profile.pairs_stage && profile.fs_stage ? ", " : "", profile.fs_stage ? "fs" : "",
+                 setup.forced_sku ? setup.forced_sku->instance_type.c_str() : "from the nodes' instance type");
+  }
+
+  auto junit_failed = std::make_shared<bool>(false);
+  VerdictHook hook;
+  hook.judge = [&setup](Run& run) {
+    const std::optional<Sku> sku = choose_sku(run, setup.forced_sku);
+    run.verdict = judge(run, setup.profile, sku ? &*sku : nullptr);
+  };
+  hook.report = [junit = o.junit, junit_failed](const Run& run, const std::string& results_dir) {
+    std::string out = render_verdict(run);
+    const std::string xml = render_junit(run);
+    std::vector<std::string> files;
+    if (!results_dir.empty()) files.push_back((std::filesystem::path(results_dir) / "junit.xml").string());
+    if (!junit.empty()) files.push_back(junit);
+    for (const std::string& f : files) {
+      try {
+        write_text(f, xml);
+        out += fmt::format("JUnit: {}\n", f);
+      } catch (const std::exception& e) {
+        out += fmt::format("podperf: error: {}\n", e.what());
+        *junit_failed = true;
+      }
+    }
+    return out;
+  };
+  hook.exit_code = [junit_failed](const Run& run, int command_exit) {
+    if (command_exit == kExitRuntime || *junit_failed) return kExitRuntime;
+    return accept_exit_code(run.verdict);
+  };
+
+  if (profile.pairs_stage) return run_pairs_command(argc, argv, run_cli, &hook);
+  // Filesystem only: podperf fs with the same job options.
+  static_cast<CommonOptions&>(run_cli.fs) = run_cli.pairs;
+  run_cli.fs.fs = run_cli.pairs.fs;
+  run_cli.fs.fs.config = run_cli.pairs.config;
+  return run_fs_command(argc, argv, run_cli, &hook);
+}
+
+}  // namespace
+
+int run_accept_command(int* argc, char*** argv, const Cli& cli) {
+  const bool print = launcher_rank_from_env() == 0;
+  try {
+    const AcceptSetup setup = prepare(cli.accept);
+    if (!cli.accept.from.empty()) return accept_from(cli.accept, setup);
+    return accept_live(argc, argv, cli, setup, print);
+  } catch (const UsageError& e) {
+    if (print) std::fprintf(stderr, "podperf: error: %s\n", e.what());
+    return kExitUsage;
+  }
+}
+
+}  // namespace podperf

@@ -1,0 +1,346 @@
+// Acceptance verdicts (analysis/verdict): fixed runs built with synthetic_run.hpp, analyzed as podperf
+// does (analyze_pairs, analyze_fs), then judged with the built-in profiles and SKUs: healthy, one
+// straggler, one filesystem-slow node, wrong results, blocking and non-blocking host findings, the SKU
+// busbw minimum, and the cases where a check does not apply.
+#include "analysis/verdict.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "analysis/fs_analysis.hpp"
+#include "analysis/pair_flags.hpp"
+#include "analysis/thresholds.hpp"
+#include "synthetic_run.hpp"
+
+namespace podperf {
+namespace {
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// n nodes of p5.48xlarge on the nccl backend, every pair at 1G with busbw(a, b), analyzed.
+Run p5_run(int n, const std::function<double(int, int)>& busbw) {
+  podperf::Run run = synthetic::make_run(n, busbw);
+  run.backend = "nccl";
+  run.command = "accept";
+  for (NodeInfo& node : run.nodes) {
+    node.instance_type = "p5.48xlarge";
+    node.ranks = {8 * node.index,     8 * node.index + 1, 8 * node.index + 2, 8 * node.index + 3,
+                  8 * node.index + 4, 8 * node.index + 5, 8 * node.index + 6, 8 * node.index + 7};
+  }
+  analyze_pairs(run, load_thresholds("").pairs);
+  return run;
+}
+
+Verdict judge_with(const Run& run, const std::string& profile = "quick") {
+  const std::optional<Sku> sku = choose_sku(run, std::nullopt);
+  return judge(run, load_profile(profile), sku ? &*sku : nullptr);
+}
+
+const VerdictCheck* find_check(const Verdict& v, const std::string& node, const std::string& check) {
+  for (const VerdictCheck& c : v.checks) {
+    if (c.node == node && c.check == check) return &c;
+  }
+  return nullptr;
+}
+
+std::string status_of(const Verdict& v, const std::string& node, const std::string& check) {
+  const VerdictCheck* c = find_check(v, node, check);
+  return c == nullptr ? "(none)" : c->status;
+}
+
+const NodeVerdict& node_verdict(const Verdict& v, const std::string& node) {
+  for (const NodeVerdict& n : v.nodes) {
+    if (n.node == node) return n;
+  }
+  throw std::runtime_error("no node " + node);
+}
+
+TEST(Verdict, HealthyRunPassesWithExitZero) {
+  podperf::Run run = p5_run(4, [](int, int) { return 440.0; });
+  run.verdict = judge_with(run);
+  const Verdict& v = run.verdict;
+  EXPECT_EQ(v.status, "PASS");
+  EXPECT_EQ(v.profile, "quick");
+  EXPECT_EQ(v.sku, "p5.48xlarge");
+  EXPECT_TRUE(v.drain.empty());
+  EXPECT_EQ(accept_exit_code(v), 0);
+  ASSERT_EQ(v.nodes.size(), 4u);
+  for (const NodeVerdict& n : v.nodes) {
+    EXPECT_EQ(n.status, "PASS") << n.node;
+    EXPECT_TRUE(n.reasons.empty());
+  }
+  const VerdictCheck* busbw = find_check(v, "node0", "busbw_min");
+  ASSERT_NE(busbw, nullptr);
+  EXPECT_EQ(busbw->status, "PASS");
+  EXPECT_TRUE(has(busbw->detail, "busbw 440.0 GB/s at 1G (median of 3 pairs), minimum 393.3 (90% of published 437.0"))
+      << busbw->detail;
+  EXPECT_EQ(status_of(v, "", "sku"), "PASS");
+  EXPECT_EQ(status_of(v, "", "run_complete"), "PASS");
+  EXPECT_EQ(status_of(v, "node0", "gpu_count"), "PASS");
+  // Every node gets the same checks, in the same order (stable ids for CI history).
+  std::vector<std::string> ids;
+  for (const VerdictCheck& c : v.checks) {
+    if (c.node == "node0") ids.push_back(c.check);
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{"busbw_min", "straggler", "slow_link", "wrong_results", "failed_pairs",
+                                           "gpu_count", "blocking_finding", "concern"}));
+  EXPECT_TRUE(render_drain_commands(run).empty());
+  EXPECT_TRUE(has(render_verdict(run), "Acceptance verdict: PASS (profile quick, SKU p5.48xlarge"));
+  EXPECT_TRUE(has(render_verdict(run), "Nothing to drain."));
+}
+
+TEST(Verdict, OneStragglerFailsThatNodeOnly) {
+  podperf::Run run = p5_run(4, [](int a, int b) { return a == 2 || b == 2 ? 200.0 : 440.0; });
+  ASSERT_EQ(run.stragglers.size(), 1u);
+  run.verdict = judge_with(run);
+  const Verdict& v = run.verdict;
+  EXPECT_EQ(v.status, "FAIL");
+  EXPECT_EQ(accept_exit_code(v), 1);
+  EXPECT_EQ(v.drain, std::vector<std::string>{"node2"});
+  EXPECT_EQ(node_verdict(v, "node2").status, "FAIL");
+  EXPECT_EQ(status_of(v, "node2", "straggler"), "FAIL");
+  EXPECT_EQ(status_of(v, "node2", "busbw_min"), "FAIL");  // median 200 < 393.3
+  // The others' median pair busbw is 440 (two good pairs of three): they pass.
+  for (const char* other : {"node0", "node1", "node3"}) {
+    EXPECT_EQ(node_verdict(v, other).status, "PASS") << other;
+    EXPECT_EQ(status_of(v, other, "busbw_min"), "PASS") << other;
+  }
+  const NodeVerdict& bad = node_verdict(v, "node2");
+  ASSERT_EQ(bad.reasons.size(), 2u);
+  EXPECT_TRUE(has(bad.reasons[0], "FAIL busbw_min: busbw 200.0 GB/s at 1G")) << bad.reasons[0];
+  EXPECT_TRUE(has(bad.reasons[1], "FAIL straggler: ")) << bad.reasons[1];
+  EXPECT_EQ(render_drain_commands(run),
+            "scontrol update NodeName=node2 State=DRAIN Reason=\"podperf accept: busbw_min,straggler\"\n"
+            "kubectl cordon node2\n");
+  EXPECT_TRUE(has(render_verdict(run), "Drain or replace node2 (printed only; podperf never runs these):"));
+}
+
+TEST(Verdict, SkuMinimumBreachFailsEveryNodeWithoutStraggler) {
+  podperf::Run run = p5_run(4, [](int, int) { return 300.0; });
+  ASSERT_TRUE(run.stragglers.empty());
+  run.verdict = judge_with(run);
+  EXPECT_EQ(run.verdict.status, "FAIL");
+  EXPECT_EQ(run.verdict.drain.size(), 4u);
+  EXPECT_EQ(status_of(run.verdict, "node1", "busbw_min"), "FAIL");
+  EXPECT_EQ(status_of(run.verdict, "node1", "straggler"), "PASS");
+  EXPECT_EQ(render_drain_commands(run),
+            "scontrol update NodeName=node0,node1,node2,node3 State=DRAIN Reason=\"podperf accept: busbw_min\"\n"
+            "kubectl cordon node0 node1 node2 node3\n");
+}
+
+TEST(Verdict, WrongResultsBlameTheNodeInMostFailedPairs) {
+  podperf::Run run = synthetic::make_run(4, [](int, int) { return 440.0; });
+  for (PairResult& p : run.pairs) {
+    if (p.nodes[0] == 3 || p.nodes[1] == 3) {
+      p.status = "wrong";
+      p.wrong = 12;
+    }
+  }
+  analyze_pairs(run, load_thresholds("").pairs);
+  run.verdict = judge_with(run);
+  const Verdict& v = run.verdict;
+  EXPECT_EQ(v.status, "FAIL");
+  EXPECT_EQ(v.drain, std::vector<std::string>{"node3"});
+  EXPECT_EQ(status_of(v, "node3", "wrong_results"), "FAIL");
+  EXPECT_EQ(status_of(v, "node0", "wrong_results"), "PASS");
+  EXPECT_TRUE(has(find_check(v, "node0", "wrong_results")->detail, "blamed on node3"));
+  EXPECT_EQ(accept_exit_code(v), 1);
+}
+
+TEST(Verdict, OneWrongPairFailsBothItsNodes) {
+  podperf::Run run = synthetic::make_run(4, [](int, int) { return 440.0; });
+  run.pairs[0].status = "wrong";  // node0 <-> node1
+  analyze_pairs(run, load_thresholds("").pairs);
+  run.verdict = judge_with(run);
+  EXPECT_EQ(run.verdict.drain, (std::vector<std::string>{"node0", "node1"}));
+  EXPECT_EQ(status_of(run.verdict, "node2", "wrong_results"), "PASS");
+}
+
+TEST(Verdict, FailedPairsFail) {
+  podperf::Run run = synthetic::make_run(2, [](int, int) { return 440.0; });
+  run.pairs[0].status = "error";
+  run.pairs[0].error = "NCCL error: remote process exited";
+  analyze_pairs(run, load_thresholds("").pairs);
+  run.verdict = judge_with(run);
+  EXPECT_EQ(status_of(run.verdict, "node0", "failed_pairs"), "FAIL");
+  EXPECT_TRUE(has(find_check(run.verdict, "node0", "failed_pairs")->detail, "remote process exited"));
+  EXPECT_EQ(run.verdict.drain.size(), 2u);
+}
+
+Finding concern(const std::string& check, const std::string& host) {
+  Finding f;
+  f.tag = Tag::kConcern;
+  f.source = "signals";
+  f.check = check;
+  f.host = host;
+  f.observed = "seen";
+  return f;
+}
+
+TEST(Verdict, BlockingConcernFailsItsNodeOtherConcernsWarn) {
+  podperf::Run run = p5_run(4, [](int, int) { return 440.0; });
+  run.findings.push_back(concern("signals.xid", "node1"));
+  run.findings.push_back(concern("signals.cpu_governor", "node2"));
+  Finding info = concern("signals.gpu_lost", "node3");
+  info.tag = Tag::kInfo;  // not a CONCERN: no effect
+  run.findings.push_back(info);
+  run.verdict = judge_with(run);
+  const Verdict& v = run.verdict;
+  EXPECT_EQ(v.status, "FAIL");
+  EXPECT_EQ(node_verdict(v, "node1").status, "FAIL");
+  EXPECT_EQ(status_of(v, "node1", "blocking_finding"), "FAIL");
+  EXPECT_EQ(node_verdict(v, "node2").status, "WARN");
+  EXPECT_EQ(status_of(v, "node2", "concern"), "WARN");
+  EXPECT_EQ(node_verdict(v, "node3").status, "PASS");
+  EXPECT_EQ(v.drain, std::vector<std::string>{"node1"});
+}
+
+TEST(Verdict, WarningsAloneAreAcceptedWithExitZero) {
+  podperf::Run run = p5_run(4, [](int, int) { return 440.0; });
+  run.findings.push_back(concern("signals.cpu_governor", "node2"));
+  Finding run_wide = concern("signals.environment", "");
+  run.findings.push_back(run_wide);
+  run.verdict = judge_with(run);
+  EXPECT_EQ(run.verdict.status, "WARN");
+  EXPECT_EQ(status_of(run.verdict, "", "concern"), "WARN");
+  EXPECT_EQ(accept_exit_code(run.verdict), 0);
+  EXPECT_TRUE(run.verdict.drain.empty());
+}
+
+TEST(Verdict, SlowLinkWarnsWithQuickAndFailsWithFull) {
+  // 6 nodes: one slow pair between two otherwise healthy nodes is a link.
+  podperf::Run run = p5_run(6, [](int a, int b) { return a == 0 && b == 1 ? 150.0 : 440.0; });
+  ASSERT_EQ(run.links.size(), 1u);
+  run.verdict = judge_with(run);
+  EXPECT_EQ(status_of(run.verdict, "node0", "slow_link"), "WARN");
+  EXPECT_EQ(status_of(run.verdict, "node1", "slow_link"), "WARN");
+  EXPECT_EQ(status_of(run.verdict, "node2", "slow_link"), "PASS");
+  EXPECT_EQ(run.verdict.status, "WARN");
+  const Verdict full = judge_with(run, "full");
+  EXPECT_EQ(status_of(full, "node0", "slow_link"), "FAIL");
+  EXPECT_EQ(status_of(full, "", "stages"), "FAIL");  // full needs the filesystem stage
+}
+
+TEST(Verdict, HostBackendSkipsTheSkuMinimum) {
+  podperf::Run run = p5_run(4, [](int, int) { return 3.0; });
+  run.backend = "host";
+  run.verdict = judge_with(run);
+  EXPECT_EQ(status_of(run.verdict, "node0", "busbw_min"), "SKIP");
+  EXPECT_TRUE(has(find_check(run.verdict, "node0", "busbw_min")->detail, "backend host"));
+  EXPECT_EQ(run.verdict.status, "PASS");
+  EXPECT_TRUE(has(render_verdict(run), "SKIP busbw_min: backend host"));
+}
+
+TEST(Verdict, UnknownOrMixedInstanceTypesGiveNoSku) {
+  podperf::Run run = p5_run(4, [](int, int) { return 440.0; });
+  run.nodes[3].instance_type = "p4d.24xlarge";
+  EXPECT_FALSE(choose_sku(run, std::nullopt));
+  run.verdict = judge_with(run);
+  EXPECT_EQ(run.verdict.sku, "");
+  EXPECT_EQ(status_of(run.verdict, "node0", "busbw_min"), "SKIP");
+  EXPECT_TRUE(has(find_check(run.verdict, "", "sku")->detail, "different instance types"));
+  for (NodeInfo& n : run.nodes) n.instance_type = "";
+  EXPECT_FALSE(choose_sku(run, std::nullopt));
+  // --sku wins over the nodes; judged as p4d, whose 2-node figure is not published.
+  const std::optional<Sku> forced = choose_sku(run, load_sku("p4d.24xlarge"));
+  ASSERT_TRUE(forced);
+  const Verdict v = judge(run, load_profile("quick"), &*forced);
+  EXPECT_EQ(status_of(v, "node0", "busbw_min"), "SKIP");
+  EXPECT_TRUE(has(find_check(v, "node0", "busbw_min")->detail, "no published 2-node busbw figure for p4d.24xlarge"));
+}
+
+TEST(Verdict, SkuWithoutAFigureAtTheJudgedSizeSkips) {
+  podperf::Run run = synthetic::make_run(
+      4, [](int, int) { return 440.0; }, 0.01, 4ULL << 20);
+  run.backend = "nccl";
+  for (NodeInfo& n : run.nodes) n.instance_type = "p5.48xlarge";
+  analyze_pairs(run, load_thresholds("").pairs);
+  const Verdict v = judge_with(run);
+  EXPECT_EQ(status_of(v, "node0", "busbw_min"), "SKIP");
+  EXPECT_TRUE(has(find_check(v, "node0", "busbw_min")->detail, "no published figure for p5.48xlarge at 4M"));
+  EXPECT_EQ(status_of(v, "node0", "gpu_count"), "WARN");  // 2 ranks on an 8-GPU instance
+}
+
+// A filesystem stage of `mb_s` per node (seq-write and seq-read, 2 ranks per node, 1 GB each), analyzed.
+void add_fs(Run& run, const std::vector<double>& mb_s) {
+  for (const char* name : {"seq-write", "seq-read"}) {
+    FsProbeResult p;
+    p.probe = name;
+    for (std::size_t i = 0; i < mb_s.size(); ++i) {
+      for (int k = 0; k < 2; ++k) {
+        FsRankResult r;
+        r.rank = static_cast<int>(2 * i) + k;
+        r.node = static_cast<int>(i);
+        r.bytes = 1'000'000'000ULL;
+        r.end_s = 2.0e9 / (mb_s[i] * 1e6);
+        p.ranks.push_back(r);
+      }
+    }
+    run.fs.probes.push_back(p);
+  }
+  run.fs.path = "/fsx";
+  run.fs.shared = true;
+  analyze_fs(run, load_thresholds("").fs);
+}
+
+TEST(Verdict, FilesystemSlowNodeFails) {
+  podperf::Run run = synthetic::make_run(4, [](int, int) { return 440.0; });
+  run.pairs.clear();
+  add_fs(run, {800.0, 810.0, 200.0, 805.0});
+  ASSERT_EQ(run.fs.slow_nodes.size(), 1u);
+  run.verdict = judge_with(run, "fs");
+  const Verdict& v = run.verdict;
+  EXPECT_EQ(v.status, "FAIL");
+  EXPECT_EQ(status_of(v, "node2", "fs_slow_node"), "FAIL");
+  EXPECT_EQ(status_of(v, "node0", "fs_slow_node"), "PASS");
+  EXPECT_EQ(status_of(v, "node0", "straggler"), "(none)");  // the fs profile judges no pairs
+  EXPECT_EQ(status_of(v, "", "fs_floor"), "SKIP");          // the built-in fs profile sets no floor
+  EXPECT_EQ(v.drain, std::vector<std::string>{"node2"});
+  EXPECT_EQ(accept_exit_code(v), 1);
+}
+
+TEST(Verdict, FilesystemBelowTheFloorFailsTheRun) {
+  podperf::Run run = synthetic::make_run(4, [](int, int) { return 440.0; });
+  run.pairs.clear();
+  add_fs(run, {800.0, 810.0, 790.0, 805.0});
+  Profile profile = load_profile("fs");
+  profile.fs.floor_write_mb_s = 5000.0;  // the aggregate is ~3200 MB/s
+  profile.fs.floor_read_mb_s = 1000.0;
+  const Verdict v = judge(run, profile, nullptr);
+  EXPECT_EQ(v.status, "FAIL");
+  EXPECT_EQ(status_of(v, "", "fs_floor"), "FAIL");
+  EXPECT_TRUE(has(find_check(v, "", "fs_floor")->detail, "seq-write")) << find_check(v, "", "fs_floor")->detail;
+  EXPECT_FALSE(has(find_check(v, "", "fs_floor")->detail, "seq-read"));
+  EXPECT_TRUE(v.drain.empty());  // run-wide: no node to drain
+  EXPECT_EQ(accept_exit_code(v), 1);
+}
+
+TEST(Verdict, IncompleteRunFails) {
+  podperf::Run run = p5_run(4, [](int, int) { return 440.0; });
+  run.status = "timeout";
+  run.error = "round 2 did not finish within 600 s";
+  run.verdict = judge_with(run);
+  EXPECT_EQ(status_of(run.verdict, "", "run_complete"), "FAIL");
+  EXPECT_EQ(run.verdict.status, "FAIL");
+  EXPECT_TRUE(has(render_verdict(run), "the failure is run-wide"));
+}
+
+TEST(Verdict, VirtualNodesOfOneHostAreDrainedOnce) {
+  podperf::Run run = synthetic::make_run(4, [](int a, int b) { return a == 1 || b == 1 ? 200.0 : 440.0; });
+  run.nodes = synthetic::make_nodes(4, /*is_virtual=*/true);
+  analyze_pairs(run, load_thresholds("").pairs);
+  run.findings.push_back(concern("signals.xid", "box"));  // the host's: every virtual node
+  run.verdict = judge_with(run);
+  EXPECT_EQ(run.verdict.drain, std::vector<std::string>{"box"});
+  EXPECT_EQ(render_drain_commands(run),
+            "scontrol update NodeName=box State=DRAIN Reason=\"podperf accept: blocking_finding,straggler\"\n"
+            "kubectl cordon box\n");
+}
+
+}  // namespace
+}  // namespace podperf
