@@ -2,12 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 
 #include "analysis/errors.hpp"
+#include "analysis/junit.hpp"
+#include "analysis/profile.hpp"
+#include "analysis/sku.hpp"
+#include "analysis/verdict.hpp"
 #include "analysis/report_csv.hpp"
 #include "analysis/report_html.hpp"
 #include "analysis/report_markdown.hpp"
@@ -39,6 +45,7 @@ void write_file(const fs::path& path, const std::string& text) {
 }  // namespace
 
 std::string report_file_name(const std::string& format) {
+  if (format == "junit") return "junit.xml";
   return format == "md" ? "report.md" : format == "csv" ? "report.csv" : "report.html";
 }
 
@@ -46,7 +53,18 @@ std::string render_report(const Run& run, const std::string& format) {
   if (format == "html") return render_html(run);
   if (format == "md") return render_markdown(run);
   if (format == "csv") return render_csv(run);
-  throw UsageError(fmt::format("--format {}: expected html, md or csv", format));
+  if (format == "junit") {
+    // The verdict's checks; a run podperf accept never judged is judged here with the quick profile
+    // and the SKU of its instance type (as `podperf accept --from RUN` would), in memory only.
+    if (run.verdict.status.empty()) {
+      Run judged = run;
+      const std::optional<Sku> sku = choose_sku(judged, std::nullopt);
+      judged.verdict = judge(judged, load_profile("quick"), sku ? &*sku : nullptr);
+      return render_junit(judged);
+    }
+    return render_junit(run);
+  }
+  throw UsageError(fmt::format("--format {}: expected html, md, csv or junit", format));
 }
 
 int run_report_command(const ReportOptions& options, std::ostream& out, std::ostream& err) {

@@ -97,9 +97,17 @@ if [[ $rc -eq 2 ]] && grep -q "bad.json: not valid JSON at byte" "$WORK/bad.err"
 else
   fail "bad run.json: exit $rc: $(cat "$WORK/bad.err")"
 fi
-"$PODPERF" report "$WORK/run" --format junit >/dev/null 2>"$WORK/fmt.err"
+"$PODPERF" report "$WORK/run" --format junit --out "$WORK/junit.xml" 2>"$WORK/fmt.err"
 rc=$?
-if [[ $rc -eq 2 ]]; then pass "--format junit (not here yet): exit 2"; else fail "--format junit: exit $rc"; fi
+if [[ $rc -eq 0 ]]; then pass "--format junit: exit 0"; else fail "--format junit: exit $rc: $(cat "$WORK/fmt.err")"; fi
+if /usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert r.tag == "testsuites" and len(r.findall(".//testcase")) > 0' "$WORK/junit.xml"; then
+  pass "--format junit: well-formed JUnit with test cases (the run judged with the quick profile)"
+else
+  fail "--format junit: not JUnit XML"
+fi
+"$PODPERF" report "$WORK/run" --format pdf >/dev/null 2>"$WORK/fmt.err"
+rc=$?
+if [[ $rc -eq 2 ]]; then pass "--format pdf: exit 2"; else fail "--format pdf: exit $rc"; fi
 
 echo "report_browser: $PASSED passed, $FAILED failed"
 [[ $FAILED -eq 0 ]]
