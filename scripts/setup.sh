@@ -15,6 +15,8 @@ packages=(
   slurm-wlm slurm-client munge libpmix2 iproute2 util-linux procps
   # tests/readonly: the read-only proof traces podperf's system calls
   strace
+  # the sanitizer and fuzz build (scripts/test_hardening.sh): clang with libFuzzer, ASan and UBSan
+  clang
   # tests: cli.report_browser renders the HTML report in headless Chromium
   chromium
   # benchmarks: tests/perf/fs_vs_fio.sh compares podperf fs with fio
