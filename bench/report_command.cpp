@@ -7,9 +7,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <ostream>
 
+#include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/fs_analysis.hpp"
+#include "analysis/pair_flags.hpp"
+#include "analysis/run_events.hpp"
+#include "analysis/thresholds.hpp"
 #include "analysis/junit.hpp"
 #include "analysis/profile.hpp"
 #include "analysis/sku.hpp"
@@ -42,6 +48,23 @@ void write_file(const fs::path& path, const std::string& text) {
   }
 }
 
+// events.jsonl -> Run, analyzed as the command that wrote it would have (pairs and filesystem
+// judgments with the built-in thresholds, correlation). Says on `err` that it was rebuilt.
+Run rebuild_from_events(const std::string& path, std::ostream& err) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open", path));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  RebuiltRun rebuilt = run_from_events(text, path);
+  Run& run = rebuilt.run;
+  const Thresholds t = load_thresholds("");
+  if (!run.pairs.empty()) analyze_pairs(run, t.pairs);
+  if (!run.fs.probes.empty()) analyze_fs(run, t.fs);
+  correlate(run);
+  err << fmt::format("podperf: report rebuilt from {} ({} events{}{}); judged with the built-in thresholds\n", path,
+                     rebuilt.events, rebuilt.ended ? "" : ", no end event", rebuilt.cut ? ", last line cut" : "");
+  return run;
+}
+
 }  // namespace
 
 std::string report_file_name(const std::string& format) {
@@ -71,8 +94,14 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
   try {
     fs::path run_json = options.run;
     std::error_code ec;
-    if (fs::is_directory(run_json, ec)) run_json /= "run.json";
-    const Run run = read_run_json(run_json.string());
+    if (fs::is_directory(run_json, ec)) {
+      // A run that crashed has events.jsonl but no run.json: rebuild it from the events.
+      run_json = fs::exists(run_json / "run.json", ec) || !fs::exists(run_json / "events.jsonl", ec)
+                     ? run_json / "run.json"
+                     : run_json / "events.jsonl";
+    }
+    const Run run = run_json.filename() == "events.jsonl" ? rebuild_from_events(run_json.string(), err)
+                                                           : read_run_json(run_json.string());
     const std::string text = render_report(run, options.format);
     if (options.out == "-") {
       out << text;

@@ -3,6 +3,7 @@
 #include "analysis/correlate.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
+#include "analysis/run_events.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/summary_text.hpp"
 #include "analysis/thresholds.hpp"
@@ -18,6 +19,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     podperf::correlate(run);
     (void)podperf::render_summary(run, "");
     (void)podperf::pairs_exit_code(run);
+  });
+  // The same bytes as events.jsonl (podperf report rebuilding a crashed run).
+  podperf::fuzz::expect_clean([&] {
+    podperf::RebuiltRun r = podperf::run_from_events(podperf::fuzz::text_of(data, size), "fuzz.jsonl");
+    if (r.run.nodes.size() > 256 || r.run.pairs.size() > 4096) return;
+    static const podperf::Thresholds t = podperf::load_thresholds("");
+    podperf::analyze_pairs(r.run, t.pairs);
+    (void)podperf::render_summary(r.run, "");
   });
   return 0;
 }

@@ -73,5 +73,14 @@ if start_run kill 60 && signal_rank kill KILL 3; then
   rounds=$(grep -c '"event":"round"' "$WORK/res/kill/events.jsonl")
   if ((rounds >= 1)); then pass "killed rank: $rounds finished round(s) in events.jsonl"; else fail "no rounds kept"; fi
   expect_eq "killed rank: end event written" "$(tail -1 "$WORK/res/kill/events.jsonl" | jq -r .status)" "aborted"
+  # As after a crash that left no run.json (and no end event): podperf report rebuilds the run from
+  # events.jsonl alone.
+  mkdir -p "$WORK/crashed" && grep -v '"event":"end"' "$WORK/res/kill/events.jsonl" >"$WORK/crashed/events.jsonl"
+  "$PODPERF" report "$WORK/crashed" --format md --out - >"$WORK/rebuilt.md" 2>"$WORK/rebuilt.err"
+  expect_eq "crashed run: report from events.jsonl alone exits 0" "$?" "0"
+  expect_match "crashed run: it says it was rebuilt" "$(cat "$WORK/rebuilt.err")" "rebuilt from .*events.jsonl .*no end event"
+  expect_match "crashed run: the report has the measured nodes" "$(cat "$WORK/rebuilt.md")" "v0"
+  "$PODPERF" report "$WORK/crashed" >/dev/null 2>&1
+  if [[ -s "$WORK/crashed/report.html" ]]; then pass "crashed run: report.html written beside events.jsonl"; else fail "crashed run: no report.html"; fi
 fi
 finish
