@@ -79,7 +79,9 @@ if start_run kill 60 && signal_rank kill KILL 3; then
   "$PODPERF" report "$WORK/crashed" --format md --out - >"$WORK/rebuilt.md" 2>"$WORK/rebuilt.err"
   expect_eq "crashed run: report from events.jsonl alone exits 0" "$?" "0"
   expect_match "crashed run: it says it was rebuilt" "$(cat "$WORK/rebuilt.err")" "rebuilt from .*events.jsonl .*no end event"
-  expect_match "crashed run: the report has the measured nodes" "$(cat "$WORK/rebuilt.md")" "v0"
+  expect_eq "crashed run: every pair result of events.jsonl is in the rebuilt report" \
+    "$("$PODPERF" report "$WORK/crashed" --format csv --out - 2>/dev/null | grep -c '^pair,')" \
+    "$(grep '"event":"round"' "$WORK/crashed/events.jsonl" | jq '.pairs | length' | jq -s add)"
   "$PODPERF" report "$WORK/crashed" >/dev/null 2>&1
   if [[ -s "$WORK/crashed/report.html" ]]; then pass "crashed run: report.html written beside events.jsonl"; else fail "crashed run: no report.html"; fi
 fi
