@@ -605,6 +605,14 @@ bool regressed_beyond(const Comparison& c, double fail_on_percent) {
   });
 }
 
+std::string format_metric_value(double v, const std::string& unit) {
+  return format_value(v, unit);
+}
+
+std::string format_p_value(double p) {
+  return format_p(p);
+}
+
 std::string comparison_text(const Comparison& c, double fail_on_percent) {
   const CompareSettings& s = c.settings;
   std::string out = fmt::format("podperf compare: BEFORE {} (run {}) -> AFTER {} (run {})\n", c.before_source,

@@ -130,6 +130,11 @@ bool regressed_beyond(const Comparison& c, double fail_on_percent);
 // then counts of the rest. `fail_on_percent` is named in the summary.
 std::string comparison_text(const Comparison& c, double fail_on_percent);
 
+// A metric's value with its unit as the text prints it ("12.34 GB/s", "1234 MB/s", "812.3 us").
+std::string format_metric_value(double v, const std::string& unit);
+// A p value as the text prints it: "0.0123", "<0.0001", "-" when not tested (negative).
+std::string format_p_value(double p);
+
 // Machine projection (podperf compare --json). p_value and the interval are null when not tested.
 nlohmann::json comparison_json(const Comparison& c);
 

@@ -22,8 +22,7 @@ void append(std::string& out, fmt::format_string<Args...> format, Args&&... args
   fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
 }
 
-constexpr const char* kStyle = R"(<style>
-body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1280px; }
+constexpr const char* kStyle = R"(body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1280px; }
 h1 { font-size: 22px; margin-bottom: 4px; }
 h2 { font-size: 18px; border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 32px; }
 h3 { font-size: 15px; }
@@ -46,7 +45,6 @@ dl.meta dt { font-weight: bold; }
 dl.meta dd { margin: 0; }
 code { font-size: 12px; }
 svg.chart { display: block; margin: 8px 0; }
-</style>
 )";
 
 std::string cell(const std::string& text) {
@@ -495,16 +493,23 @@ void render_metadata(const Run& run, std::string& out) {
 
 }  // namespace
 
-std::string render_html(const Run& run) {
+std::string html_page_head(std::string_view title, std::string_view extra_style) {
   std::string out;
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   // Self-contained by policy too: the browser may load nothing (no network, scripts or fonts).
   out +=
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
       "img-src data:\">\n";
-  append(out, "<title>podperf {} {}</title>\n", escape(run.command), escape(run.run_id));
+  append(out, "<title>{}</title>\n", escape(title));
+  out += "<style>\n";
   out += kStyle;
-  out += "</head>\n<body>\n";
+  out += extra_style;
+  out += "</style>\n</head>\n<body>\n";
+  return out;
+}
+
+std::string render_html(const Run& run) {
+  std::string out = html_page_head(fmt::format("podperf {} {}", run.command, run.run_id));
   render_header(run, out);
   render_verdict(run, out);
   render_pair_matrix(run, out);

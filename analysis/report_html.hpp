@@ -6,11 +6,17 @@
 // findings with their causes and next steps, and the run's metadata. A projection of the Run: it
 // computes layout (positions, colours, order) only. Deterministic: the same Run gives the same bytes.
 #include <string>
+#include <string_view>
 
 #include "analysis/run.hpp"
 
 namespace podperf {
 
 std::string render_html(const Run& run);
+
+// The start of a self-contained page, through <body>: doctype, a Content-Security-Policy that lets the
+// browser load nothing (no network, scripts or fonts; inline styles only), the escaped <title>, and the
+// report's stylesheet followed by `extra_style` (CSS rules). Shared with podperf compare --html.
+std::string html_page_head(std::string_view title, std::string_view extra_style = "");
 
 }  // namespace podperf

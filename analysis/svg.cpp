@@ -279,4 +279,91 @@ std::string bar_chart(const BarChart& c) {
   return out;
 }
 
+std::string change_chart(const ChangeChart& c) {
+  constexpr double kWidth = 820.0, kRow = 18.0, kTop = 34.0;
+  double label_w = 40.0;
+  for (const ChangeRow& r : c.rows) label_w = std::max(label_w, text_width(r.label, 8.0) + 16.0);
+  label_w = std::min(label_w, 360.0);
+  double value_w = 50.0;
+  for (const ChangeRow& r : c.rows) value_w = std::max(value_w, text_width(r.value_text) + 10.0);
+  const double plot_l = label_w, plot_r = kWidth - value_w - 10.0;
+  // The axis: every dot and whisker, zero and the band, with a margin.
+  double lo = std::min(0.0, -std::max(0.0, c.band_percent));
+  double hi = std::max(0.0, c.band_percent);
+  for (const ChangeRow& r : c.rows) {
+    lo = std::min(lo, r.change_percent);
+    hi = std::max(hi, r.change_percent);
+    if (r.has_interval) {
+      lo = std::min(lo, r.low_percent);
+      hi = std::max(hi, r.high_percent);
+    }
+  }
+  if (hi - lo < 2.0) {
+    lo -= 1.0;
+    hi += 1.0;
+  }
+  const double pad = 0.05 * (hi - lo);
+  lo -= pad;
+  hi += pad;
+  const double step = nice_step(hi - lo, 8);
+  const auto px = [&](double v) { return plot_l + (v - lo) / (hi - lo) * (plot_r - plot_l); };
+  const double rows_h = static_cast<double>(c.rows.size()) * kRow;
+  const double bottom = kTop + rows_h;
+  const double height = bottom + (c.band_percent > 0.0 ? 52.0 : 38.0);
+
+  std::string out;
+  append(out, "<svg id=\"{}\" class=\"chart change-chart\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
+         escape(c.id), escape(c.caption), num(kWidth), num(height));
+  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n", num(kWidth), num(height));
+  append(out, "<text x=\"{}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", num(plot_l),
+         escape(c.caption));
+  if (c.band_percent > 0.0) {
+    append(
+        out,
+        "<rect class=\"band\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#ececec\"><title>{}</title></rect>\n",
+        num(px(-c.band_percent)), num(kTop), num(px(c.band_percent) - px(-c.band_percent)), num(rows_h),
+        escape(c.band_label));
+  }
+  // Grid and ticks (below the rows).
+  for (double t = std::ceil(lo / step) * step; t <= hi; t += step) {
+    const double v = std::fabs(t) < step / 2.0 ? 0.0 : t;
+    append(out, "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#ddd\"/>", num(px(v)), num(kTop),
+           num(bottom));
+    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}{}</text>\n", num(px(v)), num(bottom + 14.0),
+           v > 0.0 ? "+" : "", tick_text(v, step));
+  }
+  append(out, "<line class=\"zero\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\"/>\n", num(px(0.0)),
+         num(kTop - 4.0), num(bottom));
+  double y = kTop;
+  for (const ChangeRow& r : c.rows) {
+    const double yc = y + kRow / 2.0;
+    append(out, "<g class=\"change{}{}\"><title>{}</title>", r.css_class.empty() ? "" : " ", escape(r.css_class),
+           escape(r.tooltip));
+    append(out, "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#f4f4f4\"/>", num(plot_l), num(yc),
+           num(plot_r));
+    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", num(plot_l - 6.0), num(yc + 4.0),
+           escape(r.label));
+    if (r.has_interval) {
+      append(out, "<line x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"2\"/>",
+             num(px(r.low_percent)), num(px(r.high_percent)), num(yc), r.colour);
+      for (double v : {r.low_percent, r.high_percent}) {
+        append(out, "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"2\"/>", num(px(v)),
+               num(yc - 4.0), num(yc + 4.0), r.colour);
+      }
+    }
+    append(out, "<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.5\"/>",
+           num(px(r.change_percent)), num(yc), r.hollow ? "#fff" : r.colour, r.colour);
+    append(out, "<text x=\"{}\" y=\"{}\">{}</text></g>\n", num(plot_r + 6.0), num(yc + 4.0), escape(r.value_text));
+    y += kRow;
+  }
+  append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num((plot_l + plot_r) / 2.0),
+         num(bottom + 30.0), escape(c.x_label));
+  if (c.band_percent > 0.0) {
+    append(out, "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n", num(plot_l), num(bottom + 45.0),
+           escape("shaded: " + c.band_label));
+  }
+  out += "</svg>\n";
+  return out;
+}
+
 }  // namespace podperf::svg

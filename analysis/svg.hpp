@@ -1,9 +1,10 @@
 #pragma once
-// Inline SVG charts for the HTML report: a heatmap, a line chart with a log2 x axis (message sizes)
-// and a horizontal bar chart. Every mark carries a <title> (the browser shows it on hover), so no
-// script is needed. Pure layout: the callers pass the numbers and the words; these functions compute
-// positions, axis ticks and colours only. Output is deterministic (fixed float formatting) and has
-// no external reference (no xmlns URL, fonts or links): it is meant to be inlined in HTML5.
+// Inline SVG charts for the HTML reports: a heatmap, a line chart with a log2 x axis (message sizes),
+// a horizontal bar chart, and a change chart (before/after: a change in percent with its interval).
+// Every mark carries a <title> (the browser shows it on hover), so no script is needed. Pure layout:
+// the callers pass the numbers and the words; these functions compute positions, axis ticks and
+// colours only. Output is deterministic (fixed float formatting) and has no external reference (no
+// xmlns URL, fonts or links): it is meant to be inlined in HTML5.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,32 @@ struct BarChart {
   std::vector<Bar> bars;
 };
 std::string bar_chart(const BarChart& c);
+
+// One row of a change chart: a dot at the change and a whisker over its interval.
+struct ChangeRow {
+  std::string label;
+  double change_percent = 0.0;
+  bool has_interval = false;  // false: the dot only (no test, no interval)
+  double low_percent = 0.0;
+  double high_percent = 0.0;
+  std::string colour;      // CSS colour of the dot and whisker
+  bool hollow = false;     // an open dot (untested)
+  std::string css_class;   // added to the row's class ("change <css_class>")
+  std::string value_text;  // printed after the row ("-20.1%")
+  std::string tooltip;     // the <title> of the whole row
+};
+
+struct ChangeChart {
+  std::string id;
+  std::string caption;
+  std::string x_label = "change (%)";
+  double band_percent = 0.0;  // a shaded band from -band to +band (the noise threshold); <= 0: none
+  std::string band_label;     // its legend text
+  std::vector<ChangeRow> rows;
+};
+// Horizontal: one row per metric, the x axis in percent with a solid zero line, whiskers from low to
+// high, the axis spanning every dot and whisker (and the band) with a margin.
+std::string change_chart(const ChangeChart& c);
 
 // The palette series colours are taken from (cycled).
 const std::vector<std::string>& palette();

@@ -347,7 +347,7 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       "verdict; a change counts only when p < alpha AND it is at least --min-change, so a statistically "
       "significant but tiny shift of a stable system is noise. Warns when the runs differ (nodes, sizes, backend, "
       "NCCL version, environment) and compares what they share. Exit 0 no regression, 1 a metric slower by more "
-      "than --fail-on, 2 unreadable input");
+      "than --fail-on, 2 unreadable input, 3 the --html page not written");
   compare->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   compare->add_option("BEFORE", cli.compare.before, "run.json (or results directory) of the earlier run")->required();
   compare->add_option("AFTER", cli.compare.after, "run.json (or results directory) of the later run")->required();
@@ -367,6 +367,10 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       ->check(CLI::Range(1e-6, 0.5));
   compare->add_flag("--json", cli.compare.json, "print the comparison as JSON (every metric) instead of text");
   compare->add_option("--config", cli.compare.config, "settings file replacing the built-in configs/compare.toml");
+  compare->add_option("--html", cli.compare.html,
+                      "also write the comparison as a self-contained HTML page (summary, a before/after chart per "
+                      "metric with intervals, the slower and faster metrics) to FILE; exit 3 when it cannot be "
+                      "written");
 
   try {
     app.parse(argc, argv);

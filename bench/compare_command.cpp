@@ -6,8 +6,10 @@
 #include <ostream>
 
 #include "analysis/compare.hpp"
+#include "analysis/compare_html.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/run_json.hpp"
+#include "bench/report_command.hpp"
 
 namespace podperf {
 
@@ -45,10 +47,17 @@ int run_compare_command(const CompareCliOptions& o, std::ostream& out, std::ostr
       out << comparison_text(c, o.fail_on_percent);
     }
     out.flush();
+    if (!o.html.empty()) {
+      write_file_atomically(o.html, render_compare_html(c, o.fail_on_percent));
+      err << "podperf compare: wrote " << o.html << "\n";
+    }
     return regressed_beyond(c, o.fail_on_percent) ? kExitFlagged : kExitOk;
   } catch (const UsageError& e) {  // InputError, ConfigError
     err << "podperf compare: error: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const RuntimeFailure& e) {  // the HTML page cannot be written
+    err << "podperf compare: error: " << e.what() << "\n";
+    return kExitRuntime;
   }
 }
 

@@ -14,10 +14,12 @@ struct CompareCliOptions {
   double alpha = -1.0;               // < 0: from the settings file
   bool json = false;                 // print the Comparison as JSON instead of text
   std::string config;                // settings file replacing configs/compare.toml
+  std::string html;                  // also write the comparison as a self-contained HTML page here ("": none)
 };
 
-// Runs the comparison, prints it to `out`, errors to `err`. Returns 0 (no regression beyond
-// --fail-on), 1 (regression) or 2 (unreadable or corrupt input, bad settings: one line naming the file).
+// Runs the comparison, prints it to `out`, errors to `err`; with `html`, also writes the HTML page.
+// Returns 0 (no regression beyond --fail-on), 1 (regression), 2 (unreadable or corrupt input, bad
+// settings: one line naming the file) or 3 (the HTML page cannot be written: one line naming the file).
 int run_compare_command(const CompareCliOptions& o, std::ostream& out, std::ostream& err);
 
 // The run.json a BEFORE/AFTER argument names: PATH itself, or PATH/run.json for a directory.

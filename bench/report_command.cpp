@@ -67,6 +67,10 @@ Run rebuild_from_events(const std::string& path, std::ostream& err) {
 
 }  // namespace
 
+void write_file_atomically(const std::string& path, const std::string& text) {
+  write_file(path, text);
+}
+
 std::string report_file_name(const std::string& format) {
   if (format == "junit") return "junit.xml";
   return format == "md" ? "report.md" : format == "csv" ? "report.csv" : "report.html";

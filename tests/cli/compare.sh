@@ -2,7 +2,8 @@
 # podperf compare on the fixed runs of tests/fixtures/runs/compare (made by make_fixtures.py): the same
 # healthy cluster twice is no change (exit 0); one pair 20% slower is exactly that pair, exit 1 with
 # --fail-on 10 and 0 with --fail-on 25; runs of different clusters warn and compare the common part;
-# a results directory works as an argument; a truncated or missing run.json is exit 2 naming the file.
+# a results directory works as an argument; --html writes a self-contained page with the charts (exit 3
+# when it cannot be written); a truncated or missing run.json is exit 2 naming the file.
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF_BINARY}
 FIX=$(cd "$(dirname "$0")/../fixtures/runs/compare" && pwd)
@@ -64,6 +65,36 @@ fi
 "$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --min-change 30 >"$WORK/min" 2>&1
 rc=$?
 if [[ $rc -eq 0 ]] && grep -q "^Summary: 0 slower" "$WORK/min"; then pass "--min-change 30: no slower metric"; else fail "--min-change 30: exit $rc"; fi
+
+# --html: the text still on stdout, a self-contained page with a chart per pair size and the slow pair in red.
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --fail-on 10 --html "$WORK/compare.html" >"$WORK/html.out" 2>"$WORK/html.err"
+rc=$?
+if [[ $rc -eq 1 && -s "$WORK/compare.html" ]] && grep -q "^Summary: 2 slower" "$WORK/html.out" &&
+  grep -q "podperf compare: wrote $WORK/compare.html" "$WORK/html.err"; then
+  pass "--html: exit 1 as without it, the text on stdout, the page written"
+else
+  fail "--html: exit $rc: $(cat "$WORK/html.err")"
+fi
+if grep -q '<svg id="compare-chart-pair-all_reduce-float-16M" class="chart change-chart"' "$WORK/compare.html" &&
+  [[ $(grep -c '<g class="change slower"><title>pair node1&lt;-&gt;node2 ' "$WORK/compare.html") -eq 2 ]] &&
+  grep -q '<h2>REGRESSION: 2 metrics slower by more than 10% (--fail-on)</h2>' "$WORK/compare.html"; then
+  pass "--html: the change charts, node1<->node2 slower at both sizes, the regression named"
+else
+  fail "--html: page lacks the chart or the slow pair: $(grep -o '<svg id="[^"]*"' "$WORK/compare.html" | head)"
+fi
+if ! grep -qE "https?://|<script|<link|url\(" "$WORK/compare.html" && grep -q "Content-Security-Policy" "$WORK/compare.html"; then
+  pass "--html: self-contained (no URL, script or link; CSP)"
+else
+  fail "--html: not self-contained: $(grep -oE "https?://[^\"]*|<script|<link|url\(" "$WORK/compare.html" | head -3)"
+fi
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --html "$WORK/nodir/compare.html" >/dev/null 2>"$WORK/html3.err"
+rc=$?
+if [[ $rc -eq 3 ]] && grep -q "podperf compare: error: $WORK/nodir/compare.html.tmp: cannot open for writing" "$WORK/html3.err" &&
+  [[ $(wc -l <"$WORK/html3.err") -eq 1 ]]; then
+  pass "--html into a missing directory: exit 3, one line naming the file"
+else
+  fail "--html unwritable: exit $rc: $(cat "$WORK/html3.err")"
+fi
 
 # Different clusters: warned (nodes, sizes, NCCL version), the common metrics compared.
 "$PODPERF" compare "$FIX/healthy_1.json" "$FIX/other_cluster.json" >"$WORK/other" 2>&1

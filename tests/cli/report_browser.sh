@@ -4,11 +4,14 @@
 # with a slow node, findings), renders it without errors (no console message at all: the page has no
 # script, so anything logged is an error or a refused load), and its DOM has the heatmap, the busbw chart
 # and the filesystem bars. A screenshot is kept as a test artifact ($PODPERF_TEST_ARTIFACTS, default
-# tests/artifacts/ in the build tree). Also: --format md/csv to stdout, and bad input is exit 2.
+# tests/artifacts/ in the build tree). The same for podperf compare --html (tests/fixtures/runs/compare:
+# one pair 20% slower): no console message, the change charts in the DOM with the slow pair in red.
+# Also: --format md/csv to stdout, and bad input is exit 2.
 # Exit 77 (skipped) when chromium is not installed or cannot start here.
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF_BINARY}
 FIXTURE=$(cd "$(dirname "$0")/../fixtures/runs" && pwd)/report_run.json
+COMPARE_FIX=$(cd "$(dirname "$0")/../fixtures/runs/compare" && pwd)
 ARTIFACTS=${PODPERF_TEST_ARTIFACTS:-$PWD/tests/artifacts}
 WORK=$(mktemp -d /tmp/podperf-report.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -75,6 +78,38 @@ else
 fi
 mkdir -p "$ARTIFACTS" && cp "$WORK/report.png" "$ARTIFACTS/report_browser.png" 2>/dev/null &&
   cp "$HTML" "$ARTIFACTS/report_browser.html" && echo "artifacts: $ARTIFACTS/report_browser.png, report_browser.html"
+
+# podperf compare --html in the browser.
+"$PODPERF" compare "$COMPARE_FIX/healthy_1.json" "$COMPARE_FIX/slow_pair.json" --html "$WORK/compare.html" \
+  >"$WORK/compare.out" 2>"$WORK/compare.err"
+rc=$?
+if [[ $rc -eq 1 && -s "$WORK/compare.html" ]]; then
+  pass "podperf compare --html: exit 1 (a slower pair), the page written"
+else
+  fail "podperf compare --html: exit $rc, $(cat "$WORK/compare.err")"
+fi
+timeout 90 "${BROWSER[@]}" --enable-logging=stderr --v=0 --dump-dom "file://$WORK/compare.html" >"$WORK/cdom.html" \
+  2>"$WORK/cdom.err"
+rc=$?
+if [[ $rc -eq 0 ]]; then pass "compare page: chromium --dump-dom exit 0"; else fail "compare page: chromium exit $rc: $(tail -n 5 "$WORK/cdom.err")"; fi
+for id in compare-chart-pair-all_reduce-float-16M compare-chart-pair-all_reduce-float-64M compare-chart-fs-probes; do
+  if grep -q "<svg id=\"$id\"" "$WORK/cdom.html"; then pass "compare DOM has <svg id=\"$id\">"; else fail "compare DOM lacks svg #$id"; fi
+done
+slower=$(grep -o '<g class="change slower"><title>pair node1&lt;-&gt;node2 ' "$WORK/cdom.html" | wc -l)
+if [[ $slower -eq 2 ]]; then pass "compare DOM: node1<->node2 slower at both sizes, with hover titles"; else fail "compare DOM: $slower slower rows of node1<->node2, expected 2"; fi
+if grep -q 'REGRESSION: 2 metrics slower by more than 0%' "$WORK/cdom.html"; then pass "compare DOM: the summary"; else fail "compare DOM: no summary"; fi
+if grep -E "Uncaught|:CONSOLE|Refused to|Failed to load|net::ERR" "$WORK/cdom.err" >"$WORK/cconsole"; then
+  fail "compare page console errors: $(head -c 600 "$WORK/cconsole")"
+else
+  pass "compare page: no console errors, nothing refused or loaded from elsewhere"
+fi
+(cd "$WORK" && timeout 90 "${BROWSER[@]}" --hide-scrollbars --window-size=1100,2400 --screenshot="$WORK/compare.png" \
+  "file://$WORK/compare.html" >"$WORK/cshot.out" 2>"$WORK/cshot.err")
+rc=$?
+size=$(stat -c %s "$WORK/compare.png" 2>/dev/null || echo 0)
+if [[ $rc -eq 0 && $size -gt 20000 ]]; then pass "compare page screenshot: a PNG of $size bytes"; else fail "compare screenshot: exit $rc, $size bytes"; fi
+mkdir -p "$ARTIFACTS" && cp "$WORK/compare.png" "$ARTIFACTS/compare_browser.png" 2>/dev/null &&
+  cp "$WORK/compare.html" "$ARTIFACTS/compare_browser.html" && echo "artifacts: $ARTIFACTS/compare_browser.png, compare_browser.html"
 
 # The other formats, and bad input.
 "$PODPERF" report "$WORK/run/run.json" --format md --out - >"$WORK/out.md" 2>"$WORK/md.err"

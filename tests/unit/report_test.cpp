@@ -22,6 +22,7 @@
 #include "analysis/svg.hpp"
 #include "analysis/thresholds.hpp"
 #include "bench/report_command.hpp"
+#include "golden.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {
@@ -40,30 +41,7 @@ std::string read_file(const fs::path& path) {
   return s.str();
 }
 
-// Compares `actual` with tests/golden/<name>; with PODPERF_UPDATE_GOLDEN=1 rewrites the golden
-// instead. On a difference, writes the actual text to the build tree and names the first differing line.
-void expect_golden(const std::string& name, const std::string& actual) {
-  const fs::path golden = fs::path(PODPERF_GOLDEN_DIR) / name;
-  const char* update = std::getenv("PODPERF_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    fs::create_directories(golden.parent_path());
-    std::ofstream(golden, std::ios::binary) << actual;
-    return;
-  }
-  ASSERT_TRUE(fs::exists(golden)) << golden << " missing: run with PODPERF_UPDATE_GOLDEN=1 to create it";
-  const std::string expected = read_file(golden);
-  if (expected == actual) return;
-  const fs::path actual_path = fs::path(PODPERF_GOLDEN_ACTUAL_DIR) / name;
-  fs::create_directories(actual_path.parent_path());
-  std::ofstream(actual_path, std::ios::binary) << actual;
-  std::istringstream e(expected), a(actual);
-  std::string el, al;
-  int line = 1;
-  while (std::getline(e, el) && std::getline(a, al) && el == al) ++line;
-  ADD_FAILURE() << name << " differs from the golden at line " << line << ":\n  golden: " << el << "\n  actual: " << al
-                << "\nactual written to " << actual_path
-                << "; diff it, and if intended run with PODPERF_UPDATE_GOLDEN=1";
-}
+using golden::expect_golden;
 
 void stamp(podperf::Run& run, const std::string& command, const std::string& run_id) {
   run.podperf_version = "0.1.0";

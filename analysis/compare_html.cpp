@@ -1,0 +1,369 @@
+#include "analysis/compare_html.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <map>
+
+#include "analysis/report_html.hpp"
+#include "analysis/svg.hpp"
+#include "analysis/units.hpp"
+
+namespace podperf {
+namespace {
+
+using svg::escape;
+
+template <typename... Args>
+void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+}
+
+constexpr const char* kCompareStyle = R"(.tag-slower { color: #c62828; font-weight: bold; }
+.tag-faster { color: #2e7d32; font-weight: bold; }
+.tag-untested { color: #555; }
+details { font-size: 13px; margin: 4px 0 12px 0; }
+)";
+
+// A chart with more rows than this shows the slower and faster ones and the largest few of the rest.
+constexpr std::size_t kMaxChartRows = 60;
+constexpr std::size_t kMaxChangedRows = 200;  // slower and faster rows per chart
+constexpr std::size_t kMaxOtherRows = 20;     // no change and not tested rows per capped chart
+constexpr std::size_t kMaxTableRows = 500;    // per table
+constexpr std::size_t kMaxUntestedRows = 25;
+constexpr std::size_t kMaxOnlyListed = 50;
+
+constexpr const char* kSlowerColour = "#d62728";
+constexpr const char* kFasterColour = "#2ca02c";
+constexpr const char* kNeutralColour = "#8c8c8c";
+
+bool is_untested(const MetricComparison& m) {
+  return m.verdict == "not_enough_samples" || m.verdict == "single_value";
+}
+
+std::string verdict_words(const MetricComparison& m, const CompareSettings& s) {
+  if (m.verdict == "slower") return "SLOWER";
+  if (m.verdict == "faster") return "faster";
+  if (m.verdict == "no_change") return "no change within noise";
+  if (m.verdict == "not_enough_samples")
+    return fmt::format("not tested: fewer than {} samples in a run", s.min_samples);
+  if (m.verdict == "single_value") return "not tested: one value per run";
+  return m.verdict;
+}
+
+std::string interval_text(const MetricComparison& m) {
+  if (m.p_value < 0.0) return "-";
+  return fmt::format("[{:+.1f}%, {:+.1f}%]", m.ci_low_percent, m.ci_high_percent);
+}
+
+std::string tooltip(const MetricComparison& m, const CompareSettings& s) {
+  std::string t =
+      fmt::format("{}: before {} -> after {}; change {:+.1f}%", m.name, format_metric_value(m.before, m.unit),
+                  format_metric_value(m.after, m.unit), m.change_percent);
+  if (m.p_value >= 0.0) {
+    t += fmt::format(", {:.0f}% interval {}; p adjusted {} (p {}{})", s.confidence * 100.0, interval_text(m),
+                     format_p_value(m.p_adjusted), format_p_value(m.p_value), m.exact ? ", exact" : "");
+  }
+  t += fmt::format("; n {}/{}; {}", m.n_before, m.n_after, verdict_words(m, s));
+  if (!m.higher_is_better) t += " (lower is better)";
+  return t;
+}
+
+// Ids are made of letters, digits, - and _ only.
+std::string id_part(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+    out += ok ? ch : '-';
+  }
+  return out;
+}
+
+std::string strip(std::string text, const std::string& prefix, const std::string& suffix) {
+  if (text.starts_with(prefix)) text.erase(0, prefix.size());
+  if (!suffix.empty() && text.ends_with(suffix)) text.erase(text.size() - suffix.size());
+  return text;
+}
+
+// One chart: metrics of one kind that read well side by side.
+struct Group {
+  std::string id;
+  std::string caption;
+  std::vector<const MetricComparison*> metrics;  // run order
+};
+
+struct GroupOf {
+  std::string id;
+  std::string caption;
+};
+
+GroupOf group_of(const MetricComparison& m) {
+  const MetricKey& k = m.key;
+  if (k.kind == "pair") {
+    return {fmt::format("pair-{}-{}-{}", k.op, k.dtype, format_size(k.size_bytes)),
+            fmt::format("pair busbw: {} {} {}", k.op, k.dtype, format_size(k.size_bytes))};
+  }
+  if (k.kind == "collective") return {"collective-" + k.op, fmt::format("collective {} busbw", k.op)};
+  if (k.kind == "fs_probe") return {"fs-probes", "filesystem: per probe (every rank)"};
+  if (k.kind == "fs_node") return {"fs-nodes-" + k.probe, fmt::format("filesystem {}: per node", k.probe)};
+  return {"other-" + k.kind, k.kind};
+}
+
+std::string row_label(const MetricComparison& m) {
+  const MetricKey& k = m.key;
+  if (k.kind == "pair") return k.nodes;
+  if (k.kind == "collective") {
+    return fmt::format("{} {} {} {}", k.group, k.dtype, format_size(k.size_bytes),
+                       k.in_place ? "in-place" : "out-of-place");
+  }
+  if (k.kind == "fs_probe") return strip(m.name, "fs ", " per rank");
+  if (k.kind == "fs_node") return strip(m.name, "fs " + k.probe + " ", " per rank");
+  return m.name;
+}
+
+std::vector<Group> groups_of(const Comparison& c) {
+  std::vector<Group> groups;
+  std::map<std::string, std::size_t> index;
+  for (const MetricComparison& m : c.metrics) {
+    const GroupOf g = group_of(m);
+    auto [it, added] = index.emplace(g.id, groups.size());
+    if (added) groups.push_back({g.id, g.caption, {}});
+    groups[it->second].metrics.push_back(&m);
+  }
+  return groups;
+}
+
+// Largest |change| first; stable, so equal changes keep run order.
+void sort_by_change(std::vector<const MetricComparison*>& rows) {
+  std::stable_sort(rows.begin(), rows.end(), [](const MetricComparison* a, const MetricComparison* b) {
+    return std::fabs(a->change_percent) > std::fabs(b->change_percent);
+  });
+}
+
+void render_header(const Comparison& c, std::string& out) {
+  out += "<h1>podperf compare</h1>\n";
+  append(out, "<p class=\"sub\">BEFORE <code>{}</code> (run {}) &rarr; AFTER <code>{}</code> (run {})</p>\n",
+         escape(c.before_source), escape(c.before_run_id), escape(c.after_source), escape(c.after_run_id));
+}
+
+void render_summary(const Comparison& c, double fail_on_percent, std::string& out) {
+  int beyond = 0;
+  for (const MetricComparison& m : c.metrics) {
+    if (m.verdict == "slower" && regression_percent(m) > fail_on_percent) ++beyond;
+  }
+  const ComparisonSummary& sum = c.summary;
+  const char* css = beyond > 0 ? "fail" : (sum.slower > 0 || !c.comparability.empty()) ? "warn" : "pass";
+  append(out, "<section id=\"summary\" class=\"verdict {}\">\n", css);
+  if (beyond > 0) {
+    append(out, "<h2>REGRESSION: {} metric{} slower by more than {:g}% (--fail-on)</h2>\n", beyond,
+           beyond == 1 ? "" : "s", fail_on_percent);
+  } else {
+    append(out, "<h2>No regression beyond {:g}% (--fail-on)</h2>\n", fail_on_percent);
+  }
+  append(out,
+         "<p><span class=\"tag-slower\">{} slower</span>, <span class=\"tag-faster\">{} faster</span>, {} no change "
+         "within noise, <span class=\"tag-untested\">{} not tested</span>; {} metrics in both runs",
+         sum.slower, sum.faster, sum.no_change, sum.untested, c.metrics.size());
+  if (sum.only_before + sum.only_after > 0) {
+    append(out, " ({} only in BEFORE, {} only in AFTER)", sum.only_before, sum.only_after);
+  }
+  out += ".</p>\n";
+  if (!c.comparability.empty()) {
+    append(out, "<p>The runs are not comparable in every way: {} difference{} below.</p>\n", c.comparability.size(),
+           c.comparability.size() == 1 ? "" : "s");
+  }
+  out += "</section>\n";
+}
+
+void render_comparability(const Comparison& c, std::string& out) {
+  out += "<section id=\"comparability\">\n<h2>Comparability</h2>\n";
+  if (c.comparability.empty()) {
+    out +=
+        "<p>Comparable in every way podperf checks (command, backend, nodes, sizes, options, versions, "
+        "environment, filesystem).</p>\n</section>\n";
+    return;
+  }
+  out +=
+      "<p class=\"tag-CONCERN\">WARNING: the runs are not comparable in every way (the common metrics are still "
+      "compared):</p>\n<table><tr><th>what</th><th>BEFORE</th><th>AFTER</th></tr>\n";
+  for (const ComparabilityNote& n : c.comparability) {
+    append(out, "<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", escape(n.what), escape(n.before), escape(n.after));
+  }
+  out += "</table>\n</section>\n";
+}
+
+svg::ChangeRow change_row(const MetricComparison& m, const CompareSettings& s) {
+  svg::ChangeRow r;
+  r.label = row_label(m);
+  r.change_percent = m.change_percent;
+  r.has_interval = m.p_value >= 0.0;
+  r.low_percent = m.ci_low_percent;
+  r.high_percent = m.ci_high_percent;
+  r.colour = m.verdict == "slower" ? kSlowerColour : m.verdict == "faster" ? kFasterColour : kNeutralColour;
+  r.hollow = is_untested(m);
+  r.css_class = is_untested(m) ? "untested" : m.verdict == "no_change" ? "no-change" : m.verdict;
+  r.value_text = fmt::format("{:+.1f}%", m.change_percent);
+  r.tooltip = tooltip(m, s);
+  return r;
+}
+
+void render_chart(const Group& g, const CompareSettings& s, std::string& out) {
+  std::vector<const MetricComparison*> rows = g.metrics;
+  if (rows.size() > kMaxChartRows) {
+    std::vector<const MetricComparison*> slower, faster, other;
+    for (const MetricComparison* m : g.metrics) {
+      (m->verdict == "slower" ? slower : m->verdict == "faster" ? faster : other).push_back(m);
+    }
+    sort_by_change(slower);
+    sort_by_change(faster);
+    sort_by_change(other);
+    const std::size_t changed = slower.size() + faster.size();
+    rows = slower;
+    rows.insert(rows.end(), faster.begin(), faster.end());
+    if (rows.size() > kMaxChangedRows) rows.resize(kMaxChangedRows);
+    const std::size_t changed_drawn = rows.size();
+    const std::size_t other_drawn = std::min(other.size(), kMaxOtherRows);
+    rows.insert(rows.end(), other.begin(), other.begin() + static_cast<std::ptrdiff_t>(other_drawn));
+    append(out,
+           "<p class=\"note\">{}: {} metrics. Drawn: {} of the {} slower and faster (slower first, largest change "
+           "first), then the {} of the other {} with the largest change; {} left out (<code>--json</code> lists "
+           "every metric).</p>\n",
+           escape(g.caption), g.metrics.size(), changed_drawn, changed, other_drawn, other.size(),
+           g.metrics.size() - rows.size());
+  }
+  svg::ChangeChart chart;
+  chart.id = "compare-chart-" + id_part(g.id);
+  chart.caption = g.caption;
+  chart.x_label = "change of the median, AFTER against BEFORE (%)";
+  chart.band_percent = s.min_change_percent;
+  chart.band_label =
+      fmt::format("|change| < {:g}%: no change whatever the p value (--min-change)", s.min_change_percent);
+  for (const MetricComparison* m : rows) chart.rows.push_back(change_row(*m, s));
+  out += svg::change_chart(chart);
+}
+
+void render_charts(const Comparison& c, std::string& out) {
+  out += "<section id=\"changes\">\n<h2>Change per metric</h2>\n";
+  if (c.metrics.empty()) {
+    out += "<p>No metric was measured in both runs.</p>\n</section>\n";
+    return;
+  }
+  append(out,
+         "<p class=\"note\">Dot: the change of the median, AFTER against BEFORE; whisker: its {:.0f}% interval; red "
+         "slower, green faster, grey no change within noise, open dot not tested (no interval). For busbw, MB/s, "
+         "IOPS and ops/s a negative change is slower; for latency a positive one. Hover a row for the medians, p "
+         "value and sample counts.</p>\n",
+         c.settings.confidence * 100.0);
+  for (const Group& g : groups_of(c)) render_chart(g, c.settings, out);
+  out += "</section>\n";
+}
+
+void render_metric_table(const std::vector<const MetricComparison*>& rows, const CompareSettings& s, std::string& out) {
+  append(out,
+         "<table><tr><th>metric</th><th>before</th><th>after</th><th>change</th><th>{:.0f}% interval</th><th>p "
+         "adjusted</th><th>n</th></tr>\n",
+         s.confidence * 100.0);
+  for (std::size_t i = 0; i < rows.size() && i < kMaxTableRows; ++i) {
+    const MetricComparison& m = *rows[i];
+    append(out,
+           "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num tag-{}\">{:+.1f}%</td>"
+           "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}/{}</td></tr>\n",
+           escape(m.name), escape(format_metric_value(m.before, m.unit)), escape(format_metric_value(m.after, m.unit)),
+           m.verdict, m.change_percent, interval_text(m), escape(format_p_value(m.p_adjusted)), m.n_before, m.n_after);
+  }
+  out += "</table>\n";
+  if (rows.size() > kMaxTableRows) {
+    append(out, "<p class=\"note\">... and {} more (<code>--json</code> lists every metric).</p>\n",
+           rows.size() - kMaxTableRows);
+  }
+}
+
+void render_tables(const Comparison& c, std::string& out) {
+  std::vector<const MetricComparison*> slower, faster, untested;
+  for (const MetricComparison& m : c.metrics) {
+    if (m.verdict == "slower") slower.push_back(&m);
+    if (m.verdict == "faster") faster.push_back(&m);
+    if (is_untested(m)) untested.push_back(&m);
+  }
+  sort_by_change(slower);
+  sort_by_change(faster);
+  sort_by_change(untested);
+  out += "<section id=\"changed\">\n<h2>Slower and faster metrics</h2>\n";
+  if (slower.empty() && faster.empty()) out += "<p>None: every tested metric is within noise.</p>\n";
+  if (!slower.empty()) {
+    append(out, "<h3 class=\"tag-slower\">Slower ({}), largest first</h3>\n", slower.size());
+    render_metric_table(slower, c.settings, out);
+  }
+  if (!faster.empty()) {
+    append(out, "<h3 class=\"tag-faster\">Faster ({}), largest first</h3>\n", faster.size());
+    render_metric_table(faster, c.settings, out);
+  }
+  if (!untested.empty()) {
+    append(out, "<h3>Not tested ({}): fewer than {} samples in a run, change only; largest first</h3>\n",
+           untested.size(), c.settings.min_samples);
+    out += "<table><tr><th>metric</th><th>before</th><th>after</th><th>change</th><th>n</th><th>why</th></tr>\n";
+    for (std::size_t i = 0; i < untested.size() && i < kMaxUntestedRows; ++i) {
+      const MetricComparison& m = *untested[i];
+      append(out,
+             "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:+.1f}%</td>"
+             "<td class=\"num\">{}/{}</td><td>{}</td></tr>\n",
+             escape(m.name), escape(format_metric_value(m.before, m.unit)),
+             escape(format_metric_value(m.after, m.unit)), m.change_percent, m.n_before, m.n_after,
+             escape(verdict_words(m, c.settings)));
+    }
+    out += "</table>\n";
+    if (untested.size() > kMaxUntestedRows) {
+      append(out, "<p class=\"note\">... and {} more.</p>\n", untested.size() - kMaxUntestedRows);
+    }
+  }
+  out += "</section>\n";
+}
+
+void render_only(const Comparison& c, std::string& out) {
+  if (c.only_before.empty() && c.only_after.empty()) return;
+  out += "<section id=\"only\">\n<h2>Measured in one run only</h2>\n";
+  const auto list = [&out](const char* which, const std::vector<std::string>& names) {
+    if (names.empty()) return;
+    append(out, "<details><summary>Only in {}: {} metric{}</summary><ul>", which, names.size(),
+           names.size() == 1 ? "" : "s");
+    for (std::size_t i = 0; i < names.size() && i < kMaxOnlyListed; ++i) append(out, "<li>{}</li>", escape(names[i]));
+    if (names.size() > kMaxOnlyListed) append(out, "<li>... and {} more</li>", names.size() - kMaxOnlyListed);
+    out += "</ul></details>\n";
+  };
+  list("BEFORE", c.only_before);
+  list("AFTER", c.only_after);
+  out += "</section>\n";
+}
+
+void render_method(const Comparison& c, std::string& out) {
+  const CompareSettings& s = c.settings;
+  const ComparisonSummary& sum = c.summary;
+  append(out,
+         "<section id=\"method\">\n<h2>Method</h2>\n<p class=\"note\">Two-sided Mann-Whitney U on per-iteration busbw "
+         "and per-rank filesystem numbers, p adjusted for the {} metrics tested ({}); a metric is slower or faster "
+         "only when p &lt; {:g} and |change| &gt;= {:g}% (a significant but smaller change of a stable system is "
+         "noise). Change: ratio of medians; interval: {:.0f}% percentile bootstrap, {} resamples, fixed seed. "
+         "Settings: {}.</p>\n</section>\n",
+         sum.slower + sum.faster + sum.no_change, s.correction == "none" ? "no correction" : "Benjamini-Hochberg",
+         s.alpha, s.min_change_percent, s.confidence * 100.0, s.bootstrap_resamples, escape(s.source));
+}
+
+}  // namespace
+
+std::string render_compare_html(const Comparison& c, double fail_on_percent) {
+  std::string out =
+      html_page_head(fmt::format("podperf compare {} -> {}", c.before_run_id, c.after_run_id), kCompareStyle);
+  render_header(c, out);
+  render_summary(c, fail_on_percent, out);
+  render_comparability(c, out);
+  render_charts(c, out);
+  render_tables(c, out);
+  render_only(c, out);
+  render_method(c, out);
+  out += "</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace podperf
