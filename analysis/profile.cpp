@@ -29,10 +29,6 @@ std::uint64_t require_size(const TomlCtx& c, std::string_view key, std::string& 
   }
 }
 
-bool is_path(const std::string& s) {
-  return s.find('/') != std::string::npos || (s.size() > 5 && s.ends_with(".toml"));
-}
-
 }  // namespace
 
 Profile parse_profile(std::string_view toml_text, const std::string& name, const std::string& source) {
@@ -138,30 +134,11 @@ Profile parse_profile(std::string_view toml_text, const std::string& name, const
   return out;
 }
 
-std::vector<std::string> builtin_profiles() {
-  std::vector<std::string> names;
-  for (const auto& [path, text] : embedded_configs()) {
-    if (path.starts_with(kPrefix) && path.ends_with(".toml")) {
-      names.push_back(path.substr(kPrefix.size(), path.size() - kPrefix.size() - 5));
-    }
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+std::vector<std::string> builtin_profiles() { return embedded_config_names(kPrefix); }
 
 Profile load_profile(const std::string& name_or_file) {
   std::string source;
-  std::string text;
-  if (is_path(name_or_file)) {
-    text = config_text(name_or_file, "", "profile", source);
-  } else {
-    const std::string embedded = fmt::format("{}{}.toml", kPrefix, name_or_file);
-    if (!embedded_configs().contains(embedded)) {
-      throw ConfigError(fmt::format("unknown profile '{}' (built in: {}; or give a file path)", name_or_file,
-                                    fmt::join(builtin_profiles(), ", ")));
-    }
-    text = config_text("", embedded, "profile", source);
-  }
+  const std::string text = named_config_text(name_or_file, kPrefix, "profile", source);
   return parse_profile(text, name_or_file, source);
 }
 

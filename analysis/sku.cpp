@@ -15,10 +15,6 @@ namespace {
 
 constexpr std::string_view kPrefix = "skus/";
 
-bool is_path(const std::string& s) {
-  return s.find('/') != std::string::npos || (s.size() > 5 && s.ends_with(".toml"));
-}
-
 }  // namespace
 
 std::optional<double> Sku::pair_busbw_at(std::uint64_t size_bytes) const {
@@ -77,35 +73,16 @@ Sku parse_sku(std::string_view toml_text, const std::string& source) {
   return out;
 }
 
-std::vector<std::string> builtin_skus() {
-  std::vector<std::string> names;
-  for (const auto& [path, text] : embedded_configs()) {
-    if (path.starts_with(kPrefix) && path.ends_with(".toml")) {
-      names.push_back(path.substr(kPrefix.size(), path.size() - kPrefix.size() - 5));
-    }
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+std::vector<std::string> builtin_skus() { return embedded_config_names(kPrefix); }
 
 Sku load_sku(const std::string& name_or_file) {
   std::string source;
-  std::string text;
-  if (is_path(name_or_file)) {
-    text = config_text(name_or_file, "", "SKU file", source);
-  } else {
-    const std::string embedded = fmt::format("{}{}.toml", kPrefix, name_or_file);
-    if (!embedded_configs().contains(embedded)) {
-      throw ConfigError(fmt::format("unknown SKU '{}' (built in: {}; or give a file path)", name_or_file,
-                                    fmt::join(builtin_skus(), ", ")));
-    }
-    text = config_text("", embedded, "SKU file", source);
-  }
+  const std::string text = named_config_text(name_or_file, kPrefix, "SKU", source);
   return parse_sku(text, source);
 }
 
 std::optional<Sku> builtin_sku_for(const std::string& instance_type) {
-  if (instance_type.empty() || is_path(instance_type)) return std::nullopt;
+  if (instance_type.empty() || is_config_path(instance_type)) return std::nullopt;
   const std::string embedded = fmt::format("{}{}.toml", kPrefix, instance_type);
   if (!embedded_configs().contains(embedded)) return std::nullopt;
   return load_sku(instance_type);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -36,6 +37,33 @@ std::string config_text(const std::string& path, const std::string& embedded_nam
   text << in.rdbuf();
   source = path;
   return text.str();
+}
+
+bool is_config_path(const std::string& name_or_file) {
+  return name_or_file.find('/') != std::string::npos ||
+         (name_or_file.size() > 5 && name_or_file.ends_with(".toml"));
+}
+
+std::vector<std::string> embedded_config_names(std::string_view dir) {
+  std::vector<std::string> names;
+  for (const auto& [path, text] : embedded_configs()) {
+    if (path.starts_with(dir) && path.ends_with(".toml")) {
+      names.push_back(path.substr(dir.size(), path.size() - dir.size() - 5));
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string named_config_text(const std::string& name_or_file, std::string_view dir, std::string_view what,
+                              std::string& source) {
+  if (is_config_path(name_or_file)) return config_text(name_or_file, "", what, source);
+  const std::string embedded = fmt::format("{}{}.toml", dir, name_or_file);
+  if (!embedded_configs().contains(embedded)) {
+    throw ConfigError(fmt::format("unknown {} '{}' (built in: {}; or give a file path)", what, name_or_file,
+                                  fmt::join(embedded_config_names(dir), ", ")));
+  }
+  return config_text("", embedded, what, source);
 }
 
 std::string toml_where(const std::string& source, const toml::node& node) {

@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 #include <toml++/toml.h>
 
 namespace podperf {
@@ -16,6 +17,15 @@ toml::table toml_parse(std::string_view text, const std::string& source);
 // cannot be read ("<path>: cannot read <what>").
 std::string config_text(const std::string& path, const std::string& embedded_name, std::string_view what,
                         std::string& source);
+
+// A config chosen by name or path (--profile, --sku): a path (it has a '/' or ends in .toml) is read
+// from disk; a name is configs/<dir><name>.toml as built into the binary. ConfigError for an unknown
+// name lists the built-in ones: "unknown <what> 'x' (built in: a, b; or give a file path)".
+bool is_config_path(const std::string& name_or_file);
+std::string named_config_text(const std::string& name_or_file, std::string_view dir, std::string_view what,
+                              std::string& source);
+// The names (without ".toml") of the configs built in under `dir` ("profiles/"), sorted.
+std::vector<std::string> embedded_config_names(std::string_view dir);
 
 // "file:line" of a node.
 std::string toml_where(const std::string& source, const toml::node& node);
