@@ -11,6 +11,7 @@
 #include <set>
 #include <string_view>
 
+#include "signals/dl_library.hpp"
 #include "signals/text.hpp"
 
 namespace podperf {
@@ -42,15 +43,9 @@ bool is_efa_provider(const std::string& provider) {
 LibfabricRead read_libfabric(const std::string& library_path) {
   LibfabricRead r;
   r.info.library = library_path;
-  if (library_path.empty()) {
-    r.why = "no libfabric library path given";
-    return r;
-  }
-  ::dlerror();
-  void* lib = ::dlopen(library_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* lib = open_library(library_path, r.why);
   if (lib == nullptr) {
-    const char* e = ::dlerror();
-    r.why = "dlopen(" + library_path + "): " + (e != nullptr ? clean(e) : std::string("failed"));
+    if (library_path.empty()) r.why = "no libfabric library path given";
     return r;
   }
   auto version = reinterpret_cast<VersionFn>(::dlsym(lib, "fi_version"));

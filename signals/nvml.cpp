@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "signals/dl_library.hpp"
 #include "signals/text.hpp"
 
 namespace podperf {
@@ -225,15 +226,9 @@ void read_gpu(const Api& a, nvmlDevice_t dev, NvmlGpu& g) {
 NvmlRead read_nvml(const std::string& library_path) {
   NvmlRead r;
   r.report.library = library_path;
-  if (library_path.empty()) {
-    r.why = "no NVML library path given";
-    return r;
-  }
-  ::dlerror();
-  void* lib = ::dlopen(library_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* lib = open_library(library_path, r.why);
   if (lib == nullptr) {
-    const char* e = ::dlerror();
-    r.why = "dlopen(" + library_path + "): " + (e != nullptr ? clean(e) : std::string("failed"));
+    if (library_path.empty()) r.why = "no NVML library path given";
     return r;
   }
   const Api a = load_api(lib, r.report.missing_symbols);
@@ -338,17 +333,8 @@ namespace {
 
 // dlopen + one `int f(int*)` getter. Returns the number, or sets `why`.
 bool call_int_getter(const std::string& path, const char* symbol, int& value, std::string& why) {
-  if (path.empty()) {
-    why = "no library path given";
-    return false;
-  }
-  ::dlerror();
-  void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) {
-    const char* e = ::dlerror();
-    why = "dlopen(" + path + "): " + (e != nullptr ? clean(e) : std::string("failed"));
-    return false;
-  }
+  void* lib = open_library(path, why);
+  if (lib == nullptr) return false;
   auto fn = reinterpret_cast<int (*)(int*)>(::dlsym(lib, symbol));
   if (fn == nullptr) {
     why = path + " lacks " + symbol;
