@@ -79,7 +79,7 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
   }
   if (!run.error.empty()) append(out, "error: {}\n", run.error);
   for (const std::string& u : run.unfinished) append(out, "  unfinished: {}\n", u);
-  out += "\n";
+  if (pairs_section) out += "\n";  // the filesystem section opens with its own blank line
 
   if (run.judged_size_bytes > 0) {
     if (run.nodes.size() <= kMaxMatrixNodes) {

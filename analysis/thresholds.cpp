@@ -7,17 +7,10 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/toml_check.hpp"
+#include "analysis/toml_require.hpp"
 
 namespace podperf {
 namespace {
-
-const toml::table& require_table(const toml::table& parent, std::string_view key, const std::string& source) {
-  const toml::node* node = parent.get(key);
-  if (node == nullptr) throw ConfigError(fmt::format("{}: missing table [{}]", source, key));
-  const auto* table = node->as_table();
-  if (table == nullptr) throw ConfigError(fmt::format("{}: [{}] must be a table", toml_where(source, *node), key));
-  return *table;
-}
 
 double require_fraction(const toml::table& table, std::string_view key, std::string_view prefix, double lo, double hi,
                         const std::string& source) {
@@ -48,7 +41,7 @@ int require_count(const toml::table& table, std::string_view key, std::string_vi
 Thresholds parse_thresholds(std::string_view toml_text, const std::string& source) {
   const toml::table root = toml_parse(toml_text, source);
   toml_reject_unknown(root, {"pairs", "fs"}, "", source);
-  const toml::table& pairs = require_table(root, "pairs", source);
+  const toml::table& pairs = toml_require_table(root, "pairs", source);
   toml_reject_unknown(pairs,
                       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction",
                        "baseline_max_passes", "baseline_min_kept_fraction"},
@@ -65,7 +58,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
       require_fraction(pairs, "baseline_min_kept_fraction", "pairs.", 0.0, 1.0, source);
 
   // [fs] after [pairs], so a [pairs] error is reported the same with or without an [fs] table.
-  const toml::table& fs = require_table(root, "fs", source);
+  const toml::table& fs = toml_require_table(root, "fs", source);
   toml_reject_unknown(fs,
                       {"threshold", "spread_factor", "max_spread_fraction", "baseline_max_passes",
                        "baseline_min_kept_fraction", "saturation_fraction", "cache_warn_fraction", "min_judged_seconds"},

@@ -6,9 +6,8 @@
 #include <memory>
 
 #include "analysis/errors.hpp"
-#include "analysis/findings_text.hpp"
 #include "analysis/fs_analysis.hpp"
-#include "analysis/fs_text.hpp"
+#include "analysis/summary_text.hpp"
 #include "bench/fs/fs_plan.hpp"
 #include "bench/fs/fs_stage.hpp"
 #include "bench/job.hpp"
@@ -32,15 +31,10 @@ class FsRecorder final : public RunRecorder {
     for (const FsSlowNode& n : run.fs.slow_nodes) slow.push_back(n.label);
     return {{"event", "end"}, {"status", run.status}, {"fs_slow_nodes", slow}};
   }
+  // The run's summary: for a run without pairs it is the header, the filesystem section, the
+  // findings and where the files are.
   std::string render(const Run& run, const std::string& results_dir) const override {
-    std::string out = fmt::format("\npodperf fs: run {}, {} nodes, {} ranks{}\n", run.run_id, run.nodes.size(),
-                                  run.ranks, run.status == "complete" ? "" : fmt::format(" ({})", run.status));
-    if (!run.error.empty()) out += fmt::format("Error: {}\n", run.error);
-    for (const std::string& u : run.unfinished) out += fmt::format("  unfinished: {}\n", u);
-    out += render_fs_section(run);
-    if (!run.findings.empty()) out += fmt::format("Findings:\n{}", render_findings(run, "  "));
-    if (!results_dir.empty()) out += fmt::format("\nResults: {}/run.json, events.jsonl\n", results_dir);
-    return out;
+    return render_summary(run, results_dir);
   }
   int exit_code(const Run& run) const override { return fs_exit_code(run); }
 

@@ -41,7 +41,6 @@ void RunRecorder::begin_fs_probe(std::string probe) {
 void RunRecorder::add_fs_probe(FsProbeResult result) {
   std::lock_guard lock(mutex_);
   dir_.append_event({{"event", "fs_probe"}, {"probe", result}});
-  result.ranks.shrink_to_fit();
   for (FsRankResult& r : result.ranks) r.latency_us = {};  // aggregated already; not kept in run.json
   run_.fs.probes.push_back(std::move(result));
   fs_running_.clear();

@@ -311,7 +311,7 @@ MemInfo parse_meminfo(const std::string& text) {
   return m;
 }
 
-std::vector<MountInfo> parse_mountinfo(const std::string& text) {
+std::vector<MountInfo> parse_mountinfo_all(const std::string& text) {
   std::vector<MountInfo> out;
   std::istringstream in(text);
   std::string line;
@@ -327,6 +327,25 @@ std::vector<MountInfo> parse_mountinfo(const std::string& text) {
     m.mount_point = unescape_octal(tok[4]);
     m.fstype = *(dash + 1);
     m.source = unescape_octal(*(dash + 2));
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+const MountInfo* mount_holding(const std::vector<MountInfo>& all, const std::string& path) {
+  const MountInfo* best = nullptr;
+  for (const MountInfo& m : all) {
+    const std::string& mp = m.mount_point;
+    const bool covers = mp == "/" || path == mp || (path.starts_with(mp) && path.size() > mp.size() && path[mp.size()] == '/');
+    // The longest mount point wins; of equal ones the later line (an over-mount).
+    if (covers && (best == nullptr || mp.size() >= best->mount_point.size())) best = &m;
+  }
+  return best;
+}
+
+std::vector<MountInfo> parse_mountinfo(const std::string& text) {
+  std::vector<MountInfo> out;
+  for (MountInfo& m : parse_mountinfo_all(text)) {
     const std::string& mp = m.mount_point;
     const bool keep = mp == "/" || mp == "/dev/shm" ||
                       (is_data_fstype(m.fstype) && !under(mp, "/proc") && !under(mp, "/sys") && !under(mp, "/run") &&

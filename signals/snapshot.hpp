@@ -160,6 +160,11 @@ MemInfo parse_meminfo(const std::string& text);
 // data type (lustre, nfs, nfs4, xfs, ext4, beegfs, gpfs, wekafs, fuse.*), skipping /proc, /sys, /run
 // (other than /dev/shm) and /boot. Malformed lines are skipped.
 std::vector<MountInfo> parse_mountinfo(const std::string& text);
+// Every well-formed entry of /proc/self/mountinfo text, in file order, unfiltered (no statvfs).
+std::vector<MountInfo> parse_mountinfo_all(const std::string& text);
+// The entry whose mount point holds `path` (an absolute, canonical path): the longest mount point
+// that is `path` or a directory above it; of equal ones the later (an over-mount). nullptr if none.
+const MountInfo* mount_holding(const std::vector<MountInfo>& all, const std::string& path);
 // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug ..." -> "535.104.05"; "" if none.
 std::string parse_nvidia_driver_version(const std::string& text);
 

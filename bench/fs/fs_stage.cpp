@@ -12,8 +12,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <thread>
 
 #include "analysis/errors.hpp"
@@ -24,6 +24,7 @@
 #include "bench/job.hpp"
 #include "bench/progress.hpp"
 #include "signals/rules.hpp"
+#include "signals/snapshot.hpp"
 
 namespace podperf {
 namespace {
@@ -83,22 +84,6 @@ std::string check_path(const std::string& path) {
 bool is_directory(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-std::string unescape_mount(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size()) {
-      const std::string oct = s.substr(i + 1, 3);
-      if (oct.find_first_not_of("01234567") == std::string::npos) {
-        out.push_back(static_cast<char>(std::stoi(oct, nullptr, 8)));
-        i += 3;
-        continue;
-      }
-    }
-    out.push_back(s[i]);
-  }
-  return out;
 }
 
 // Rank 0's progress line during a long probe, at most every kProgressEveryS.
@@ -162,27 +147,10 @@ std::string fs_type_of(const std::string& path) {
   std::error_code ec;
   const std::string real = std::filesystem::weakly_canonical(path, ec).string();
   std::ifstream in("/proc/self/mountinfo");
-  std::string line;
-  std::string best_mount;
-  std::string best_type;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string id, parent, dev, root, mount;
-    if (!(fields >> id >> parent >> dev >> root >> mount)) continue;
-    const std::size_t dash = line.find(" - ");
-    if (dash == std::string::npos) continue;
-    std::istringstream tail(line.substr(dash + 3));
-    std::string type;
-    if (!(tail >> type)) continue;
-    mount = unescape_mount(mount);
-    const bool covers = mount == "/" || real == mount ||
-                        (real.rfind(mount, 0) == 0 && real.size() > mount.size() && real[mount.size()] == '/');
-    if (covers && mount.size() >= best_mount.size()) {
-      best_mount = mount;
-      best_type = type;
-    }
-  }
-  return best_type;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<MountInfo> mounts = parse_mountinfo_all(text);
+  const MountInfo* m = mount_holding(mounts, real);
+  return m != nullptr ? m->fstype : "";
 }
 
 FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& plan, const FsOptions& o,

@@ -241,6 +241,28 @@ TEST(SignalParsers, ProcStatMeminfoMountinfoDriver) {
   EXPECT_EQ(mounts[2].mount_point, "/dev/shm");
   EXPECT_EQ(mounts[2].source, "shm");  // the over-mount wins
 
+  // The filesystem holding a path (podperf fs names it): every entry, the longest mount point above
+  // the path, an over-mount over the mount it hides; /proc and tmpfs count here.
+  const auto all = parse_mountinfo_all(
+      "22 1 259:1 / / rw - ext4 /dev/vda rw\n"
+      "garbage line\n"
+      "40 22 0:20 / /tmp/small rw - tmpfs podperf rw,size=24k\n"
+      "41 22 0:21 / /fsx rw - lustre 10.0.0.5@tcp:/fsx rw\n"
+      "42 41 0:22 / /fsx rw - nfs4 server:/x rw\n"
+      "43 22 0:23 / /mnt/a\\040b rw - xfs /dev/y rw\n");
+  ASSERT_EQ(all.size(), 5u);
+  auto type_of = [&](const std::string& path) {
+    const MountInfo* holding = mount_holding(all, path);
+    return holding != nullptr ? holding->fstype : std::string("none");
+  };
+  EXPECT_EQ(type_of("/tmp/small/podperf-x"), "tmpfs");
+  EXPECT_EQ(type_of("/tmp/smaller"), "ext4");  // a name prefix is not a parent directory
+  EXPECT_EQ(type_of("/tmp/small"), "tmpfs");
+  EXPECT_EQ(type_of("/fsx/data"), "nfs4");  // the over-mount
+  EXPECT_EQ(type_of("/mnt/a b/c"), "xfs");
+  EXPECT_EQ(type_of("/"), "ext4");
+  EXPECT_EQ(mount_holding({}, "/x"), nullptr);
+
   EXPECT_EQ(parse_nvidia_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n"),
             "535.104.05");
   EXPECT_EQ(parse_nvidia_driver_version(
