@@ -21,6 +21,9 @@ struct NodeInfo {
   std::string instance_type;  // /sys/devices/virtual/dmi/id/product_name where readable
   std::vector<int> ranks;     // world ranks on this node, ascending
   bool is_virtual = false;    // a --virtual-nodes split of one host (local demos and tests)
+  // Where the node sits in the network, outermost level first, one name per entry of
+  // Run::topology_levels (e.g. zone, network-node-layer-1..3, or Slurm switches); empty: not known.
+  std::vector<std::string> topology;
 };
 
 // One message size of one pair of nodes.
@@ -226,10 +229,18 @@ struct NodeVerdict {
   std::vector<std::string> reasons;  // every FAIL and WARN reason, in words
 };
 
+// A published busbw figure of the SKU the run was judged against (configs/skus/<sku>.toml pair_busbw).
+struct SkuBusbwPoint {
+  std::string op = "all_reduce";
+  std::uint64_t size_bytes = 0;
+  double busbw_gbps = 0.0;
+};
+
 struct Verdict {
   std::string status;   // "" (not judged) | PASS | WARN | FAIL
   std::string profile;  // quick | full | fs | a path
   std::string sku;      // instance type whose baseline was used ("" when none)
+  std::vector<SkuBusbwPoint> sku_busbw;  // that SKU's published pair busbw per size (reports draw it)
   std::vector<NodeVerdict> nodes;
   std::vector<VerdictCheck> checks;
   std::vector<std::string> drain;  // hostnames to drain or replace (printed, never acted on)
@@ -255,6 +266,8 @@ struct RunOptions {
   double threshold = 0.0;
   double timeout_s = 0.0;
   int virtual_nodes = 0;  // 0: real nodes
+  std::string schedule = "all";  // pairs: all (every pair, circle rounds) | adaptive (straggler search)
+  std::uint64_t seed = 0;        // sim backend and adaptive matchings: the random seed
   std::string thresholds_source;
 };
 
@@ -267,12 +280,17 @@ struct Run {
   std::string started_at;   // ISO 8601 UTC
   std::string finished_at;  // ISO 8601 UTC
   Launcher launcher;
-  std::string backend;
+  std::string backend;     // host | nccl | sim
+  bool simulated = false;  // --backend sim: every number comes from a model, not a network
+  std::string sim_model;   // the model file (configs/sim/...) when simulated
   int ranks = 0;
   RunOptions options;
   std::vector<NodeInfo> nodes;
+  std::vector<std::string> topology_levels;  // names of NodeInfo::topology's entries, outermost first
+  std::string topology_source;               // the file the topology came from ("" when none)
   int rounds_planned = 0;
   int rounds_completed = 0;
+  int rounds_full_schedule = 0;  // what every pair would have cost (circle rounds); adaptive runs use fewer
   std::vector<PairResult> pairs;
   std::vector<CollectiveResult> collectives;  // podperf collective
   FsRun fs;                                   // podperf fs, podperf run --fs-path

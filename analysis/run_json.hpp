@@ -13,7 +13,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(Tag, {{Tag::kOk, "OK"}, {Tag::kConcern, "CONCERN"},
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, tag, source, check, host, observed, expected, meaning, effect,
                                                 next_step)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeInfo, index, hostname, label, instance_id, instance_type, ranks,
-                                                is_virtual)
+                                                is_virtual, topology)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairResult, round, nodes, op, dtype, size_bytes, count, ranks,
                                                 samples_s, median_s, min_s, max_s, p99_s, cv, algbw_gbps, busbw_gbps,
                                                 wrong, status, error, retest_samples_s, retest_busbw_gbps, flagged,
@@ -43,14 +43,17 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsRun, path, probe_dir, fs_type,
                                                 probes, slow_nodes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(VerdictCheck, node, check, status, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeVerdict, node, hostname, status, reasons)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Verdict, status, profile, sku, nodes, checks, drain)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SkuBusbwPoint, op, size_bytes, busbw_gbps)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Verdict, status, profile, sku, sku_busbw, nodes, checks, drain)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Launcher, kind, job_id, step_id)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeMetric, host, name, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by, time_combine, sizes_bytes, iters, warmup, check, concurrency, retest,
-                                                threshold, timeout_s, virtual_nodes, thresholds_source)
+                                                threshold, timeout_s, virtual_nodes, schedule, seed,
+                                                thresholds_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_version, run_id, command, argv,
-                                                started_at, finished_at, launcher, backend, ranks, options, nodes,
-                                                rounds_planned, rounds_completed, pairs, collectives, fs, judged_size_bytes, baselines,
+                                                started_at, finished_at, launcher, backend, simulated, sim_model, ranks, options,
+                                                nodes, topology_levels, topology_source, rounds_planned,
+                                                rounds_completed, rounds_full_schedule, pairs, collectives, fs, judged_size_bytes, baselines,
                                                 stragglers, links, findings, node_metrics, verdict, nccl_log, status, error,
                                                 unfinished)
 

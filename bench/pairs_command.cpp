@@ -266,6 +266,7 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   run.options.threshold = plan.thresholds.pairs.threshold;
   run.options.thresholds_source = plan.thresholds.source;
   run.rounds_planned = plan.rounds;
+  run.rounds_full_schedule = static_cast<int>(circle_schedule(static_cast<int>(map.nodes.size())).size());
   run.backend = std::string(backend_name);
   return run;
 }
