@@ -97,8 +97,22 @@ std::string node_label(const Run& run, int index) {
   return run.nodes[static_cast<std::size_t>(index)].label;
 }
 
-std::optional<double> sku_baseline_gbps(const Run& /*run*/, const std::string& /*op*/, std::uint64_t /*size_bytes*/) {
+std::optional<double> sku_baseline_gbps(const Run& run, const std::string& op, std::uint64_t size_bytes) {
+  for (const SkuBusbwPoint& p : run.verdict.sku_busbw) {
+    if (p.op == op && p.size_bytes == size_bytes) return p.busbw_gbps;
+  }
   return std::nullopt;
+}
+
+std::vector<SkuBusbwPoint> sku_baseline_in_range(const Run& run, const std::string& op, std::uint64_t min_bytes,
+                                                 std::uint64_t max_bytes) {
+  std::vector<SkuBusbwPoint> points;
+  for (const SkuBusbwPoint& p : run.verdict.sku_busbw) {
+    if (p.op == op && p.size_bytes >= min_bytes && p.size_bytes <= max_bytes) points.push_back(p);
+  }
+  std::sort(points.begin(), points.end(),
+            [](const SkuBusbwPoint& a, const SkuBusbwPoint& b) { return a.size_bytes < b.size_bytes; });
+  return points;
 }
 
 std::string format_capacity(std::uint64_t bytes) {

@@ -31,11 +31,15 @@ std::vector<int> matrix_node_order(const Run& run);
 // The label of node `index` ("?" when out of range).
 std::string node_label(const Run& run, int index);
 
-// HOOK: the per-SKU busbw baseline for `op` at `size_bytes`, for the busbw chart. The Run carries
-// only the SKU's name (verdict.sku), not its numbers, so this returns nullopt for now; when
-// `podperf accept` records per-size baselines in the Run, return them here and every writer draws
-// them. Never invents a value.
+// The published busbw of the SKU the run was judged against (run.verdict.sku_busbw, recorded by
+// `podperf accept`) for `op` at exactly `size_bytes`; nullopt when the run was not judged against a
+// SKU or the SKU publishes no figure there. Never invents a value.
 std::optional<double> sku_baseline_gbps(const Run& run, const std::string& op, std::uint64_t size_bytes);
+
+// The SKU's published figures for `op` within [min_bytes, max_bytes], by size: what a busbw chart
+// spanning those sizes draws.
+std::vector<SkuBusbwPoint> sku_baseline_in_range(const Run& run, const std::string& op, std::uint64_t min_bytes,
+                                                 std::uint64_t max_bytes);
 
 // "1.5 GiB", "320 MiB": capacities for people.
 std::string format_capacity(std::uint64_t bytes);

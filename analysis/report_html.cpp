@@ -237,17 +237,40 @@ void add_baseline_series(const Run& run, const std::string& op, const std::vecto
                                       format_size(b.size_bytes), b.baseline_gbps, b.pairs_kept, b.pairs_total)});
   }
   if (!own.points.empty()) series.push_back(std::move(own));
+  if (sizes.empty()) return;
+  const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
   svg::Series sku;
-  sku.name = "SKU baseline (" + run.verdict.sku + ")";
+  sku.name = "published " + run.verdict.sku + " 2-node busbw";
   sku.colour = "#6a1b9a";
   sku.dashed = true;
-  for (std::uint64_t size : sizes) {
-    if (auto v = sku_baseline_gbps(run, op, size)) {
-      sku.points.push_back({static_cast<double>(size), *v,
-                            fmt::format("{} baseline at {}: {:.3f} GB/s", run.verdict.sku, format_size(size), *v)});
-    }
+  for (const SkuBusbwPoint& p : sku_baseline_in_range(run, op, *lo, *hi)) {
+    sku.points.push_back({static_cast<double>(p.size_bytes), p.busbw_gbps,
+                          fmt::format("published {} 2-node {} busbw at {}: {:.1f} GB/s", run.verdict.sku, op,
+                                      format_size(p.size_bytes), p.busbw_gbps)});
   }
-  if (!run.verdict.sku.empty() && !sku.points.empty()) series.push_back(std::move(sku));
+  if (!sku.points.empty()) series.push_back(std::move(sku));
+}
+
+// Why no published SKU line is on the charts (empty when one is).
+std::string sku_line_note(const Run& run, bool drawn) {
+  if (drawn || run.pairs.empty()) return "";
+  if (run.verdict.sku.empty()) {
+    return "No published SKU baseline drawn: the run was not judged against an instance type "
+           "(<code>podperf accept</code> records its SKU's published figures).";
+  }
+  if (run.verdict.sku_busbw.empty() && run.backend != "nccl") {
+    return fmt::format("No published SKU baseline drawn: {}'s figures are NCCL between GPUs, and this run used the {} "
+                       "backend.",
+                       escape(run.verdict.sku), escape(run.backend));
+  }
+  if (run.verdict.sku_busbw.empty()) {
+    return fmt::format("No published SKU baseline drawn: {} publishes no 2-node busbw figure.",
+                       escape(run.verdict.sku));
+  }
+  std::vector<std::string> sizes;
+  for (const SkuBusbwPoint& p : run.verdict.sku_busbw) sizes.push_back(format_size(p.size_bytes));
+  return fmt::format("No published SKU baseline drawn: {} publishes figures at {}, outside the sizes this run measured.",
+                     escape(run.verdict.sku), fmt::join(sizes, ", "));
 }
 
 void render_busbw_charts(const Run& run, std::string& out) {
@@ -322,15 +345,13 @@ void render_busbw_charts(const Run& run, std::string& out) {
     if (!run.pairs.empty()) add_baseline_series(run, op, sizes, chart.series);
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-    for (std::uint64_t size : sizes) any_sku = any_sku || sku_baseline_gbps(run, op, size).has_value();
+    if (!sizes.empty()) any_sku = any_sku || !sku_baseline_in_range(run, op, sizes.front(), sizes.back()).empty();
     out += svg::line_chart(chart);
   }
-  if (!any_sku) {
-    append(out,
-           "<p class=\"note\">No SKU baseline drawn: the run records {} but no per-size baseline numbers "
-           "(hook: <code>sku_baseline_gbps</code> in analysis/report_common.hpp).{}</p>\n",
-           run.verdict.sku.empty() ? "no SKU" : "the SKU " + escape(run.verdict.sku),
-           run.baselines.empty() ? "" : " The dashed black line is this run's own robust baseline of its pairs.");
+  const std::string note = sku_line_note(run, any_sku);
+  if (!note.empty() || !run.baselines.empty()) {
+    append(out, "<p class=\"note\">{}{}{}</p>\n", note, note.empty() || run.baselines.empty() ? "" : " ",
+           run.baselines.empty() ? "" : "The dashed black line is this run's own robust baseline of its pairs.");
   }
   out += "</section>\n";
 }

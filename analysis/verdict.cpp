@@ -106,6 +106,10 @@ class Judge {
   Verdict operator()() {
     verdict_.profile = profile_.name;
     verdict_.sku = sku_ != nullptr ? sku_->instance_type : "";
+    // The published figures are NCCL between GPUs: recorded (and drawn by the reports) for NCCL runs only.
+    if (sku_ != nullptr && run_.backend == "nccl") {
+      for (const SkuBusbw& b : sku_->pair_busbw) verdict_.sku_busbw.push_back({"all_reduce", b.size_bytes, b.gbps});
+    }
     const bool pairs = profile_.pairs_stage && !run_.pairs.empty();
     const bool fs = profile_.fs_stage && !run_.fs.probes.empty();
     const PairFailures failures = pair_failures(run_);

@@ -53,6 +53,10 @@ expect_eq "quick: sizes from -b/-e (override the profile's 256M..1G)" "$(jq -c '
 expect_eq "quick: 6 pairs, no filesystem stage" "$(jq -c '[(.pairs | length), (.fs.probes | length)]' "$run")" "[6,0]"
 expect_match "quick: host backend skips the SKU minimum" "$(jq -r '.verdict.checks[] | select(.check == "busbw_min") | .detail' "$run" | sort -u)" \
   "no SKU baseline|backend host"
+expect_eq "quick: no published SKU figures recorded for a run without a SKU" "$(jq -c '.verdict.sku_busbw' "$run")" "[]"
+"$PODPERF" report "$WORK/res/quick" --format html --out "$WORK/quick.html" >/dev/null 2>&1
+expect_match "quick: the report says why no SKU line is drawn" "$(cat "$WORK/quick.html" 2>/dev/null)" \
+  "No published SKU baseline drawn: the run was not judged against an instance type"
 # Virtual nodes on 2 shared cores: a straggler from scheduling noise is possible; the verdict must agree.
 if jq -e '.stragglers | length > 0' "$run" >/dev/null; then
   expect_eq "quick: a straggler (noise) fails the run" "$(jq -r '.verdict.status' "$run")" "FAIL"

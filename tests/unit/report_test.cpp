@@ -17,6 +17,7 @@
 #include "analysis/pair_flags.hpp"
 #include "analysis/report_csv.hpp"
 #include "analysis/report_html.hpp"
+#include "analysis/report_common.hpp"
 #include "analysis/report_markdown.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/svg.hpp"
@@ -225,6 +226,9 @@ podperf::Run judged_run() {
   run.verdict.status = "FAIL";
   run.verdict.profile = "quick";
   run.verdict.sku = "p5.48xlarge";
+  // Published figures as accept records them: one inside the measured 256M..1G, two outside.
+  run.verdict.sku_busbw = {{"all_reduce", 128ULL << 20, 289.0}, {"all_reduce", 1ULL << 30, 437.0},
+                           {"all_reduce", 2ULL << 30, 444.0}};
   run.verdict.checks.push_back({"node4", "straggler", "FAIL", "5 of 5 pairs flagged at 1G"});
   run.verdict.checks.push_back({"", "busbw_min", "PASS", "baseline 100.0 GB/s at 1G, minimum 80"});
   run.verdict.nodes.push_back({"node4", "node4", "FAIL", {"straggler: 5 of 5 pairs flagged"}});
@@ -334,12 +338,36 @@ TEST(ReportHtml, IsSelfContained) {
   }
 }
 
+TEST(ReportHtml, BusbwChartDrawsTheSkuFiguresWithinTheMeasuredSizes) {
+  podperf::Run run = judged_run();
+  const std::string html = render_html(run);
+  EXPECT_TRUE(has(html, "published p5.48xlarge 2-node busbw"));
+  EXPECT_TRUE(has(html, "published p5.48xlarge 2-node all_reduce busbw at 1G: 437.0 GB/s"));
+  EXPECT_FALSE(has(html, "busbw at 128M: 289.0")) << "128M is below the smallest measured size";
+  EXPECT_FALSE(has(html, "busbw at 2G: 444.0")) << "2G is above the largest measured size";
+  EXPECT_FALSE(has(html, "No published SKU baseline drawn"));
+  EXPECT_EQ(sku_baseline_gbps(run, "all_reduce", 1ULL << 30), 437.0);
+  EXPECT_FALSE(sku_baseline_gbps(run, "all_reduce", 512ULL << 20).has_value());
+  EXPECT_FALSE(sku_baseline_gbps(run, "all_gather", 1ULL << 30).has_value());
+  // Only figures outside the measured range: nothing drawn, and the note says where they are.
+  run.verdict.sku_busbw.erase(run.verdict.sku_busbw.begin() + 1);
+  const std::string outside = render_html(run);
+  EXPECT_FALSE(has(outside, "published p5.48xlarge 2-node busbw"));
+  EXPECT_TRUE(has(outside, "p5.48xlarge publishes figures at 128M, 2G, outside the sizes this run measured"));
+  run.verdict.sku_busbw.clear();
+  run.backend = "nccl";
+  EXPECT_TRUE(has(render_html(run), "p5.48xlarge publishes no 2-node busbw figure"));
+  run.backend = "host";
+  EXPECT_TRUE(has(render_html(run), "figures are NCCL between GPUs, and this run used the host backend"));
+}
+
 TEST(ReportHtml, HasTheChartsOfEachKindOfRun) {
   const std::string pairs = render_html(pairs_run());
   EXPECT_TRUE(has(pairs, "<svg id=\"pair-heatmap\""));
   EXPECT_TRUE(has(pairs, "<svg id=\"busbw-chart-all_reduce\""));
   EXPECT_TRUE(has(pairs, "robust baseline (this run&#39;s pairs)"));
-  EXPECT_TRUE(has(pairs, "hook: <code>sku_baseline_gbps</code>"));
+  EXPECT_TRUE(has(pairs, "not judged against an instance type"));
+  EXPECT_FALSE(has(pairs, "published p5.48xlarge"));
   EXPECT_FALSE(has(pairs, "fs-bars-"));
   const std::string coll = render_html(collective_run());
   EXPECT_TRUE(has(coll, "<svg id=\"busbw-chart-all_reduce\""));

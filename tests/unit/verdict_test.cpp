@@ -67,6 +67,11 @@ TEST(Verdict, HealthyRunPassesWithExitZero) {
   EXPECT_EQ(v.status, "PASS");
   EXPECT_EQ(v.profile, "quick");
   EXPECT_EQ(v.sku, "p5.48xlarge");
+  // The SKU's published figures go with the verdict, for the reports' busbw chart.
+  ASSERT_EQ(v.sku_busbw.size(), 5u);
+  EXPECT_EQ(v.sku_busbw[1].op, "all_reduce");
+  EXPECT_EQ(v.sku_busbw[1].size_bytes, 1ULL << 30);
+  EXPECT_DOUBLE_EQ(v.sku_busbw[1].busbw_gbps, 437.0);
   EXPECT_TRUE(v.drain.empty());
   EXPECT_EQ(accept_exit_code(v), 0);
   ASSERT_EQ(v.nodes.size(), 4u);
@@ -234,6 +239,7 @@ TEST(Verdict, HostBackendSkipsTheSkuMinimum) {
   EXPECT_TRUE(has(find_check(run.verdict, "node0", "busbw_min")->detail, "backend host"));
   EXPECT_EQ(run.verdict.status, "PASS");
   EXPECT_TRUE(has(render_verdict(run), "SKIP busbw_min: backend host"));
+  EXPECT_TRUE(run.verdict.sku_busbw.empty()) << "NCCL figures are not drawn against host-backend runs";
 }
 
 TEST(Verdict, UnknownOrMixedInstanceTypesGiveNoSku) {
