@@ -4,5 +4,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PODPERF_BUILD_DIR:-$root/build}
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-RelWithDebInfo} ${PODPERF_CMAKE_ARGS:-} >/dev/null
+# RelWithDebInfo with -g1 (function names and line tables: backtraces keep file:line) instead of -g:
+# measured here, -g costs a third more compile time for no gain in a crash report.
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-RelWithDebInfo} \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" ${PODPERF_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" -j "$(nproc)"
