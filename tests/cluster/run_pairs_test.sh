@@ -188,7 +188,7 @@ run_sbatch() {
 job_of() { sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' "$RESULTS/$1.sbatch" | head -n 1; }
 
 deploy_cases() {
-  local rc id job f sizes="-b 4M -e 4M -n 10 -w 2 ${PODPERF_PAIRS_ARGS:-}"
+  local rc id job f sizes="-b 4M -e 4M -n 10 -w 2 ${PODPERF_PAIRS_ARGS:-}" t0=$SECONDS
   id=deploy-pairs
   run_sbatch $id "$DEPLOY/podperf-pairs.sbatch" PODPERF_ARGS="$sizes"; rc=$?
   job=$(job_of $id)
@@ -230,6 +230,7 @@ deploy_cases() {
   else err "$id: only $ok of 4 points have a run.json on h1..h4 with NCCL_PROTO"; fi
   if grep -q '^Best setting per message size:' "$RESULTS/$id.log"; then note "$id: the ranking in the job output"
   else err "$id: no ranking in the job output"; fi
+  echo "  time:   deploy cases: $((SECONDS - t0)) s"
 }
 
 # ------------------------------------------------------------------ tests
