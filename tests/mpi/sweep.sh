@@ -3,7 +3,8 @@
 #  - the built-in host-smoke sweep: 4 points (NCCL_PROTO x two size ranges), each a fresh mpirun job
 #    whose run.json records its sizes, its argv and its environment; the ranking table, sweep.json and
 #    sweep.csv; --dry-run shows -x NAME for mpirun;
-#  - a failing point first: recorded with its exit code and output, the sweep goes on, exit 1;
+#  - a pair-test sweep whose first point fails: recorded with its exit code and output, the sweep goes
+#    on to the second point (another op), exit 1;
 #  - hostile values (shell metacharacters, quotes, a newline) in the environment and the arguments of
 #    the points reach the launcher literally, as argv and environment, and no shell runs them;
 #  - SIGTERM during a point: the job is stopped, the rest not run, sweep.json says interrupted, exit 3;
@@ -43,7 +44,7 @@ for p, (proto, lo, hi) in zip(pts, want):
     argv = run["argv"]
     assert argv[1] == "collective" and argv[argv.index("-b") + 1] == lo and argv[argv.index("-e") + 1] == hi, argv
     assert argv[argv.index("--run-id") + 1] == p["name"] and run["run_id"] == p["name"], (argv, p["name"])
-    assert run["ranks"] == 4 and run["backend"] == "host", run["ranks"]
+    assert run["ranks"] == 4 and run["backend"] == "host" and run["options"]["op"] == "all_reduce", run["options"]
     sizes = {1024: [1024, 4096], 4096: [4096, 16384]}[run["options"]["sizes_bytes"][0]]
     assert run["options"]["sizes_bytes"] == sizes, run["options"]["sizes_bytes"]
     env = [f["observed"] for f in run["findings"] if f["check"] == "signals.environment"]
@@ -67,8 +68,8 @@ EOF
 cat >"$WORK/fail.toml" <<'EOF'
 [sweep]
 description = "a bad point, then a good one"
-command = "collective"
-args = ["--backend", "host", "-b", "1K", "-e", "1K", "-n", "5", "-w", "1"]
+command = "pairs"
+args = ["--backend", "host", "--virtual-nodes", "2", "-b", "1K", "-e", "1K", "-n", "5", "-w", "1"]
 metric = "busbw"
 [launch]
 np = 2
@@ -76,6 +77,7 @@ np = 2
 args = ["--no-such-option"]
 [[points]]
 env = { NCCL_ALGO = "Tree" }
+op = "all_gather"
 EOF
 timeout 120 "$PODPERF" sweep "$WORK/fail.toml" --out "$WORK" --sweep-id fail >"$WORK/fail.out" 2>"$WORK/fail.err"
 rc=$?
@@ -89,8 +91,11 @@ s = json.load(open(sys.argv[1]))
 p = s["points"]
 assert [x["status"] for x in p] == ["failed", "ok"], [x["status"] for x in p]
 assert p[0]["exit_code"] == 2 and "no-such-option" in p[0]["error"], p[0]
-assert [e["point"] for e in s["ranking"][0]["entries"]] == [2]
+assert [e["point"] for e in s["ranking"][0]["entries"]] == [2] and s["ranking"][0]["op"] == "all_gather"
 assert s["status"] == "complete"
+run = json.load(open(p[1]["run_dir"] + "/run.json"))
+assert run["command"] == "pairs" and run["options"]["op"] == "all_gather" and len(run["nodes"]) == 2, run["options"]
+assert all(x["op"] == "all_gather" for x in run["pairs"]) and len(run["pairs"]) == 1
 EOF
 
 # ---------------------------------------------------------------- hostile values, never through a shell
