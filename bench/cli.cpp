@@ -372,6 +372,33 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
                       "metric with intervals, the slower and faster metrics) to FILE; exit 3 when it cannot be "
                       "written");
 
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "try NCCL/libfabric settings, sizes and ops: one fresh job per point of a sweep file (configs/sweeps/*.toml), "
+      "launched with srun inside a Slurm allocation, else mpirun (or the file's launcher), as an argument vector, "
+      "never through a shell; every point's run kept; ends with the points ranked by busbw per message size with "
+      "95% intervals and the best setting per size (sweep.json, sweep.csv). Run it directly, not under srun/mpirun. "
+      "Exit 0 all points ran, 1 some point failed or exited non-zero, 2 bad sweep file, 3 interrupted");
+  sweep->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  sweep->add_option("FILE", cli.sweep.file,
+                    "sweep file, or the name of a built-in one (nccl-algo-proto, efa, host-smoke)")
+      ->required();
+  sweep->add_option("--out", cli.sweep.out, "results root; the sweep goes to OUT/SWEEP_ID/, each point's run below it")
+      ->capture_default_str();
+  sweep->add_option("--sweep-id", cli.sweep.sweep_id, "name of the sweep's directory (default: sweep-<time>-p<pid>)");
+  sweep->add_option("--launcher", cli.sweep.launcher,
+                    "auto (the file's launch.argv, else srun when SLURM_JOB_ID is set, else mpirun), srun, mpirun, "
+                    "file (the file's launch.argv), none (podperf alone, one rank)")
+      ->check(CLI::IsMember({"auto", "srun", "mpirun", "file", "none"}))
+      ->capture_default_str();
+  sweep->add_option("--np", cli.sweep.np, "ranks per point: mpirun -np N (srun -n N); default the file's launch.np")
+      ->check(CLI::Range(1, 1 << 24));
+  sweep->add_option("--hostfile", cli.sweep.hostfile, "mpirun --hostfile FILE; default the file's launch.hostfile");
+  sweep->add_option("--timeout", cli.sweep.timeout_s,
+                    "seconds one point may take before its launcher is stopped (default the file's timeout_s, 3600)")
+      ->check(CLI::PositiveNumber);
+  sweep->add_flag("--dry-run", cli.sweep.dry_run, "print every point's command and variables; run nothing");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -406,6 +433,8 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
     cli.command = "report";
   } else if (compare->parsed()) {
     cli.command = "compare";
+  } else if (sweep->parsed()) {
+    cli.command = "sweep";
   } else if (accept->parsed()) {
     cli.command = "accept";
     for (const CLI::Option* opt : accept->get_options()) {

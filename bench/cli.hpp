@@ -1,5 +1,5 @@
 #pragma once
-// Command line: `podperf pairs|run|collective|fs|signals|report|compare [options]`, nccl-tests flags where they exist.
+// Command line: `podperf pairs|run|collective|fs|signals|report|compare|accept|sweep [options]`, nccl-tests flags where they exist.
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/compare_command.hpp"
+#include "bench/sweep_command.hpp"
 
 namespace podperf {
 
@@ -105,7 +106,7 @@ struct AcceptOptions {
 };
 
 struct Cli {
-  std::string command;  // pairs | run | collective | fs | signals | report | compare | accept
+  std::string command;  // pairs | run | collective | fs | signals | report | compare | accept | sweep
   SignalsCliOptions signals;
   ReportCliOptions report;
   PairsOptions pairs;
@@ -113,6 +114,7 @@ struct Cli {
   FsCommandOptions fs;
   CompareCliOptions compare;  // podperf compare (offline, no MPI)
   AcceptOptions accept;
+  SweepCliOptions sweep;  // podperf sweep (launches one job per point; no MPI itself)
   std::vector<std::string> argv;
 };
 

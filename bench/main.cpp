@@ -11,6 +11,7 @@
 #include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"
 #include "bench/report_command.hpp"
+#include "bench/sweep_command.hpp"
 #include "bench/watchdog.hpp"
 #include "signals/signals_command.hpp"
 
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
       return podperf::run_report_command(o, std::cout, std::cerr);
     }
     if (cli.command == "compare") return podperf::run_compare_command(cli.compare, std::cout, std::cerr);
+    if (cli.command == "sweep") return podperf::run_sweep_command(cli.sweep, std::cout, std::cerr);
     if (cli.command == "fs") return podperf::run_fs_command(&argc, &argv, cli);
     if (cli.command == "accept") return podperf::run_accept_command(&argc, &argv, cli);
     if (cli.command == "collective") return podperf::run_collective_command(&argc, &argv, cli);

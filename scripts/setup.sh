@@ -12,6 +12,8 @@ packages=(
   libgtest-dev libbenchmark-dev
   # tests: JSON schema checks, the namespaced multi-host cluster (Slurm + munge + PMIx)
   jq python3 python3-jsonschema
+  # tests: cli.deploy parses the Kubernetes MPIJob of deploy/k8s
+  python3-yaml
   slurm-wlm slurm-client munge libpmix2 iproute2 util-linux procps
   # tests/readonly: the read-only proof traces podperf's system calls
   strace

@@ -23,6 +23,8 @@
 #   cluster.sh down               stop everything, delete netns/tc/state (idempotent)
 #   cluster.sh status             what is running
 #   cluster.sh srun ARGS...       srun from h0 (SLURM_CONF set, Open MPI env for the subnet)
+#   cluster.sh sbatch ARGS...     sbatch from h0 (same environment as srun; the batch script runs on
+#                                 the allocation's first node), e.g. sbatch --wait -N4 script
 #   cluster.sh mpirun ARGS...     mpirun (from h1) via rsh-agent.sh, hostfile h1..h4 slots=4
 #                                 e.g. cluster.sh mpirun -np 4 --map-by node prog
 #   cluster.sh shape hX [RATE]    tbf on both ends of hX's veth (default 200mbit)
@@ -333,6 +335,12 @@ do_srun() {
   in_host "$CTL" srun "$@"
 }
 
+do_sbatch() {
+  [ -e "$NETNS_DIR/$CTL" ] || die "cluster is not up"
+  launch_env
+  in_host "$CTL" sbatch "$@"
+}
+
 do_mpirun() {
   [ -e "$NETNS_DIR/$CTL" ] || die "cluster is not up"
   launch_env
@@ -409,6 +417,7 @@ case "$cmd" in
   down)    need_root; exec 9>"$LOCK"; flock -w 120 9 || die "lock $LOCK busy"; do_down; log "down" ;;
   status)  do_status ;;
   srun)    do_srun "$@" ;;
+  sbatch)  do_sbatch "$@" ;;
   mpirun)  do_mpirun "$@" ;;
   shape)   do_shape "$@" ;;
   unshape) do_unshape "$@" ;;

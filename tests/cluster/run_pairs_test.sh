@@ -17,11 +17,19 @@
 #   srun only: h3 shaped, `podperf accept --profile quick` with the same small sizes, --run-id srun-accept
 #     exit 1; .verdict.status FAIL; h3 the only FAIL node; .verdict.drain == ["h3"]; the output has
 #     the drain lines `scontrol update NodeName=h3 State=DRAIN ...` and `kubectl cordon h3`
+#   srun only, deploy/slurm through `sbatch --wait -N4 --ntasks-per-node=1 --gpus-per-node=0` with
+#   PODPERF_BACKEND=host PODPERF_EFA=0 (the scripts' variables):
+#     podperf-pairs.sbatch: exit 0 or 1 (as unshaped above); run.json of h1..h4, launcher slurm, host backend
+#     podperf-accept.sbatch: exit 0; verdict PASS or WARN; the JUnit file in the results directory
+#     podperf-sweep.sbatch with PODPERF_SWEEP=host-smoke: podperf sweep in the batch script starts one
+#       `srun --mpi=pmix -n 4` step per point: exit 0; sweep.json launcher srun, 4 points ok, each
+#       point's run.json on h1..h4 under Slurm with its NCCL_PROTO in the recorded environment, the ranking
 # Prints PASS/FAIL per launcher and ends with "cluster: N passed, M failed".
 #
 # Environment: PODPERF_RESULTS (results dir; default a temp dir, kept on failure),
 #   PODPERF_LAUNCH_TIMEOUT (seconds per launch, default 300),
 #   PODPERF_LAUNCHERS (default "srun mpirun"), PODPERF_CLUSTER_DIR (see cluster.sh),
+#   PODPERF_CLUSTER_CASES (default "pairs deploy": the cases above, and the deploy/slurm ones below),
 #   PODPERF_PAIRS_ARGS (extra podperf arguments appended, word-split; e.g.
 #   "--threshold 0.5": pair bandwidth on this 2-core namespace cluster varies
 #   by tens of percent between unshaped pairs, shaped h3 pairs are at ~5%).
@@ -31,6 +39,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CLUSTER=$HERE/cluster.sh
 LAUNCH_TIMEOUT=${PODPERF_LAUNCH_TIMEOUT:-300}
 LAUNCHERS=${PODPERF_LAUNCHERS:-srun mpirun}
+CASES=${PODPERF_CLUSTER_CASES:-pairs deploy}
+DEPLOY=$HERE/../../deploy/slurm
 pass=0
 fail=0
 
@@ -163,11 +173,72 @@ check_json() {
   fi
 }
 
+# run_sbatch ID SCRIPT [VAR=VALUE...] -> exit code of `sbatch --wait`; the job's output in $RESULTS/ID.log
+run_sbatch() {
+  local id=$1 script=$2
+  shift 2
+  echo "  run:    sbatch $id: $* $(basename "$script")"
+  env "$@" PODPERF="$BIN" PODPERF_RESULTS="$RESULTS/deploy" PODPERF_BACKEND=host PODPERF_EFA=0 \
+    timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" sbatch --wait -N4 --ntasks-per-node=1 --gpus-per-node=0 \
+    --output="$RESULTS/$id.log" "$script" >"$RESULTS/$id.sbatch" 2>&1 &
+  wait $!
+}
+
+# the job id `sbatch` printed for ID
+job_of() { sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' "$RESULTS/$1.sbatch" | head -n 1; }
+
+deploy_cases() {
+  local rc id job f sizes="-b 4M -e 4M -n 10 -w 2 ${PODPERF_PAIRS_ARGS:-}" t0=$SECONDS
+  id=deploy-pairs
+  run_sbatch $id "$DEPLOY/podperf-pairs.sbatch" PODPERF_ARGS="$sizes"; rc=$?
+  job=$(job_of $id)
+  f=$RESULTS/deploy/pairs-$job/run.json
+  if [ "$rc" = 0 ] || { [ "$rc" = 1 ] && jq -e 'any(.pairs[]; .flagged) and (.stragglers | length) == 0' "$f" >/dev/null 2>&1; }; then
+    note "$id: sbatch --wait exit $rc"
+  else
+    err "$id: sbatch --wait exit $rc (job '$job')"; tail -n 20 "$RESULTS/$id.sbatch" "$RESULTS/$id.log" 2>/dev/null | sed 's/^/      | /'
+  fi
+  jq_check $id "$f" "run.json of h1..h4, launched by Slurm, host backend" \
+    '([.nodes[].hostname] | sort) == ["h1","h2","h3","h4"] and .launcher.kind == "slurm" and .backend == "host"'
+
+  id=deploy-accept
+  run_sbatch $id "$DEPLOY/podperf-accept.sbatch" PODPERF_ARGS="$sizes"; rc=$?
+  job=$(job_of $id)
+  check_exit $id "$rc" 0
+  jq_check $id "$RESULTS/deploy/accept-$job/run.json" "verdict PASS or WARN, profile quick, 4 nodes" \
+    '(.verdict.status == "PASS" or .verdict.status == "WARN") and .verdict.profile == "quick" and (.nodes | length) == 4'
+  if [ -s "$RESULTS/deploy/accept-$job.junit.xml" ]; then note "$id: JUnit written"; else err "$id: no JUnit file"; fi
+
+  id=deploy-sweep
+  run_sbatch $id "$DEPLOY/podperf-sweep.sbatch" PODPERF_SWEEP=host-smoke; rc=$?
+  job=$(job_of $id)
+  check_exit $id "$rc" 0
+  f=$RESULTS/deploy/sweep-$job/sweep.json
+  jq_check $id "$f" "sweep.json: srun --mpi=pmix -n 4 detected from the allocation, 4 points ok, a ranking per size" \
+    '.launcher.kind == "srun" and (.launcher.why | startswith("inside Slurm job"))
+     and .launcher.prefix == ["srun","--mpi=pmix","-n","4"]
+     and (.points | length) == 4 and all(.points[]; .status == "ok") and (.ranking | length) == 3'
+  local p ok=0
+  for p in $(jq -r '.points[].run_dir' "$f" 2>/dev/null); do
+    # shellcheck disable=SC2016  # jq variables
+    jq -e --arg d "$p" '([.nodes[].hostname] | sort) == ["h1","h2","h3","h4"] and .launcher.kind == "slurm"
+        and (.run_id == ($d | split("/") | last))
+        and any(.findings[]; .check == "signals.environment" and (.observed | test("NCCL_PROTO=(LL|Simple)")))' \
+      "$p/run.json" >/dev/null 2>&1 && ok=$((ok + 1))
+  done
+  if [ "$ok" = 4 ]; then note "$id: every point's run.json: h1..h4 under Slurm, its NCCL_PROTO recorded"
+  else err "$id: only $ok of 4 points have a run.json on h1..h4 with NCCL_PROTO"; fi
+  if grep -q '^Best setting per message size:' "$RESULTS/$id.log"; then note "$id: the ranking in the job output"
+  else err "$id: no ranking in the job output"; fi
+  echo "  time:   deploy cases: $((SECONDS - t0)) s"
+}
+
 # ------------------------------------------------------------------ tests
 for l in $LAUNCHERS; do
   echo "== launcher $l"
   errors=()
   "$CLUSTER" unshape h3 >/dev/null 2>&1 || true
+  if [[ " $CASES " == *" pairs "* ]]; then
 
   run_podperf "$l" "$l-unshaped"; rc=$?
   want=0
@@ -236,8 +307,18 @@ for l in $LAUNCHERS; do
     fi
     "$CLUSTER" unshape h3 || err "$l: could not unshape h3"
   fi
+  fi  # pairs cases
 
-  if [ ${#errors[@]} = 0 ]; then echo "PASS: $l: podperf pairs unshaped/shaped(h3)$([ "$l" = srun ] && echo ", accept")"; pass=$((pass + 1))
+  # The deploy/slurm recipes through `sbatch --wait` (srun only: they are Slurm's), host backend, and
+  # podperf sweep inside the allocation, one srun job step per point.
+  if [ "$l" = srun ] && [[ " $CASES " == *" deploy "* ]]; then
+    deploy_cases
+  fi
+
+  done_cases=""
+  [[ " $CASES " != *" pairs "* ]] || done_cases="podperf pairs unshaped/shaped(h3)$([ "$l" = srun ] && echo ", accept")"
+  [[ " $CASES " != *" deploy "* ]] || [ "$l" != srun ] || done_cases+="; deploy/slurm with sbatch: pairs, accept, sweep"
+  if [ ${#errors[@]} = 0 ]; then echo "PASS: $l: ${done_cases#; }"; pass=$((pass + 1))
   else echo "FAIL: $l: ${#errors[@]} check(s) failed: ${errors[0]}"; fail=$((fail + 1)); fi
 done
 

@@ -1,8 +1,9 @@
-// The TOML configs: thresholds, host-signal rules, filesystem capacities (analysis/thresholds,
-// signals/rules, analysis/fs_capacity). Bad text must give ConfigError, never anything else.
+// The TOML configs: thresholds, host-signal rules, filesystem capacities, sweep files (analysis/thresholds,
+// signals/rules, analysis/fs_capacity, sweep/sweep_plan). Bad text must give ConfigError, never anything else.
 #include "analysis/fs_capacity.hpp"
 #include "analysis/thresholds.hpp"
 #include "signals/rules.hpp"
+#include "sweep/sweep_plan.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -12,6 +13,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   podperf::fuzz::expect_clean([&] {
     const podperf::FsCapacityTable t = podperf::parse_fs_capacity(text, "fuzz.toml");
     for (const auto& d : t.fsx) (void)podperf::fsx_expected(t, d.name, 1.2);
+  });
+  podperf::fuzz::expect_clean([&] {
+    const podperf::SweepSpec s = podperf::parse_sweep(text, "fuzz.toml");
+    for (const auto& p : s.points) (void)podperf::point_podperf_args(s, p);
   });
   return 0;
 }

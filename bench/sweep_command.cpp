@@ -1,0 +1,317 @@
+#include "bench/sweep_command.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "analysis/errors.hpp"
+#include "analysis/run_json.hpp"
+#include "analysis/stats.hpp"
+#include "analysis/sweep_rank.hpp"
+#include "analysis/toml_check.hpp"
+#include "analysis/units.hpp"
+#include "bench/launch.hpp"
+#include "bench/run_metadata.hpp"
+#include "sweep/sweep_plan.hpp"
+
+extern char** environ;
+
+namespace podperf {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? std::string(v) : std::string();
+}
+
+// For printing only (--dry-run, the header): what a shell user would type. Never executed.
+std::string display_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=./:,@%") ==
+                        std::string::npos) {
+    return s;
+  }
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else if (c == '\n') {
+      out += "'$'\\n''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string display_argv(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const std::string& a : argv) {
+    if (!out.empty()) out += ' ';
+    out += display_quote(a);
+  }
+  return out;
+}
+
+std::string default_sweep_id() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return fmt::format("sweep-{:%Y%m%d-%H%M%S}-p{}", tm, static_cast<long>(getpid()));
+}
+
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.flush();
+    if (!f) throw RuntimeFailure(fmt::format("{}: cannot write", tmp.string()));
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) throw RuntimeFailure(fmt::format("{}: cannot rename into place: {}", path.string(), ec.message()));
+}
+
+// The largest size a point measured, its busbw: the one number of the progress line.
+std::string headline(const SweepPointResult& p) {
+  const SweepCase* best = nullptr;
+  for (const SweepCase& c : p.cases) {
+    if (best == nullptr || c.size_bytes > best->size_bytes) best = &c;
+  }
+  if (best == nullptr) return "no measurement";
+  return fmt::format("{} {} busbw {:.4g} GB/s", best->op, format_size(best->size_bytes), median(best->busbw_gbps));
+}
+
+std::string last_line(const std::string& text) {
+  const auto nl = text.rfind('\n');
+  return nl == std::string::npos ? text : text.substr(nl + 1);
+}
+
+struct Sweep {
+  SweepSpec spec;
+  std::string file_text;
+  LaunchChoice launcher;
+  fs::path dir;
+  std::string sweep_id;
+  std::string started_at;
+  std::vector<SweepPointResult> results;
+};
+
+nlohmann::json sweep_json(const Sweep& s, const std::vector<SweepRankGroup>& groups, const std::string& status) {
+  nlohmann::json best = nlohmann::json::array();
+  for (const SweepRankGroup& g : groups) {
+    const SweepRankEntry& b = g.entries.front();
+    best.push_back({{"op", g.op},
+                    {"dtype", g.dtype},
+                    {"size_bytes", g.size_bytes},
+                    {"point", b.point},
+                    {"settings", b.label},
+                    {"median_busbw_gbps", b.median_gbps},
+                    {"ci_low_gbps", b.ci_low_gbps},
+                    {"ci_high_gbps", b.ci_high_gbps},
+                    {"clear", g.best_clear}});
+  }
+  return {{"schema", "podperf.sweep"},
+          {"schema_version", 1},
+          {"podperf_version", PODPERF_VERSION},
+          {"sweep_id", s.sweep_id},
+          {"file", s.spec.source},
+          {"description", s.spec.description},
+          {"command", s.spec.command},
+          {"base_args", s.spec.args},
+          {"metric", s.spec.metric},
+          {"interval", "95% percentile bootstrap of the median per-iteration busbw"},
+          {"launcher", {{"kind", s.launcher.kind}, {"why", s.launcher.why}, {"prefix", s.launcher.prefix}}},
+          {"started_at", s.started_at},
+          {"finished_at", status == "running" ? "" : iso8601_now()},
+          {"status", status},
+          {"points_planned", s.spec.points.size()},
+          {"points", sweep_points_json(s.results)},
+          {"ranking", sweep_ranking_json(groups)},
+          {"best", best}};
+}
+
+void save(const Sweep& s, const std::string& status) {
+  const std::vector<SweepRankGroup> groups = rank_sweep(s.results);
+  write_atomically(s.dir / "sweep.json", sweep_json(s, groups, status).dump(2) + "\n");
+  write_atomically(s.dir / "sweep.csv", sweep_csv(groups));
+}
+
+SweepPointResult run_point(const Sweep& s, const SweepPoint& point, const std::string& exe, double timeout_s) {
+  SweepPointResult r;
+  r.index = point.index;
+  r.name = point.name;
+  r.label = point.label();
+  r.env = point.env;
+  const fs::path run_dir = s.dir / point.name;
+  r.run_dir = run_dir.string();
+  std::vector<std::string> args = point_podperf_args(s.spec, point);
+  args.insert(args.end(), {"--out", s.dir.string(), "--run-id", point.name});
+  r.argv = launch_argv(s.launcher, exe, args, point.env);
+  std::error_code ec;
+  fs::create_directories(run_dir, ec);
+  if (ec) throw RuntimeFailure(fmt::format("{}: cannot create the point's directory: {}", r.run_dir, ec.message()));
+  const std::string log = (run_dir / "launch.log").string();
+
+  const auto start = std::chrono::steady_clock::now();
+  const SpawnResult sr = spawn_and_wait(r.argv, child_environment(environ, point.env), log, timeout_s);
+  r.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.exit_code = sr.exit_code;
+
+  const fs::path run_json = run_dir / "run.json";
+  std::string read_error;
+  bool have_run = false;
+  if (fs::exists(run_json)) {
+    try {
+      r.cases = sweep_cases(read_run_json(run_json.string()));
+      have_run = true;
+    } catch (const std::exception& e) {
+      read_error = e.what();
+    }
+  }
+  if (!sr.started) {
+    r.status = "failed";
+    r.exit_code = 127;
+    r.error = sr.error;
+  } else if (sr.interrupted) {
+    r.status = "interrupted";
+  } else if (sr.timed_out) {
+    r.status = "timeout";
+  } else if (sr.exit_code == 0 && have_run) {
+    r.status = "ok";
+  } else if (sr.exit_code == 1 && have_run) {
+    r.status = "flagged";  // wrong results, failed cases or flagged pairs; its ok cases still count
+  } else {
+    r.status = "failed";
+  }
+  if (r.status != "ok" && r.error.empty()) {
+    std::string why;
+    if (r.status == "timeout") {
+      why = fmt::format("stopped after {:.0f} s (timeout_s)", timeout_s);
+    } else if (r.status == "interrupted") {
+      why = "interrupted (SIGINT/SIGTERM)";
+    } else if (!have_run) {
+      why = read_error.empty() ? fmt::format("exit {}, no run.json", r.exit_code)
+                               : fmt::format("exit {}, unreadable run.json: {}", r.exit_code, read_error);
+    } else {
+      why = fmt::format("exit {}", r.exit_code);
+    }
+    const std::string tail = file_tail(log, 20, 4000);
+    r.error = tail.empty() ? why : why + "\n" + tail;
+  }
+  return r;
+}
+
+int run(const SweepCliOptions& o, std::ostream& out, std::ostream& err) {
+  if (!env_or_empty("OMPI_COMM_WORLD_SIZE").empty() || !env_or_empty("PMIX_RANK").empty()) {
+    throw UsageError(
+        "podperf sweep starts one job per point itself: run it directly (inside the allocation), not under srun or "
+        "mpirun");
+  }
+  Sweep s;
+  std::string source;
+  s.file_text = named_config_text(o.file, "sweeps/", "sweep", source);
+  s.spec = parse_sweep(s.file_text, source);
+  if (o.timeout_s > 0) s.spec.timeout_s = o.timeout_s;
+  s.launcher = choose_launcher(o.launcher, s.spec.launch, o.np, o.hostfile, env_or_empty("SLURM_JOB_ID"));
+  s.sweep_id = o.sweep_id.empty() ? default_sweep_id() : o.sweep_id;
+  if (s.sweep_id.find('/') != std::string::npos || s.sweep_id == "." || s.sweep_id == "..") {
+    throw UsageError(fmt::format("--sweep-id '{}': must be a plain name (no '/')", s.sweep_id));
+  }
+  s.dir = fs::absolute(fs::path(o.out) / s.sweep_id).lexically_normal();
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw RuntimeFailure(fmt::format("cannot find podperf's own executable: {}", ec.message()));
+
+  const std::size_t n = s.spec.points.size();
+  out << fmt::format("podperf sweep {}: {} points of podperf {} ({})\n", s.spec.source, n, s.spec.command,
+                     s.spec.description);
+  out << fmt::format("launcher: {} ({}){}\n", s.launcher.kind, s.launcher.why,
+                     s.launcher.prefix.empty() ? "" : ": " + display_argv(s.launcher.prefix));
+  if (o.dry_run) {
+    out << "dry run: each point's command (shown shell-quoted; executed as an argument vector, never by a shell) "
+           "and the variables it sets\n";
+    for (const SweepPoint& p : s.spec.points) {
+      std::vector<std::string> args = point_podperf_args(s.spec, p);
+      args.insert(args.end(), {"--out", s.dir.string(), "--run-id", p.name});
+      out << fmt::format("#{} {}\n  {}\n", p.index, p.label(), display_argv(launch_argv(s.launcher, exe, args, p.env)));
+      for (const auto& [k, v] : p.env) out << fmt::format("  env {}={}\n", k, display_quote(v));
+    }
+    return kExitOk;
+  }
+
+  if (fs::exists(s.dir / "sweep.json")) {
+    throw UsageError(fmt::format("{} already holds a sweep.json; choose another --sweep-id", s.dir.string()));
+  }
+  fs::create_directories(s.dir, ec);
+  if (ec) throw UsageError(fmt::format("--out {}: cannot create {}: {}", o.out, s.dir.string(), ec.message()));
+  out << fmt::format("results: {}\n", s.dir.string());
+  out.flush();
+  s.started_at = iso8601_now();
+  write_atomically(s.dir / "sweep.toml", s.file_text);
+  save(s, "running");
+
+  bool interrupted = false;
+  for (const SweepPoint& p : s.spec.points) {
+    interrupted = interrupted || take_pending_termination();
+    if (interrupted) {
+      SweepPointResult skipped;
+      skipped.index = p.index;
+      skipped.name = p.name;
+      skipped.label = p.label();
+      skipped.env = p.env;
+      skipped.status = "not_run";
+      s.results.push_back(skipped);
+      continue;
+    }
+    err << fmt::format("sweep [{}/{}] start {}: {}\n", p.index, n, p.name, p.label());
+    err.flush();
+    SweepPointResult r = run_point(s, p, exe.string(), s.spec.timeout_s);
+    if (r.status == "ok") {
+      err << fmt::format("sweep [{}/{}] ok     {} in {:.1f} s: {}\n", p.index, n, p.name, r.duration_s, headline(r));
+    } else {
+      err << fmt::format("sweep [{}/{}] {} {} in {:.1f} s (exit {}): {}\n", p.index, n,
+                         r.status == "flagged" ? "FLAGGED" : "FAILED", p.name, r.duration_s, r.exit_code,
+                         last_line(r.error));
+    }
+    err.flush();
+    interrupted = r.status == "interrupted";
+    s.results.push_back(std::move(r));
+    save(s, "running");
+  }
+  save(s, interrupted ? "interrupted" : "complete");
+
+  out << "\n" << sweep_ranking_text(rank_sweep(s.results), s.results);
+  out << fmt::format("\nsweep.json, sweep.csv and one run directory per point (run.json, launch.log) in {}\n",
+                     s.dir.string());
+  if (interrupted) return kExitRuntime;
+  for (const SweepPointResult& r : s.results) {
+    if (r.status != "ok") return kExitFlagged;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_sweep_command(const SweepCliOptions& o, std::ostream& out, std::ostream& err) {
+  try {
+    return run(o, out, err);
+  } catch (const UsageError& e) {
+    err << "podperf: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "podperf: error: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}
+
+}  // namespace podperf

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# deploy/: the Kubernetes MPIJob parses (python3-yaml) and has the fields that matter; the sbatch scripts
+# are valid bash and run podperf through srun --mpi=pmix with one task per GPU and the EFA variables.
+# (The sbatch scripts run for real with sbatch --wait in the cluster test, tests/cluster/run_pairs_test.sh.)
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+fails=0
+python3 - "$ROOT/deploy/k8s/podperf-mpijob.yaml" <<'PY' || fails=$((fails + 1))
+import sys
+import yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1])))
+assert len(docs) == 1, "one document"
+j = docs[0]
+assert j["apiVersion"] == "kubeflow.org/v2beta1" and j["kind"] == "MPIJob", (j["apiVersion"], j["kind"])
+spec = j["spec"]
+slots = spec["slotsPerWorker"]
+specs = spec["mpiReplicaSpecs"]
+assert set(specs) == {"Launcher", "Worker"}, set(specs)
+assert specs["Launcher"]["replicas"] == 1
+launcher = specs["Launcher"]["template"]["spec"]["containers"][0]
+cmd = launcher["command"] + launcher["args"]
+assert cmd[0] == "mpirun" and "podperf" in cmd, cmd
+np = int(cmd[cmd.index("-np") + 1])
+workers = specs["Worker"]["replicas"]
+assert np == workers * slots, ("one rank per slot", np, workers, slots)
+assert f"ppr:{slots}:node" in cmd, "ranks per node = slots"
+forwarded = {cmd[i + 1] for i, a in enumerate(cmd) if a == "-x"}
+env = {e["name"]: e["value"] for e in launcher["env"]}
+assert env.get("FI_PROVIDER") == "efa" and env.get("FI_EFA_USE_DEVICE_RDMA") == "1", env
+assert set(env) <= forwarded, ("every launcher variable forwarded with -x", set(env) - forwarded)
+out = cmd[cmd.index("--out") + 1]
+w = specs["Worker"]["template"]["spec"]
+c = w["containers"][0]
+assert "IPC_LOCK" in c["securityContext"]["capabilities"]["add"]
+limits = c["resources"]["limits"]
+assert int(limits["nvidia.com/gpu"]) == slots, ("one rank per GPU", limits)
+assert int(limits["vpc.amazonaws.com/efa"]) > 0, limits
+mounts = {m["mountPath"]: m["name"] for m in c["volumeMounts"]}
+vols = {v["name"]: v for v in w["volumes"]}
+assert vols[mounts["/dev/shm"]]["emptyDir"]["medium"] == "Memory", "memory-backed /dev/shm"
+assert out in mounts and ("persistentVolumeClaim" in vols[mounts[out]]), ("results on a volume", out, mounts)
+print("deploy/k8s/podperf-mpijob.yaml: ok")
+PY
+for f in "$ROOT"/deploy/slurm/*.sbatch; do
+  name=$(basename "$f")
+  if ! bash -n "$f"; then echo "FAIL: $name is not valid bash"; fails=$((fails + 1)); continue; fi
+  grep -q '^#SBATCH --ntasks-per-node=8$' "$f" && grep -q '^#SBATCH --gpus-per-node=8$' "$f" &&
+    grep -q 'export FI_PROVIDER=efa' "$f" && grep -q 'export FI_EFA_USE_DEVICE_RDMA=1' "$f" &&
+    ! grep -q 'NCCL_DEBUG=' "$f" ||
+    { echo "FAIL: $name: one task per GPU, EFA variables, NCCL_DEBUG left to podperf"; fails=$((fails + 1)); continue; }
+  case $name in
+    podperf-sweep.sbatch) grep -q '"$PODPERF" sweep ' "$f" ;;
+    *) grep -q '^srun --mpi=pmix ' "$f" ;;
+  esac || { echo "FAIL: $name: launch line"; fails=$((fails + 1)); continue; }
+  echo "deploy/slurm/$name: ok"
+done
+echo "deploy: $fails failed"
+[ "$fails" = 0 ]
