@@ -8,6 +8,7 @@
 
 #include "analysis/findings_text.hpp"
 #include "analysis/fs_text.hpp"
+#include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -59,6 +60,22 @@ void render_matrix(const Run& run, std::string& out) {
 // Flagged pairs, retest, stragglers and slow links at the judged size.
 void render_pairs_outcome(const Run& run, std::string& out);
 
+// Pairs by the outermost topology level they cross (runs with a topology).
+void render_topology_classes(const Run& run, std::string& out) {
+  const TopologyComparison cmp = compare_topology(run, 1);
+  if (cmp.classes.empty()) return;
+  append(out, "Topology ({}; ratio against the {} median{}):\n", fmt::join(run.topology_levels, " > "),
+         cmp.reference.empty() ? "(no reference)" : cmp.reference,
+         cmp.straggler_pairs_left_out == 0 ? ""
+                                           : fmt::format("; {} pairs of stragglers left out", cmp.straggler_pairs_left_out));
+  std::size_t width = 10;
+  for (const TopologyClass& c : cmp.classes) width = std::max(width, c.name.size());
+  for (const TopologyClass& c : cmp.classes) {
+    append(out, "  {:<{}} {:>5} pairs  median {:9.3f} GB/s  {}\n", c.name, width, c.pairs, c.median_busbw_gbps,
+           c.ratio > 0.0 ? fmt::format("{:.0f}%", c.ratio * 100.0) : "-");
+  }
+}
+
 }  // namespace
 
 std::string render_summary(const Run& run, const std::string& results_dir) {
@@ -96,6 +113,7 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
   }
 
   if (pairs_section) render_pairs_outcome(run, out);
+  if (pairs_section) render_topology_classes(run, out);
   if (!run.fs.probes.empty()) out += render_fs_section(run);
   const std::string findings = render_findings(run, "  ");
   if (!run.findings.empty()) append(out, "Findings:\n{}", findings);
