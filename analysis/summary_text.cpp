@@ -64,7 +64,7 @@ void render_pairs_outcome(const Run& run, std::string& out);
 void render_topology_classes(const Run& run, std::string& out) {
   const TopologyComparison cmp = compare_topology(run, 1);
   if (cmp.classes.empty()) return;
-  append(out, "Topology ({}; ratio against the {} median{}):\n", fmt::join(run.topology_levels, " > "),
+  append(out, "\nTopology ({}; ratio against the {} median{}):\n", fmt::join(run.topology_levels, " > "),
          cmp.reference.empty() ? "(no reference)" : cmp.reference,
          cmp.straggler_pairs_left_out == 0 ? ""
                                            : fmt::format("; {} pairs of stragglers left out", cmp.straggler_pairs_left_out));

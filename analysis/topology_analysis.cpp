@@ -66,14 +66,21 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
   std::set<int> stragglers;
   for (const Straggler& s : run.stragglers) stragglers.insert(s.node);
   std::map<int, std::vector<double>> busbw;  // level -> the pairs' busbw
-  for (const PairResult& p : run.pairs) {
-    if (p.size_bytes != run.judged_size_bytes || p.status != "ok") continue;
-    if (stragglers.count(p.nodes[0]) != 0 || stragglers.count(p.nodes[1]) != 0) {
-      ++cmp.straggler_pairs_left_out;
-      continue;
+  const auto collect = [&](bool leave_out_stragglers) {
+    busbw.clear();
+    cmp.straggler_pairs_left_out = 0;
+    for (const PairResult& p : run.pairs) {
+      if (p.size_bytes != run.judged_size_bytes || p.status != "ok") continue;
+      if (leave_out_stragglers && (stragglers.count(p.nodes[0]) != 0 || stragglers.count(p.nodes[1]) != 0)) {
+        ++cmp.straggler_pairs_left_out;
+        continue;
+      }
+      busbw[topology_split_level(run, p.nodes[0], p.nodes[1])].push_back(p.busbw_gbps);
     }
-    busbw[topology_split_level(run, p.nodes[0], p.nodes[1])].push_back(p.busbw_gbps);
-  }
+  };
+  collect(true);
+  // Every pair touches a straggler (most nodes flagged: no healthy majority): compare them all.
+  if (busbw.empty()) collect(false);
   const int leaf = static_cast<int>(depth(run));
   const auto same_leaf = busbw.find(leaf);
   const auto minimum = static_cast<std::size_t>(std::max(min_pairs, 1));

@@ -25,7 +25,8 @@ struct TopologyComparison {
   std::string reference;               // "same leaf" | "run baseline" | "" (nothing to compare against)
   double reference_gbps = 0.0;
   std::size_t reference_pairs = 0;
-  std::size_t straggler_pairs_left_out = 0;  // pairs of straggler nodes (they would slow every class)
+  std::size_t straggler_pairs_left_out = 0;  // pairs of straggler nodes (they would slow every class); none
+                                             // left out when every pair has a straggler
   std::vector<TopologyClass> classes;  // outermost crossing first, then same leaf, then unknown
 };
 
