@@ -52,4 +52,10 @@ expect_match "report --topology: pairs under two leaf switches" "$md" "\| crosse
 bad=$("$PODPERF" report "$WORK/res/t" --format md --out - --topology "$WORK/racks.csv" --topology-format slurm 2>&1)
 expect_eq "report with a wrong --topology-format: exit 2" "$?" "2"
 expect_match "...naming file:line" "$bad" "racks.csv:1: 'node,spine,leaf' is not KEY=VALUE"
+acc=$("$PODPERF" accept --from "$WORK/res/t" --topology "$WORK/topology.conf" 2>&1)
+rc=$?
+if [[ $rc -le 1 ]] && ! grep -q "error" <<<"$acc"; then pass "accept --from takes --topology (exit $rc)"; else fail "accept --from --topology: exit $rc: $acc"; fi
+acc=$("$PODPERF" accept --from "$WORK/res/t" --topology "$WORK/dup.csv" 2>&1)
+expect_eq "accept --from with a broken topology: exit 2" "$?" "2"
+expect_match "...naming file:line" "$acc" "dup.csv:3: node"
 finish
