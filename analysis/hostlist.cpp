@@ -36,7 +36,8 @@ std::vector<std::string> expand_ranges(std::string_view body, std::string_view e
   std::size_t start = 0;
   while (start <= body.size()) {
     const std::size_t comma = body.find(',', start);
-    const std::string_view item = body.substr(start, comma == std::string_view::npos ? body.size() - start : comma - start);
+    const std::string_view item =
+        body.substr(start, comma == std::string_view::npos ? body.size() - start : comma - start);
     if (item.empty()) throw InputError(fmt::format("hostlist '{}': empty range in '[{}]'", expression, body));
     const std::size_t dash = item.find('-');
     if (dash == std::string_view::npos) {
@@ -48,7 +49,8 @@ std::vector<std::string> expand_ranges(std::string_view body, std::string_view e
       const std::uint64_t lo = to_number(lo_text, expression);
       const std::uint64_t hi = to_number(hi_text, expression);
       if (hi < lo) throw InputError(fmt::format("hostlist '{}': range '{}' runs backwards", expression, item));
-      if (hi - lo >= kMaxHosts) throw InputError(fmt::format("hostlist '{}': range '{}' is too large", expression, item));
+      if (hi - lo >= kMaxHosts)
+        throw InputError(fmt::format("hostlist '{}': range '{}' is too large", expression, item));
       const std::size_t width = lo_text.size();
       for (std::uint64_t v = lo; v <= hi; ++v) out.push_back(fmt::format("{:0{}}", v, width));
     }
@@ -72,7 +74,8 @@ void expand_name(std::string_view name, std::string_view expression, std::vector
     for (std::string& p : partial) p += literal;
     if (open == std::string_view::npos) break;
     const std::size_t close = name.find(']', open);
-    if (close == std::string_view::npos) throw InputError(fmt::format("hostlist '{}': '[' is never closed", expression));
+    if (close == std::string_view::npos)
+      throw InputError(fmt::format("hostlist '{}': '[' is never closed", expression));
     const std::vector<std::string> values = expand_ranges(name.substr(open + 1, close - open - 1), expression);
     if (static_cast<std::uint64_t>(partial.size()) * values.size() > kMaxHosts) {
       throw InputError(fmt::format("hostlist '{}': more than {} hosts", expression, kMaxHosts));

@@ -13,7 +13,9 @@
 namespace podperf {
 namespace {
 
-std::string short_name(const std::string& host) { return host.substr(0, host.find('.')); }
+std::string short_name(const std::string& host) {
+  return host.substr(0, host.find('.'));
+}
 
 }  // namespace
 

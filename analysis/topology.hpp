@@ -12,9 +12,9 @@
 namespace podperf {
 
 struct Topology {
-  std::string source;                 // the file (or what the caller named the text)
-  std::string format;                 // eks | slurm | csv
-  std::vector<std::string> levels;    // level names, outermost first
+  std::string source;               // the file (or what the caller named the text)
+  std::string format;               // eks | slurm | csv
+  std::vector<std::string> levels;  // level names, outermost first
   // Node name (as the file spells it) -> one name per level, outermost first.
   std::map<std::string, std::vector<std::string>> paths;
 };

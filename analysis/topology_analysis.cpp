@@ -32,8 +32,8 @@ std::size_t depth(const Run& run) {
 }
 
 std::string describe(const TopologyClass& c, const TopologyComparison& cmp) {
-  std::string out = fmt::format("{}: {} pair{}, median {:.3f} GB/s", c.name, c.pairs, c.pairs == 1 ? "" : "s",
-                                c.median_busbw_gbps);
+  std::string out =
+      fmt::format("{}: {} pair{}, median {:.3f} GB/s", c.name, c.pairs, c.pairs == 1 ? "" : "s", c.median_busbw_gbps);
   if (!cmp.reference.empty() && c.level >= 0 && !(cmp.reference == "same leaf" && c.name == "same leaf")) {
     out += fmt::format(" ({:.0f}% of {})", c.ratio * 100.0, cmp.reference);
   }
@@ -136,11 +136,13 @@ void analyze_topology(Run& run, const TopologyThresholds& thresholds) {
     if (missing.size() > kListedNodes) names += fmt::format(", ... ({} more)", missing.size() - kListedNodes);
     f.observed = fmt::format("{} of {} nodes not found in {}: {}", missing.size(), run.nodes.size(), source, names);
     f.expected = "every node of the run named in the topology (by label, hostname or short hostname)";
-    f.meaning = "these nodes have no place in the topology: their pairs are left out of the per-level comparison and "
-                "the heatmap puts them last";
+    f.meaning =
+        "these nodes have no place in the topology: their pairs are left out of the per-level comparison and "
+        "the heatmap puts them last";
     f.effect = "none on the measurements; the topology comparison sees fewer pairs";
-    f.next_step = "check that the topology file names the nodes as the run does (run.json nodes[].hostname); on EKS "
-                  "the pods need hostNetwork (hostname = node name), or write a CSV mapping the pods' hostnames";
+    f.next_step =
+        "check that the topology file names the nodes as the run does (run.json nodes[].hostname); on EKS "
+        "the pods need hostNetwork (hostname = node name), or write a CSV mapping the pods' hostnames";
     run.findings.push_back(std::move(f));
   }
 
@@ -161,9 +163,9 @@ void analyze_topology(Run& run, const TopologyThresholds& thresholds) {
                            cmp.straggler_pairs_left_out == 0
                                ? ""
                                : fmt::format(" ({} pairs of straggler nodes left out)", cmp.straggler_pairs_left_out));
-  f.expected = fmt::format("pairs crossing a level within {:.0f}% of the {} median (classes of at least {} pairs judged)",
-                           thresholds.slower_fraction * 100.0, cmp.reference.empty() ? "same-leaf" : cmp.reference,
-                           thresholds.min_pairs);
+  f.expected = fmt::format(
+      "pairs crossing a level within {:.0f}% of the {} median (classes of at least {} pairs judged)",
+      thresholds.slower_fraction * 100.0, cmp.reference.empty() ? "same-leaf" : cmp.reference, thresholds.min_pairs);
   if (worst != nullptr && worst->ratio < 1.0 - thresholds.slower_fraction) {
     f.tag = Tag::kConcern;
     f.meaning = fmt::format(
@@ -181,9 +183,10 @@ void analyze_topology(Run& run, const TopologyThresholds& thresholds) {
     if (!any_crossing) {
       f.meaning = "no measured pair crosses a topology level: every pair shares its leaf, nothing to compare";
     } else if (worst == nullptr) {
-      f.meaning = fmt::format("too few pairs to judge: a class needs at least {} pairs and a reference (same-leaf "
-                              "pairs, or the run's baseline)",
-                              thresholds.min_pairs);
+      f.meaning = fmt::format(
+          "too few pairs to judge: a class needs at least {} pairs and a reference (same-leaf "
+          "pairs, or the run's baseline)",
+          thresholds.min_pairs);
     } else {
       f.meaning = "crossing the topology's levels costs no more bandwidth than the threshold in this run";
     }

@@ -12,22 +12,22 @@ namespace podperf {
 
 // The pairs at the judged size whose two nodes first differ at one level (or nowhere: same leaf).
 struct TopologyClass {
-  std::string name;   // "crosses <level>" | "same leaf" | "topology unknown"
-  int level = -1;     // index in topology_levels where the nodes differ; levels.size() for same leaf; -1 unknown
+  std::string name;  // "crosses <level>" | "same leaf" | "topology unknown"
+  int level = -1;    // index in topology_levels where the nodes differ; levels.size() for same leaf; -1 unknown
   std::size_t pairs = 0;
   double median_busbw_gbps = 0.0;
-  double ratio = 0.0;  // median / the reference (0 when there is none)
-  bool judged = false; // enough pairs here and in the reference to be judged (min_pairs)
+  double ratio = 0.0;   // median / the reference (0 when there is none)
+  bool judged = false;  // enough pairs here and in the reference to be judged (min_pairs)
 };
 
 struct TopologyComparison {
-  std::uint64_t size_bytes = 0;        // the judged size
-  std::string reference;               // "same leaf" | "run baseline" | "" (nothing to compare against)
+  std::uint64_t size_bytes = 0;  // the judged size
+  std::string reference;         // "same leaf" | "run baseline" | "" (nothing to compare against)
   double reference_gbps = 0.0;
   std::size_t reference_pairs = 0;
   std::size_t straggler_pairs_left_out = 0;  // pairs of straggler nodes (they would slow every class); none
                                              // left out when every pair has a straggler
-  std::vector<TopologyClass> classes;  // outermost crossing first, then same leaf, then unknown
+  std::vector<TopologyClass> classes;        // outermost crossing first, then same leaf, then unknown
 };
 
 // "same leaf", "crosses <level>" or "topology unknown" for nodes a and b of `run`, and the level index

@@ -13,7 +13,8 @@ std::vector<std::string> split_fields(std::string_view line) {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = line.find(',', start);
-    out.emplace_back(trim_space(line.substr(start, comma == std::string_view::npos ? line.size() - start : comma - start)));
+    out.emplace_back(
+        trim_space(line.substr(start, comma == std::string_view::npos ? line.size() - start : comma - start)));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -34,8 +35,8 @@ Topology parse_csv_topology(std::string_view text, const std::string& source) {
     const std::size_t lineno = i + 1;
     if (line.empty() || line.front() == '#') continue;
     if (line.find('"') != std::string_view::npos) {
-      throw InputError(fmt::format("{}:{}: quoted CSV fields are not supported (names hold no commas or quotes)",
-                                   source, lineno));
+      throw InputError(
+          fmt::format("{}:{}: quoted CSV fields are not supported (names hold no commas or quotes)", source, lineno));
     }
     std::vector<std::string> fields = split_fields(line);
     if (!header) {
@@ -44,11 +45,12 @@ Topology parse_csv_topology(std::string_view text, const std::string& source) {
                                      source, lineno, fields.front()));
       }
       if (fields.size() < 2) {
-        throw InputError(fmt::format("{}:{}: the header names no level after 'node' (e.g. node,spine,leaf)", source,
-                                     lineno));
+        throw InputError(
+            fmt::format("{}:{}: the header names no level after 'node' (e.g. node,spine,leaf)", source, lineno));
       }
       for (std::size_t f = 1; f < fields.size(); ++f) {
-        if (fields[f].empty()) throw InputError(fmt::format("{}:{}: level {} of the header is empty", source, lineno, f));
+        if (fields[f].empty())
+          throw InputError(fmt::format("{}:{}: level {} of the header is empty", source, lineno, f));
         for (std::size_t g = 1; g < f; ++g) {
           if (fields[g] == fields[f]) {
             throw InputError(fmt::format("{}:{}: level '{}' appears twice in the header", source, lineno, fields[f]));
@@ -72,8 +74,8 @@ Topology parse_csv_topology(std::string_view text, const std::string& source) {
     }
     const auto [at, inserted] = line_of.emplace(fields.front(), lineno);
     if (!inserted) {
-      throw InputError(
-          fmt::format("{}:{}: node '{}' is listed twice (first on line {})", source, lineno, fields.front(), at->second));
+      throw InputError(fmt::format("{}:{}: node '{}' is listed twice (first on line {})", source, lineno,
+                                   fields.front(), at->second));
     }
     t.paths[fields.front()] = std::vector<std::string>(fields.begin() + 1, fields.end());
   }

@@ -47,8 +47,8 @@ Topology parse_eks_topology(std::string_view text, const std::string& source) {
   } else if (doc.is_object() && doc.contains("metadata")) {
     items.push_back(&doc);
   } else {
-    throw InputError(fmt::format("{}: expected `kubectl get nodes -o json` output (an object with items[] of Nodes)",
-                                 source));
+    throw InputError(
+        fmt::format("{}: expected `kubectl get nodes -o json` output (an object with items[] of Nodes)", source));
   }
   Topology t;
   t.source = source;
@@ -66,7 +66,8 @@ Topology parse_eks_topology(std::string_view text, const std::string& source) {
     std::pair<std::string, std::map<std::string, std::string>> node{(*metadata)["name"].get<std::string>(), {}};
     if (metadata->contains("labels")) {
       const nlohmann::json& labels = (*metadata)["labels"];
-      if (!labels.is_object()) throw InputError(fmt::format("{}: items[{}] ({}): metadata.labels is not an object", source, i, node.first));
+      if (!labels.is_object())
+        throw InputError(fmt::format("{}: items[{}] ({}): metadata.labels is not an object", source, i, node.first));
       for (const Level& level : kLevels) {
         if (!labels.contains(level.label)) continue;
         if (!labels[level.label].is_string() || labels[level.label].get<std::string>().empty()) {
@@ -90,9 +91,10 @@ Topology parse_eks_topology(std::string_view text, const std::string& source) {
     }
   }
   if (used.empty()) {
-    throw InputError(fmt::format("{}: no node has a topology label (topology.kubernetes.io/zone, "
-                                 "topology.k8s.aws/network-node-layer-1..3)",
-                                 source));
+    throw InputError(
+        fmt::format("{}: no node has a topology label (topology.kubernetes.io/zone, "
+                    "topology.k8s.aws/network-node-layer-1..3)",
+                    source));
   }
   for (const auto& [name, labels] : nodes) {
     std::vector<std::string> path;

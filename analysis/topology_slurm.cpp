@@ -49,10 +49,12 @@ std::map<std::string, std::string> tokens(std::string_view line, const std::stri
   return out;
 }
 
-std::vector<std::string> hosts(const std::map<std::string, std::string>& kv, const char* key, const std::string& where) {
+std::vector<std::string> hosts(const std::map<std::string, std::string>& kv, const char* key,
+                               const std::string& where) {
   const auto it = kv.find(key);
   if (it == kv.end()) return {};
-  if (it->second.empty()) throw InputError(fmt::format("{}: {}= is empty", where, key == std::string("nodes") ? "Nodes" : "Switches"));
+  if (it->second.empty())
+    throw InputError(fmt::format("{}: {}= is empty", where, key == std::string("nodes") ? "Nodes" : "Switches"));
   try {
     return expand_hostlist(it->second);
   } catch (const InputError& e) {
@@ -73,8 +75,8 @@ Topology tree(const std::vector<Entry>& switches, const std::string& source) {
   for (const Entry& e : switches) {
     for (const std::string& child : e.switches) {
       if (by_name.count(child) == 0) {
-        throw InputError(fmt::format("{}:{}: switch '{}' lists switch '{}', which is never defined", source, e.line,
-                                     e.name, child));
+        throw InputError(
+            fmt::format("{}:{}: switch '{}' lists switch '{}', which is never defined", source, e.line, e.name, child));
       }
       const auto [at, inserted] = parent_of.emplace(child, &e);
       if (!inserted && at->second != &e) {
@@ -90,7 +92,7 @@ Topology tree(const std::vector<Entry>& switches, const std::string& source) {
   std::set<std::string> reached;
   std::size_t depth = 0;
   std::function<void(const Entry&, std::vector<std::string>&)> walk = [&](const Entry& e,
-                                                                         std::vector<std::string>& path) {
+                                                                          std::vector<std::string>& path) {
     if (!reached.insert(e.name).second) return;
     path.push_back(e.name);
     for (const std::string& child : e.switches) walk(*by_name.at(child), path);
@@ -116,7 +118,8 @@ Topology tree(const std::vector<Entry>& switches, const std::string& source) {
   }
   for (const Entry& e : switches) {
     if (reached.count(e.name) == 0) {
-      throw InputError(fmt::format("{}:{}: switch '{}' is part of a loop of switches: not a tree", source, e.line, e.name));
+      throw InputError(
+          fmt::format("{}:{}: switch '{}' is part of a loop of switches: not a tree", source, e.line, e.name));
     }
   }
   if (t.paths.empty()) throw InputError(fmt::format("{}: no switch lists any Nodes=", source));
@@ -164,9 +167,10 @@ Topology parse_slurm_topology(std::string_view text, const std::string& source) 
     }
   }
   if (!switches.empty() && !blocks.empty()) {
-    throw InputError(fmt::format("{}:{}: BlockName= after SwitchName= (line {}): one file describes one plugin, tree "
-                                 "or block",
-                                 source, blocks.front().line, switches.front().line));
+    throw InputError(
+        fmt::format("{}:{}: BlockName= after SwitchName= (line {}): one file describes one plugin, tree "
+                    "or block",
+                    source, blocks.front().line, switches.front().line));
   }
   if (!switches.empty()) return tree(switches, source);
   if (blocks.empty()) throw InputError(fmt::format("{}: no SwitchName= or BlockName= line", source));

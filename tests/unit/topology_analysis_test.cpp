@@ -1,6 +1,8 @@
 // Topology analysis: pairs grouped by the outermost level their nodes differ at, the
 // topology.cross_layer finding (CONCERN when crossing pairs are slower than same-leaf ones beyond the
 // threshold), topology.unmatched, the heatmap's node order, and the reports' topology table (golden).
+#include "analysis/topology_analysis.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,7 +15,6 @@
 #include "analysis/report_markdown.hpp"
 #include "analysis/summary_text.hpp"
 #include "analysis/thresholds.hpp"
-#include "analysis/topology_analysis.hpp"
 #include "golden.hpp"
 #include "synthetic_run.hpp"
 

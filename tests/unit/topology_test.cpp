@@ -1,6 +1,8 @@
 // Topology input: Slurm hostlist expansion, the EKS / Slurm / CSV parsers on the fixtures in
 // tests/fixtures/topology (and their errors: file:line and what was wrong), format detection, and
 // matching the run's nodes to the file's names.
+#include "analysis/topology.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -8,7 +10,6 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/hostlist.hpp"
-#include "analysis/topology.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {
@@ -16,7 +17,9 @@ namespace {
 
 using Path = std::vector<std::string>;
 
-std::string fixture(const std::string& name) { return std::string(PODPERF_FIXTURES_DIR) + "/topology/" + name; }
+std::string fixture(const std::string& name) {
+  return std::string(PODPERF_FIXTURES_DIR) + "/topology/" + name;
+}
 
 // The InputError text of loading `name` (fails the test when it loads).
 std::string load_error(const std::string& name, const std::string& format = "auto") {
@@ -39,7 +42,9 @@ std::string hostlist_error(const std::string& expression) {
   return "";
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST(Hostlist, ExpandsRangesListsAndPadding) {
   EXPECT_EQ(expand_hostlist("node[01-03,10],gpu-[1-2]"),
@@ -66,7 +71,8 @@ TEST(TopologyEks, KubectlNodesJson) {
   EXPECT_EQ(t.format, "eks");
   EXPECT_EQ(t.levels, (Path{"zone", "network-node-layer-1", "network-node-layer-2", "network-node-layer-3"}));
   ASSERT_EQ(t.paths.size(), 3U);  // the m5.large has no network-node labels: left out
-  EXPECT_EQ(t.paths.at("ip-10-1-2-4.us-west-2.compute.internal"), (Path{"us-west-2a", "nn-1111", "nn-2221", "nn-3332"}));
+  EXPECT_EQ(t.paths.at("ip-10-1-2-4.us-west-2.compute.internal"),
+            (Path{"us-west-2a", "nn-1111", "nn-2221", "nn-3332"}));
   EXPECT_EQ(t.paths.count("ip-10-1-0-1.us-west-2.compute.internal"), 0U);
 }
 
@@ -114,9 +120,10 @@ TEST(TopologySlurm, ScontrolShowTopology) {
 }
 
 TEST(TopologySlurm, UnbalancedTreeRepeatsTheLeaf) {
-  const Topology t = parse_topology("SwitchName=top Switches=mid,leafA\nSwitchName=mid Switches=leafB\n"
-                                    "SwitchName=leafA Nodes=a\nSwitchName=leafB Nodes=b\n",
-                                    "t.conf", "slurm");
+  const Topology t = parse_topology(
+      "SwitchName=top Switches=mid,leafA\nSwitchName=mid Switches=leafB\n"
+      "SwitchName=leafA Nodes=a\nSwitchName=leafB Nodes=b\n",
+      "t.conf", "slurm");
   EXPECT_EQ(t.paths.at("a"), (Path{"top", "leafA", "leafA"}));
   EXPECT_EQ(t.paths.at("b"), (Path{"top", "mid", "leafB"}));
 }
@@ -130,7 +137,8 @@ TEST(TopologySlurm, BlockPlugin) {
 
 TEST(TopologySlurm, Errors) {
   std::string e = load_error("slurm_two_leaves.conf");
-  EXPECT_TRUE(has(e, "slurm_two_leaves.conf:3: node 'node04' is under switch 's3' and under switch 's2' (line 2)")) << e;
+  EXPECT_TRUE(has(e, "slurm_two_leaves.conf:3: node 'node04' is under switch 's3' and under switch 's2' (line 2)"))
+      << e;
   e = load_error("slurm_malformed.conf", "slurm");
   EXPECT_TRUE(has(e, "slurm_malformed.conf:3: 'this' is not KEY=VALUE")) << e;
   e = load_error("slurm_bad_hostlist.conf");
@@ -143,7 +151,8 @@ TEST(TopologySlurm, Errors) {
     }
     return std::string("no error");
   };
-  EXPECT_TRUE(has(error_of("SwitchName=a Switches=b\n"), "t.conf:1: switch 'a' lists switch 'b', which is never defined"));
+  EXPECT_TRUE(
+      has(error_of("SwitchName=a Switches=b\n"), "t.conf:1: switch 'a' lists switch 'b', which is never defined"));
   EXPECT_TRUE(has(error_of("SwitchName=a Nodes=x\nSwitchName=a Nodes=y\n"), "t.conf:2: switch 'a' is defined twice"));
   EXPECT_TRUE(has(error_of("SwitchName=r Switches=a\nSwitchName=a Switches=b\nSwitchName=b Switches=a Nodes=n\n"),
                   "not a tree"));
@@ -198,8 +207,8 @@ TEST(TopologyFormat, DetectionAndOverride) {
 TEST(TopologyApply, MatchesLabelHostnameAndShortName) {
   podperf::Run run;
   run.nodes = synthetic::make_nodes(5);
-  run.nodes[3].hostname = "node3";                      // the CSV says node3.cluster.local
-  run.nodes[1].hostname = "node1.ec2.internal";         // the CSV says node1
+  run.nodes[3].hostname = "node3";               // the CSV says node3.cluster.local
+  run.nodes[1].hostname = "node1.ec2.internal";  // the CSV says node1
   run.nodes[1].label = "node1.ec2.internal";
   run.nodes[4].hostname = "stranger";
   run.nodes[4].label = "stranger";
