@@ -153,7 +153,8 @@ std::string render_markdown(const Run& run) {
   }
   const TopologyComparison topology = compare_topology(run, 1);
   if (!topology.classes.empty()) {
-    append(out, "\n### Topology at {} (ratio against the {} median)\n\n| pairs | count | median busbw (GB/s) | ratio |\n",
+    append(out,
+           "\n### Topology at {} (ratio against the {} median)\n\n| pairs | count | median busbw (GB/s) | ratio |\n",
            format_size(topology.size_bytes), md(topology.reference.empty() ? "(no reference)" : topology.reference));
     out += "|---|---|---|---|\n";
     for (const TopologyClass& c : topology.classes) {

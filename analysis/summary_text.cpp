@@ -66,8 +66,9 @@ void render_topology_classes(const Run& run, std::string& out) {
   if (cmp.classes.empty()) return;
   append(out, "\nTopology ({}; ratio against the {} median{}):\n", fmt::join(run.topology_levels, " > "),
          cmp.reference.empty() ? "(no reference)" : cmp.reference,
-         cmp.straggler_pairs_left_out == 0 ? ""
-                                           : fmt::format("; {} pairs of stragglers left out", cmp.straggler_pairs_left_out));
+         cmp.straggler_pairs_left_out == 0
+             ? ""
+             : fmt::format("; {} pairs of stragglers left out", cmp.straggler_pairs_left_out));
   std::size_t width = 10;
   for (const TopologyClass& c : cmp.classes) width = std::max(width, c.name.size());
   for (const TopologyClass& c : cmp.classes) {

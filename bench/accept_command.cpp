@@ -9,13 +9,13 @@
 #include <optional>
 
 #include "analysis/errors.hpp"
-#include "analysis/topology.hpp"
-#include "analysis/topology_analysis.hpp"
-#include "analysis/thresholds.hpp"
 #include "analysis/junit.hpp"
 #include "analysis/profile.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/sku.hpp"
+#include "analysis/thresholds.hpp"
+#include "analysis/topology.hpp"
+#include "analysis/topology_analysis.hpp"
 #include "analysis/verdict.hpp"
 #include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"

@@ -62,7 +62,7 @@ struct PairsOptions : CommonOptions {
   int retest = 1;     // passes re-measuring pairs flagged at the judged size
   std::optional<double> threshold;
   std::string config;
-  std::string topology;                 // --topology FILE: where each node sits (EKS labels, Slurm, CSV)
+  std::string topology;                  // --topology FILE: where each node sits (EKS labels, Slurm, CSV)
   std::string topology_format = "auto";  // eks | slurm | csv | auto
   FsOptions fs;  // podperf run: the filesystem stage when fs.path is set
 };

@@ -320,8 +320,8 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
     Run run = make_run(cli, plan, map, run_id, world.size(), backend->name());
     if (topology) {
       apply_topology(run, *topology);
-      const auto placed = std::count_if(run.nodes.begin(), run.nodes.end(),
-                                        [](const NodeInfo& n) { return !n.topology.empty(); });
+      const auto placed =
+          std::count_if(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return !n.topology.empty(); });
       std::fprintf(stderr, "podperf: topology from %s (%s): levels %s; %zu of %zu nodes placed\n",
                    topology->source.c_str(), topology->format.c_str(),
                    fmt::format("{}", fmt::join(topology->levels, " > ")).c_str(), static_cast<std::size_t>(placed),

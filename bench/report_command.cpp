@@ -108,7 +108,7 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
                      : run_json / "events.jsonl";
     }
     Run run = run_json.filename() == "events.jsonl" ? rebuild_from_events(run_json.string(), err)
-                                                     : read_run_json(run_json.string());
+                                                    : read_run_json(run_json.string());
     if (!options.topology.empty()) {
       apply_topology(run, load_topology(options.topology, options.topology_format));
       analyze_topology(run, load_thresholds("").topology);
