@@ -1,7 +1,9 @@
 // The TOML configs: thresholds, host-signal rules, filesystem capacities (analysis/thresholds,
-// signals/rules, analysis/fs_capacity). Bad text must give ConfigError, never anything else.
+// signals/rules, analysis/fs_capacity), and the topology files (analysis/topology: kubectl JSON, Slurm,
+// CSV). Bad text must give ConfigError / InputError, never anything else.
 #include "analysis/fs_capacity.hpp"
 #include "analysis/thresholds.hpp"
+#include "analysis/topology.hpp"
 #include "signals/rules.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
@@ -13,5 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const podperf::FsCapacityTable t = podperf::parse_fs_capacity(text, "fuzz.toml");
     for (const auto& d : t.fsx) (void)podperf::fsx_expected(t, d.name, 1.2);
   });
+  for (const char* format : {"auto", "eks", "slurm", "csv"}) {
+    podperf::fuzz::expect_clean([&] { (void)podperf::parse_topology(text, "fuzz.topology", format); });
+  }
   return 0;
 }
