@@ -172,6 +172,7 @@ void render_pair_matrix(const Run& run, std::string& out) {
             p.baseline_gbps, format_seconds(p.median_s), format_seconds(p.p99_s), p.cv, p.noise_gbps,
             p.retest_samples_s.empty() ? "" : fmt::format("; retest {:.3f} GB/s", p.retest_busbw_gbps),
             p.flagged ? "; FLAGGED" : "", p.cleared_by_retest ? "; cleared by retest" : "");
+        if (!h.group_starts.empty()) cl.tooltip += "; " + topology_class_name(run, topology_split_level(run, r, c));
       }
       row.push_back(cl);
     }

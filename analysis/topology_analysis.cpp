@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
-#include "analysis/stats.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -29,6 +29,45 @@ std::size_t depth(const Run& run) {
   std::size_t d = run.topology_levels.size();
   for (const NodeInfo& n : run.nodes) d = std::max(d, n.topology.size());
   return d;
+}
+
+// Each node's path as small integers (one id per distinct name of a level), so that classifying
+// millions of pairs compares integers, not strings. Empty: the node has no place.
+std::vector<std::vector<int>> path_ids(const Run& run) {
+  std::vector<std::unordered_map<std::string, int>> names;
+  std::vector<std::vector<int>> ids(run.nodes.size());
+  for (std::size_t n = 0; n < run.nodes.size(); ++n) {
+    const std::vector<std::string>& path = run.nodes[n].topology;
+    if (names.size() < path.size()) names.resize(path.size());
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      ids[n].push_back(names[i].emplace(path[i], static_cast<int>(names[i].size())).first->second);
+    }
+  }
+  return ids;
+}
+
+int split_level(const std::vector<std::vector<int>>& ids, int a, int b) {
+  if (a < 0 || b < 0 || static_cast<std::size_t>(a) >= ids.size() || static_cast<std::size_t>(b) >= ids.size()) {
+    return -1;
+  }
+  const std::vector<int>& pa = ids[static_cast<std::size_t>(a)];
+  const std::vector<int>& pb = ids[static_cast<std::size_t>(b)];
+  if (pa.empty() || pa.size() != pb.size()) return -1;
+  for (std::size_t i = 0; i < pa.size(); ++i) {
+    if (pa[i] != pb[i]) return static_cast<int>(i);
+  }
+  return static_cast<int>(pa.size());
+}
+
+// The median (mean of the two middle values for an even count), reordering `values`.
+double median_in_place(std::vector<double>& values) {
+  if (values.empty()) return 0.0;
+  const std::size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  const double upper = values[mid];
+  if (values.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
+  return (lower + upper) / 2.0;
 }
 
 std::string describe(const TopologyClass& c, const TopologyComparison& cmp) {
@@ -66,6 +105,7 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
   std::set<int> stragglers;
   for (const Straggler& s : run.stragglers) stragglers.insert(s.node);
   std::map<int, std::vector<double>> busbw;  // level -> the pairs' busbw
+  const std::vector<std::vector<int>> ids = path_ids(run);
   const auto collect = [&](bool leave_out_stragglers) {
     busbw.clear();
     cmp.straggler_pairs_left_out = 0;
@@ -75,7 +115,7 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
         ++cmp.straggler_pairs_left_out;
         continue;
       }
-      busbw[topology_split_level(run, p.nodes[0], p.nodes[1])].push_back(p.busbw_gbps);
+      busbw[split_level(ids, p.nodes[0], p.nodes[1])].push_back(p.busbw_gbps);
     }
   };
   collect(true);
@@ -86,7 +126,7 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
   const auto minimum = static_cast<std::size_t>(std::max(min_pairs, 1));
   if (same_leaf != busbw.end() && same_leaf->second.size() >= minimum) {
     cmp.reference = "same leaf";
-    cmp.reference_gbps = median(same_leaf->second);
+    cmp.reference_gbps = median_in_place(same_leaf->second);
     cmp.reference_pairs = same_leaf->second.size();
   } else {
     for (const SizeBaseline& b : run.baselines) {
@@ -102,12 +142,12 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
   for (const auto& [level, values] : busbw) levels.push_back(level);
   std::sort(levels.begin(), levels.end(), [](int a, int b) { return (a < 0 ? 1 << 30 : a) < (b < 0 ? 1 << 30 : b); });
   for (int level : levels) {
-    const std::vector<double>& values = busbw[level];
+    std::vector<double>& values = busbw[level];
     TopologyClass c;
     c.level = level;
     c.name = topology_class_name(run, level);
     c.pairs = values.size();
-    c.median_busbw_gbps = median(values);
+    c.median_busbw_gbps = median_in_place(values);
     if (cmp.reference_gbps > 0.0 && level >= 0) c.ratio = c.median_busbw_gbps / cmp.reference_gbps;
     c.judged = level >= 0 && level < leaf && !cmp.reference.empty() && c.pairs >= minimum;
     cmp.classes.push_back(std::move(c));
