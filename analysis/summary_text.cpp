@@ -28,7 +28,6 @@ std::string label(const Run& run, int node) {
 }
 
 void render_matrix(const Run& run, std::string& out) {
-  const std::size_t n = run.nodes.size();
   std::map<std::pair<int, int>, const PairResult*> cell;
   for (const PairResult& p : run.pairs) {
     if (p.size_bytes != run.judged_size_bytes) continue;
@@ -37,14 +36,20 @@ void render_matrix(const Run& run, std::string& out) {
   }
   std::size_t width = 8;
   for (const NodeInfo& node : run.nodes) width = std::max(width, node.label.size() + 1);
-  fmt::format_to(std::back_inserter(out), "Pair busbw (GB/s) at {}, '!' flagged, 'x' failed:\n",
-                 format_size(run.judged_size_bytes));
+  const bool by_topology =
+      std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& node) { return !node.topology.empty(); });
+  fmt::format_to(std::back_inserter(out), "Pair busbw (GB/s) at {}, '!' flagged, 'x' failed{}:\n",
+                 format_size(run.judged_size_bytes), by_topology ? ", nodes in topology order" : "");
   fmt::format_to(std::back_inserter(out), "{:>{}}", "", width);
-  for (std::size_t c = 0; c < n; ++c) fmt::format_to(std::back_inserter(out), " {:>9}", c);
+  // Nodes in topology order when the run has one (nodes of one leaf together), else by index.
+  const std::vector<int> order = topology_node_order(run);
+  for (int c : order) fmt::format_to(std::back_inserter(out), " {:>9}", c);
   out += "\n";
-  for (std::size_t r = 0; r < n; ++r) {
+  for (int ri : order) {
+    const auto r = static_cast<std::size_t>(ri);
     fmt::format_to(std::back_inserter(out), "{:>{}}", fmt::format("{} {}", r, run.nodes[r].label), width);
-    for (std::size_t c = 0; c < n; ++c) {
+    for (int ci : order) {
+      const auto c = static_cast<std::size_t>(ci);
       auto it = cell.find({static_cast<int>(r), static_cast<int>(c)});
       std::string text = r == c ? "-" : ".";
       if (it != cell.end()) {
