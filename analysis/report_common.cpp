@@ -8,6 +8,7 @@
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
+#include "analysis/topology_analysis.hpp"
 
 namespace podperf {
 
@@ -78,6 +79,9 @@ ReportVerdict report_verdict(const Run& run) {
 }
 
 std::vector<int> matrix_node_order(const Run& run) {
+  if (std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return !n.topology.empty(); })) {
+    return topology_node_order(run);
+  }
   std::vector<int> order;
   const auto add = [&order, &run](int node) {
     if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return;
@@ -90,6 +94,18 @@ std::vector<int> matrix_node_order(const Run& run) {
   }
   for (std::size_t i = 0; i < run.nodes.size(); ++i) add(static_cast<int>(i));
   return order;
+}
+
+std::vector<std::size_t> matrix_group_starts(const Run& run, const std::vector<int>& order) {
+  std::vector<std::size_t> starts;
+  const auto path = [&run](int node) -> const std::vector<std::string>& {
+    return run.nodes[static_cast<std::size_t>(node)].topology;
+  };
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    if (path(order[i]) != path(order[i - 1])) starts.push_back(i);
+  }
+  if (std::all_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return n.topology.empty(); })) return {};
+  return starts;
 }
 
 std::string node_label(const Run& run, int index) {

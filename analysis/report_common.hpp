@@ -24,9 +24,15 @@ struct ReportVerdict {
 // else OK.
 ReportVerdict report_verdict(const Run& run);
 
-// The pair matrix's node order: stragglers first (in run.stragglers order), then the nodes of slow
-// links, then the rest by node index (the node map's order keeps hosts of one block together).
+// The pair matrix's node order. With a topology (nodes carry NodeInfo::topology): by topology path,
+// then index, so nodes under one leaf sit together (stragglers stay visible by their red labels);
+// nodes without a place last. Otherwise stragglers first (in run.stragglers order), then the nodes of
+// slow links, then the rest by node index (the node map's order keeps hosts of one block together).
 std::vector<int> matrix_node_order(const Run& run);
+
+// Positions in `order` where a new topology group (another leaf) begins, the first excluded; empty
+// when the run has no topology.
+std::vector<std::size_t> matrix_group_starts(const Run& run, const std::vector<int>& order);
 
 // The label of node `index` ("?" when out of range).
 std::string node_label(const Run& run, int index);

@@ -10,6 +10,7 @@
 #include "analysis/fs_analysis.hpp"
 #include "analysis/report_common.hpp"
 #include "analysis/svg.hpp"
+#include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -133,6 +134,7 @@ void render_pair_matrix(const Run& run, std::string& out) {
   svg::Heatmap h;
   h.id = "pair-heatmap";
   h.caption = fmt::format("pair busbw at {}", format_size(run.judged_size_bytes));
+  h.group_starts = matrix_group_starts(run, order);
   for (int node : order) {
     h.labels.push_back(fmt::format("{} {}", node, node_label(run, node)));
     h.highlighted.push_back(stragglers.count(node) > 0);
@@ -170,16 +172,20 @@ void render_pair_matrix(const Run& run, std::string& out) {
             p.baseline_gbps, format_seconds(p.median_s), format_seconds(p.p99_s), p.cv, p.noise_gbps,
             p.retest_samples_s.empty() ? "" : fmt::format("; retest {:.3f} GB/s", p.retest_busbw_gbps),
             p.flagged ? "; FLAGGED" : "", p.cleared_by_retest ? "; cleared by retest" : "");
+        if (!h.group_starts.empty()) cl.tooltip += "; " + topology_class_name(run, topology_split_level(run, r, c));
       }
       row.push_back(cl);
     }
     h.cells.push_back(std::move(row));
   }
   append(out, "<section id=\"pairs\">\n<h2>Pair matrix: busbw (GB/s) at {}</h2>\n", format_size(run.judged_size_bytes));
-  out +=
-      "<p class=\"note\">Colour: busbw against the run's robust baseline (green at 100%, red at 50% or less); "
-      "heavy border: flagged; black: failed. Stragglers (red labels) and the nodes of slow links come first, then "
-      "the node map's order. Hover a cell for its numbers.</p>\n";
+  out += h.group_starts.empty() && run.topology_levels.empty()
+             ? "<p class=\"note\">Colour: busbw against the run's robust baseline (green at 100%, red at 50% or less); "
+               "heavy border: flagged; black: failed. Stragglers (red labels) and the nodes of slow links come first, "
+               "then the node map's order. Hover a cell for its numbers.</p>\n"
+             : "<p class=\"note\">Colour: busbw against the run's robust baseline (green at 100%, red at 50% or less); "
+               "heavy border: flagged; black: failed; red labels: stragglers. Nodes in topology order (lines between "
+               "leaves; nodes the topology does not name last). Hover a cell for its numbers.</p>\n";
   out += svg::heatmap(h);
   for (const SizeBaseline& b : run.baselines) {
     if (b.size_bytes != run.judged_size_bytes) continue;
@@ -220,6 +226,28 @@ void render_stragglers(const Run& run, std::string& out) {
     out += "</table>\n";
   }
   out += "</section>\n";
+}
+
+// ---- Topology: pairs that cross a level against pairs inside one ----
+
+void render_topology(const Run& run, std::string& out) {
+  const TopologyComparison cmp = compare_topology(run, 1);
+  if (cmp.classes.empty()) return;
+  append(out, "<section id=\"topology\">\n<h2>Topology: pairs by the outermost level they cross, at {}</h2>\n",
+         format_size(cmp.size_bytes));
+  append(out, "<p class=\"note\">Levels (outermost first): {}; from {}. Ratio against the {} median{}.</p>\n",
+         escape(join(run.topology_levels, ", ")), escape(run.topology_source.empty() ? "the run" : run.topology_source),
+         escape(cmp.reference.empty() ? "(no reference)" : cmp.reference),
+         cmp.straggler_pairs_left_out == 0
+             ? ""
+             : fmt::format("; {} pairs of straggler nodes left out", cmp.straggler_pairs_left_out));
+  out += "<table><tr><th>pairs</th><th>count</th><th>median busbw (GB/s)</th><th>ratio</th></tr>\n";
+  for (const TopologyClass& c : cmp.classes) {
+    append(out, "<tr>{}{}{}{}</tr>\n", cell(c.name), num_cell(fmt::format("{}", c.pairs)),
+           num_cell(fmt::format("{:.3f}", c.median_busbw_gbps)),
+           num_cell(c.ratio > 0.0 ? fmt::format("{:.0f}%", c.ratio * 100.0) : "-"));
+  }
+  out += "</table>\n</section>\n";
 }
 
 // ---- busbw against message size ----
@@ -535,6 +563,7 @@ std::string render_html(const Run& run) {
   render_verdict(run, out);
   render_pair_matrix(run, out);
   render_stragglers(run, out);
+  render_topology(run, out);
   render_busbw_charts(run, out);
   render_fs(run, out);
   render_findings_table(run, out);

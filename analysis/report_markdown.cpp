@@ -8,6 +8,7 @@
 
 #include "analysis/fs_analysis.hpp"
 #include "analysis/report_common.hpp"
+#include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -148,6 +149,17 @@ std::string render_markdown(const Run& run) {
         append(out, "| {} <-> {} | {:.0f}% | {} | {} |\n", md(l.hostnames[0]), md(l.hostnames[1]), l.ratio * 100.0,
                md(l.evidence), causes(l.likely_causes));
       }
+    }
+  }
+  const TopologyComparison topology = compare_topology(run, 1);
+  if (!topology.classes.empty()) {
+    append(out,
+           "\n### Topology at {} (ratio against the {} median)\n\n| pairs | count | median busbw (GB/s) | ratio |\n",
+           format_size(topology.size_bytes), md(topology.reference.empty() ? "(no reference)" : topology.reference));
+    out += "|---|---|---|---|\n";
+    for (const TopologyClass& c : topology.classes) {
+      append(out, "| {} | {} | {:.3f} | {} |\n", md(c.name), c.pairs, c.median_busbw_gbps,
+             c.ratio > 0.0 ? fmt::format("{:.0f}%", c.ratio * 100.0) : "-");
     }
   }
   if (!run.fs.slow_nodes.empty()) {

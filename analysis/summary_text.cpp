@@ -8,6 +8,7 @@
 
 #include "analysis/findings_text.hpp"
 #include "analysis/fs_text.hpp"
+#include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -27,7 +28,6 @@ std::string label(const Run& run, int node) {
 }
 
 void render_matrix(const Run& run, std::string& out) {
-  const std::size_t n = run.nodes.size();
   std::map<std::pair<int, int>, const PairResult*> cell;
   for (const PairResult& p : run.pairs) {
     if (p.size_bytes != run.judged_size_bytes) continue;
@@ -36,14 +36,20 @@ void render_matrix(const Run& run, std::string& out) {
   }
   std::size_t width = 8;
   for (const NodeInfo& node : run.nodes) width = std::max(width, node.label.size() + 1);
-  fmt::format_to(std::back_inserter(out), "Pair busbw (GB/s) at {}, '!' flagged, 'x' failed:\n",
-                 format_size(run.judged_size_bytes));
+  const bool by_topology =
+      std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& node) { return !node.topology.empty(); });
+  fmt::format_to(std::back_inserter(out), "Pair busbw (GB/s) at {}, '!' flagged, 'x' failed{}:\n",
+                 format_size(run.judged_size_bytes), by_topology ? ", nodes in topology order" : "");
   fmt::format_to(std::back_inserter(out), "{:>{}}", "", width);
-  for (std::size_t c = 0; c < n; ++c) fmt::format_to(std::back_inserter(out), " {:>9}", c);
+  // Nodes in topology order when the run has one (nodes of one leaf together), else by index.
+  const std::vector<int> order = topology_node_order(run);
+  for (int c : order) fmt::format_to(std::back_inserter(out), " {:>9}", c);
   out += "\n";
-  for (std::size_t r = 0; r < n; ++r) {
+  for (int ri : order) {
+    const auto r = static_cast<std::size_t>(ri);
     fmt::format_to(std::back_inserter(out), "{:>{}}", fmt::format("{} {}", r, run.nodes[r].label), width);
-    for (std::size_t c = 0; c < n; ++c) {
+    for (int ci : order) {
+      const auto c = static_cast<std::size_t>(ci);
       auto it = cell.find({static_cast<int>(r), static_cast<int>(c)});
       std::string text = r == c ? "-" : ".";
       if (it != cell.end()) {
@@ -58,6 +64,23 @@ void render_matrix(const Run& run, std::string& out) {
 
 // Flagged pairs, retest, stragglers and slow links at the judged size.
 void render_pairs_outcome(const Run& run, std::string& out);
+
+// Pairs by the outermost topology level they cross (runs with a topology).
+void render_topology_classes(const Run& run, std::string& out) {
+  const TopologyComparison cmp = compare_topology(run, 1);
+  if (cmp.classes.empty()) return;
+  append(out, "\nTopology ({}; ratio against the {} median{}):\n", fmt::join(run.topology_levels, " > "),
+         cmp.reference.empty() ? "(no reference)" : cmp.reference,
+         cmp.straggler_pairs_left_out == 0
+             ? ""
+             : fmt::format("; {} pairs of stragglers left out", cmp.straggler_pairs_left_out));
+  std::size_t width = 10;
+  for (const TopologyClass& c : cmp.classes) width = std::max(width, c.name.size());
+  for (const TopologyClass& c : cmp.classes) {
+    append(out, "  {:<{}} {:>5} pairs  median {:9.3f} GB/s  {}\n", c.name, width, c.pairs, c.median_busbw_gbps,
+           c.ratio > 0.0 ? fmt::format("{:.0f}%", c.ratio * 100.0) : "-");
+  }
+}
 
 }  // namespace
 
@@ -96,6 +119,7 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
   }
 
   if (pairs_section) render_pairs_outcome(run, out);
+  if (pairs_section) render_topology_classes(run, out);
   if (!run.fs.probes.empty()) out += render_fs_section(run);
   const std::string findings = render_findings(run, "  ");
   if (!run.findings.empty()) append(out, "Findings:\n{}", findings);

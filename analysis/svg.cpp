@@ -127,6 +127,17 @@ std::string heatmap(const Heatmap& h) {
       out += "</g>\n";
     }
   }
+  // Group boundaries (topology leaves): a line across the matrix before the group's first row and column.
+  for (std::size_t g : h.group_starts) {
+    if (g == 0 || g >= n) continue;
+    const double at = cell * static_cast<double>(g) - 0.5;
+    append(out,
+           "<line class=\"group\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333\" stroke-width=\"1.5\"/>\n",
+           num(label_w), num(top + at), num(label_w + cell * static_cast<double>(n)), num(top + at));
+    append(out,
+           "<line class=\"group\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333\" stroke-width=\"1.5\"/>\n",
+           num(label_w + at), num(top), num(label_w + at), num(top + cell * static_cast<double>(n)));
+  }
   out += "</svg>\n";
   return out;
 }

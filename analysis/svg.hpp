@@ -32,6 +32,7 @@ struct Heatmap {
   std::vector<std::string> labels;              // rows and columns, in display order
   std::vector<bool> highlighted;                // labels drawn in red (stragglers); same size as labels or empty
   std::vector<std::vector<HeatmapCell>> cells;  // [row][column], labels.size() squared
+  std::vector<std::size_t> group_starts;        // rows/columns where a new group begins: a line before each
 };
 std::string heatmap(const Heatmap& h);
 

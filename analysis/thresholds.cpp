@@ -40,7 +40,7 @@ int require_count(const toml::table& table, std::string_view key, std::string_vi
 
 Thresholds parse_thresholds(std::string_view toml_text, const std::string& source) {
   const toml::table root = toml_parse(toml_text, source);
-  toml_reject_unknown(root, {"pairs", "fs"}, "", source);
+  toml_reject_unknown(root, {"pairs", "fs", "topology"}, "", source);
   const toml::table& pairs = toml_require_table(root, "pairs", source);
   toml_reject_unknown(pairs,
                       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction",
@@ -71,6 +71,11 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.fs.saturation_fraction = require_fraction(fs, "saturation_fraction", "fs.", 0.0, 1.0, source);
   out.fs.cache_warn_fraction = require_fraction(fs, "cache_warn_fraction", "fs.", 0.0, 1.0, source);
   out.fs.min_judged_seconds = require_fraction(fs, "min_judged_seconds", "fs.", 0.0, 86400.0, source);
+
+  const toml::table& topology = toml_require_table(root, "topology", source);
+  toml_reject_unknown(topology, {"slower_fraction", "min_pairs"}, "topology.", source);
+  out.topology.slower_fraction = require_fraction(topology, "slower_fraction", "topology.", 0.0, 1.0, source);
+  out.topology.min_pairs = require_count(topology, "min_pairs", "topology.", 1.0, 1e9, source);
   return out;
 }
 

@@ -27,9 +27,16 @@ struct FsThresholds {
   double cache_warn_fraction = 0.0;         // a read whose file was more cached than this share warns
 };
 
+// Pairs that cross a topology level against pairs inside one (analysis/topology_analysis.hpp).
+struct TopologyThresholds {
+  double slower_fraction = 0.10;  // a crossing class whose median busbw is more than this below the reference: CONCERN
+  int min_pairs = 2;              // classes (and the reference) with fewer pairs are shown, not judged
+};
+
 struct Thresholds {
   PairThresholds pairs;
   FsThresholds fs;
+  TopologyThresholds topology;
   std::string source;  // "embedded:thresholds.toml" or the file path
 };
 

@@ -13,6 +13,9 @@
 #include "analysis/profile.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/sku.hpp"
+#include "analysis/thresholds.hpp"
+#include "analysis/topology.hpp"
+#include "analysis/topology_analysis.hpp"
 #include "analysis/verdict.hpp"
 #include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"
@@ -81,7 +84,8 @@ PairsOptions measuring_options(const AcceptOptions& o, const Profile& profile) {
 // Offline: judge the run in `o.from` (run.json or its results directory). No MPI.
 int accept_from(const AcceptOptions& o, const AcceptSetup& setup) {
   for (const std::string& name : o.given) {
-    if (name != "--profile" && name != "--sku" && name != "--from" && name != "--junit") {
+    if (name != "--profile" && name != "--sku" && name != "--from" && name != "--junit" && name != "--topology" &&
+        name != "--topology-format") {
       throw UsageError(
           fmt::format("{} measures; --from judges a finished run without measuring (drop {})", name, name));
     }
@@ -89,6 +93,10 @@ int accept_from(const AcceptOptions& o, const AcceptSetup& setup) {
   std::string path = o.from;
   if (std::filesystem::is_directory(path)) path = (std::filesystem::path(path) / "run.json").string();
   Run run = read_run_json(path);
+  if (!o.run.topology.empty()) {
+    apply_topology(run, load_topology(o.run.topology, o.run.topology_format));
+    analyze_topology(run, load_thresholds(o.run.config).topology);
+  }
   const std::optional<Sku> sku = choose_sku(run, setup.forced_sku);
   run.verdict = judge(run, setup.profile, sku ? &*sku : nullptr);
   std::printf("podperf accept --from %s: %zu nodes, command %s, backend %s%s\n", path.c_str(), run.nodes.size(),

@@ -132,6 +132,17 @@ void add_common_options(CLI::App* app, CommonOptions& o) {
   add_job_options(app, o);
 }
 
+// --topology FILE and --topology-format: where each node sits in the network.
+void add_topology_options(CLI::App* app, std::string& file, std::string& format) {
+  app->add_option("--topology", file,
+                  "where each node sits in the network: `kubectl get nodes -o json` output (EKS topology labels), "
+                  "Slurm topology.conf or `scontrol show topology` output, or a CSV node,<level>,...; the analysis "
+                  "compares pairs that cross a level with pairs inside one, the heatmap orders nodes by it");
+  app->add_option("--topology-format", format, "format of --topology: eks, slurm, csv, or auto (from its content)")
+      ->check(CLI::IsMember({"auto", "eks", "slurm", "csv"}))
+      ->capture_default_str();
+}
+
 void add_pairs_options(CLI::App* app, PairsOptions& o) {
   add_common_options(app, o);
   app->get_option("--maxbytes")->description("largest message size; nodes are judged at this size");
@@ -157,6 +168,7 @@ void add_pairs_options(CLI::App* app, PairsOptions& o) {
                   "configs/thresholds.toml: 0.05)")
       ->check(CLI::Range(0.0, 1.0));
   app->add_option("--config", o.config, "thresholds file replacing the built-in configs/thresholds.toml");
+  add_topology_options(app, o.topology, o.topology_format);
 }
 
 void add_collective_options(CLI::App* app, CollectiveOptions& o) {
@@ -339,6 +351,7 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       ->capture_default_str();
   report->add_option("--out", cli.report.out,
                      "file to write (default: report.html/.md/.csv beside run.json; - for stdout)");
+  add_topology_options(report, cli.report.topology, cli.report.topology_format);
   CLI::App* compare = app.add_subcommand(
       "compare",
       "offline, no MPI: compare two runs (run.json files or results directories) metric by metric (busbw per "

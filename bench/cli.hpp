@@ -63,6 +63,8 @@ struct PairsOptions : CommonOptions {
   int retest = 1;     // passes re-measuring pairs flagged at the judged size
   std::optional<double> threshold;
   std::string config;
+  std::string topology;                  // --topology FILE: where each node sits (EKS labels, Slurm, CSV)
+  std::string topology_format = "auto";  // eks | slurm | csv | auto
   FsOptions fs;  // podperf run: the filesystem stage when fs.path is set
 };
 
@@ -92,6 +94,8 @@ struct ReportCliOptions {
   std::string run;              // run.json or the results directory holding it
   std::string format = "html";  // html | md | csv
   std::string out;              // "" = report.<ext> beside run.json; "-" = stdout
+  std::string topology;         // re-report with this topology (replaces the run's)
+  std::string topology_format = "auto";
 };
 
 // podperf accept: the profile's stages, judged (or, with --from, a finished run re-judged offline).

@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
       return podperf::run_signals_command(o, std::cout, std::cerr);
     }
     if (cli.command == "report") {
-      const podperf::ReportOptions o{cli.report.run, cli.report.format, cli.report.out};
+      const podperf::ReportOptions o{cli.report.run, cli.report.format, cli.report.out, cli.report.topology,
+                                     cli.report.topology_format};
       return podperf::run_report_command(o, std::cout, std::cerr);
     }
     if (cli.command == "compare") return podperf::run_compare_command(cli.compare, std::cout, std::cerr);

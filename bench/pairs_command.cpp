@@ -18,6 +18,8 @@
 #include "analysis/run_json.hpp"
 #include "analysis/summary_text.hpp"
 #include "analysis/thresholds.hpp"
+#include "analysis/topology.hpp"
+#include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 #include "bench/backend_select.hpp"
 #include "bench/efa_rounds.hpp"
@@ -120,7 +122,11 @@ struct Slot {
 class Recorder final : public RunRecorder {
  public:
   Recorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t)
-      : RunRecorder(std::move(run), dir), map_(map), thresholds_(t.pairs), fs_thresholds_(t.fs) {}
+      : RunRecorder(std::move(run), dir),
+        map_(map),
+        thresholds_(t.pairs),
+        fs_thresholds_(t.fs),
+        topology_thresholds_(t.topology) {}
 
   // The step's receive buffers; rank 0's main thread posts receives into them.
   std::vector<Slot>& begin_step(int round, std::vector<Slot> slots, bool retest) {
@@ -168,6 +174,7 @@ class Recorder final : public RunRecorder {
   void analyze(Run& run) override {
     analyze_pairs(run, thresholds_);
     if (!run.fs.probes.empty()) analyze_fs(run, fs_thresholds_);
+    analyze_topology(run, topology_thresholds_);
     correlate(run);
   }
   nlohmann::json end_event(const Run& run) const override {
@@ -222,6 +229,7 @@ class Recorder final : public RunRecorder {
   const NodeMap& map_;
   PairThresholds thresholds_;
   FsThresholds fs_thresholds_;
+  TopologyThresholds topology_thresholds_;
   int step_round_ = 0;
   bool retest_ = false;
   std::vector<Slot> slots_;
@@ -280,8 +288,10 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
   NcclLogCapture nccl_log;
   const bool with_fs = (cli.command == "run" || cli.command == "accept") && !o.fs.path.empty();
   FsPlan fs_plan;
+  std::optional<Topology> topology;  // rank 0: --topology, read before anything is measured
   std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m, const std::string& run_dir) {
     plan = make_plan(o, m);
+    if (root && !o.topology.empty()) topology = load_topology(o.topology, o.topology_format);
     if (with_fs) fs_plan = make_fs_plan(o.fs, o.config);
     if (backend_may_be_nccl(o.backend)) nccl_log = prepare_nccl_log(run_dir);
     backend = make_backend(o.backend, world);
@@ -307,8 +317,17 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
 
   std::unique_ptr<Recorder> recorder;
   if (root) {
-    recorder = std::make_unique<Recorder>(make_run(cli, plan, map, run_id, world.size(), backend->name()), *dir, map,
-                                          plan.thresholds);
+    Run run = make_run(cli, plan, map, run_id, world.size(), backend->name());
+    if (topology) {
+      apply_topology(run, *topology);
+      const auto placed =
+          std::count_if(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return !n.topology.empty(); });
+      std::fprintf(stderr, "podperf: topology from %s (%s): levels %s; %zu of %zu nodes placed\n",
+                   topology->source.c_str(), topology->format.c_str(),
+                   fmt::format("{}", fmt::join(topology->levels, " > ")).c_str(), static_cast<std::size_t>(placed),
+                   run.nodes.size());
+    }
+    recorder = std::make_unique<Recorder>(std::move(run), *dir, map, plan.thresholds);
     if (with_fs) recorder->set_fs(fs_setup.info);
     if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
     bool virtual_nodes = o.virtual_nodes > 0;

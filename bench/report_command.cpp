@@ -16,6 +16,8 @@
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_events.hpp"
 #include "analysis/thresholds.hpp"
+#include "analysis/topology.hpp"
+#include "analysis/topology_analysis.hpp"
 #include "analysis/junit.hpp"
 #include "analysis/profile.hpp"
 #include "analysis/sku.hpp"
@@ -59,6 +61,7 @@ Run rebuild_from_events(const std::string& path, std::ostream& err) {
   const Thresholds t = load_thresholds("");
   if (!run.pairs.empty()) analyze_pairs(run, t.pairs);
   if (!run.fs.probes.empty()) analyze_fs(run, t.fs);
+  analyze_topology(run, t.topology);
   correlate(run);
   err << fmt::format("podperf: report rebuilt from {} ({} events{}{}); judged with the built-in thresholds\n", path,
                      rebuilt.events, rebuilt.ended ? "" : ", no end event", rebuilt.cut ? ", last line cut" : "");
@@ -104,8 +107,12 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
                      ? run_json / "run.json"
                      : run_json / "events.jsonl";
     }
-    const Run run = run_json.filename() == "events.jsonl" ? rebuild_from_events(run_json.string(), err)
-                                                           : read_run_json(run_json.string());
+    Run run = run_json.filename() == "events.jsonl" ? rebuild_from_events(run_json.string(), err)
+                                                    : read_run_json(run_json.string());
+    if (!options.topology.empty()) {
+      apply_topology(run, load_topology(options.topology, options.topology_format));
+      analyze_topology(run, load_thresholds("").topology);
+    }
     const std::string text = render_report(run, options.format);
     if (options.out == "-") {
       out << text;

@@ -14,6 +14,8 @@ struct ReportOptions {
   std::string run;              // a run.json, or a results directory that holds one
   std::string format = "html";  // html | md | csv
   std::string out;              // "" = report.<ext> beside run.json; "-" = `out` stream
+  std::string topology{};       // a topology file: replaces the run's topology, re-judged (built-in thresholds)
+  std::string topology_format = "auto";
 };
 
 // The report of `run` in `format` (html, md or csv). Throws UsageError for another format.

@@ -1,7 +1,9 @@
 // The TOML configs: thresholds, host-signal rules, filesystem capacities, sweep files (analysis/thresholds,
-// signals/rules, analysis/fs_capacity, sweep/sweep_plan). Bad text must give ConfigError, never anything else.
+// signals/rules, analysis/fs_capacity, sweep/sweep_plan), and the topology files (analysis/topology:
+// kubectl JSON, Slurm, CSV). Bad text must give ConfigError / InputError, never anything else.
 #include "analysis/fs_capacity.hpp"
 #include "analysis/thresholds.hpp"
+#include "analysis/topology.hpp"
 #include "signals/rules.hpp"
 #include "sweep/sweep_plan.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
@@ -18,5 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const podperf::SweepSpec s = podperf::parse_sweep(text, "fuzz.toml");
     for (const auto& p : s.points) (void)podperf::point_podperf_args(s, p);
   });
+  for (const char* format : {"auto", "eks", "slurm", "csv"}) {
+    podperf::fuzz::expect_clean([&] { (void)podperf::parse_topology(text, "fuzz.topology", format); });
+  }
   return 0;
 }

@@ -33,7 +33,11 @@ saturation_fraction = 0.75
 cache_warn_fraction = 0.02
 min_judged_seconds = 0.25
 )";
-const std::string kValid = kPairs + kFs;
+const std::string kTopology = R"([topology]
+slower_fraction = 0.2
+min_pairs = 5
+)";
+const std::string kValid = kPairs + kFs + kTopology;
 
 // kValid with the first line of `key` from `from` on replaced (or removed, when `replacement` is empty).
 std::string with_line(const std::string& key, const std::string& replacement, const std::string& from = "[pairs]") {
@@ -72,6 +76,8 @@ TEST(Thresholds, EmbeddedConfigLoads) {
   EXPECT_DOUBLE_EQ(t.fs.saturation_fraction, 0.8);
   EXPECT_DOUBLE_EQ(t.fs.cache_warn_fraction, 0.05);
   EXPECT_DOUBLE_EQ(t.fs.min_judged_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(t.topology.slower_fraction, 0.10);
+  EXPECT_EQ(t.topology.min_pairs, 2);
   EXPECT_TRUE(has(t.source, "thresholds.toml")) << t.source;
 }
 
@@ -92,6 +98,8 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_DOUBLE_EQ(t.fs.saturation_fraction, 0.75);
   EXPECT_DOUBLE_EQ(t.fs.cache_warn_fraction, 0.02);
   EXPECT_DOUBLE_EQ(t.fs.min_judged_seconds, 0.25);
+  EXPECT_DOUBLE_EQ(t.topology.slower_fraction, 0.2);
+  EXPECT_EQ(t.topology.min_pairs, 5);
   EXPECT_EQ(t.source, "my.toml");
 }
 
@@ -127,7 +135,7 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   EXPECT_TRUE(has(top, "my.toml:1")) << top;
   EXPECT_TRUE(has(top, "'pair'")) << top;
 
-  const std::string fs = error_of(kValid + "saturation = 0.9\n");
+  const std::string fs = error_of(kPairs + kFs + "saturation = 0.9\n" + kTopology);
   EXPECT_TRUE(has(fs, "my.toml:18")) << fs;
   EXPECT_TRUE(has(fs, "'fs.saturation'")) << fs;
   EXPECT_TRUE(has(fs, "cache_warn_fraction")) << fs;  // the expected keys are listed
@@ -168,6 +176,17 @@ TEST(Thresholds, FsOutOfRangeAndWrongType) {
     EXPECT_TRUE(has(what, c.what)) << c.line << ": " << what;
     EXPECT_TRUE(has(what, "my.toml:1")) << c.line << ": " << what;  // lines 10..17 of kValid
   }
+}
+
+TEST(Thresholds, TopologyTable) {
+  EXPECT_TRUE(has(error_of(kPairs + kFs), "missing table [topology]"));
+  EXPECT_TRUE(has(error_of(with_line("min_pairs", "", "[topology]")), "missing key 'topology.min_pairs'"));
+  std::string what = error_of(with_line("slower_fraction", "slower_fraction = 1.5", "[topology]"));
+  EXPECT_TRUE(has(what, "my.toml:19: 'topology.slower_fraction' = 1.5 is out of range")) << what;
+  what = error_of(with_line("min_pairs", "min_pairs = 2.5", "[topology]"));
+  EXPECT_TRUE(has(what, "'topology.min_pairs' must be a whole number")) << what;
+  what = error_of(kValid + "max_ratio = 1\n");
+  EXPECT_TRUE(has(what, "unknown key 'topology.max_ratio'")) << what;
 }
 
 TEST(Thresholds, PairsErrorsComeBeforeAMissingFsTable) {
