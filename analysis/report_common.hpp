@@ -31,6 +31,12 @@ std::vector<int> matrix_node_order(const Run& run);
 // The label of node `index` ("?" when out of range).
 std::string node_label(const Run& run, int index);
 
+// --backend sim: "SIMULATED (model ...): ..." saying the numbers come from a model; "" for real runs.
+std::string simulated_note(const Run& run);
+
+// --schedule adaptive: "adaptive schedule (seed 7): 9 rounds instead of 255 for every pair"; "" otherwise.
+std::string schedule_note(const Run& run);
+
 // HOOK: the per-SKU busbw baseline for `op` at `size_bytes`, for the busbw chart. The Run carries
 // only the SKU's name (verdict.sku), not its numbers, so this returns nullopt for now; when
 // `podperf accept` records per-size baselines in the Run, return them here and every writer draws

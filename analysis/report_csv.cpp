@@ -88,7 +88,8 @@ const std::vector<std::string>& csv_columns() {
                                                    "cached_fraction",
                                                    "wrong",
                                                    "status",
-                                                   "error"};
+                                                   "error",
+                                                   "simulated"};
   return columns;
 }
 
@@ -112,6 +113,7 @@ std::string render_csv(const Run& run) {
   out += "\r\n";
   for (const PairResult& p : run.pairs) {
     Row row;
+    if (run.simulated) row.set("simulated", "true");
     row.set("kind", "pair").set("run_id", run.run_id).set("op", p.op).set("dtype", p.dtype);
     row.integer("round", p.round).set("node_a", node_label(run, p.nodes[0])).set("node_b", node_label(run, p.nodes[1]));
     row.integer("size_bytes", static_cast<long long>(p.size_bytes)).integer("count", static_cast<long long>(p.count));

@@ -62,6 +62,10 @@ struct PairsOptions : CommonOptions {
   int retest = 1;     // passes re-measuring pairs flagged at the judged size
   std::optional<double> threshold;
   std::string config;
+  std::string schedule = "all";  // all | adaptive
+  std::uint64_t seed = 0;        // adaptive matchings and the modelled fabric
+  int sim_nodes = 64;            // --backend sim
+  std::string sim_model = "healthy";
   FsOptions fs;  // podperf run: the filesystem stage when fs.path is set
 };
 
