@@ -4,7 +4,8 @@
 // failure to run. See tests/perf/adaptive_search.sh and tests/perf/README.md.
 //
 //   podperf_adaptive_search [--nodes 1024] [--seeds 100] [--first-seed 1] [--model random4]
-//                           [--slow 0,1,2,4] [--iters 20] [--size 256M]
+//                           [--slow 0,1,2,4] [--iters 20] [--size 256M] [--pair-cv X] [--iteration-cv Y]
+//                           [--min-factor 0.6] [--max-factor 0.9]
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   int nodes = 1024, seeds = 100, iters = 20;
   std::uint64_t first_seed = 1;
   std::string model_name = "random4", slow_list = "0,1,2,4", size = "256M";
+  double pair_cv = -1.0, iteration_cv = -1.0, min_factor = -1.0, max_factor = -1.0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--nodes") nodes = std::stoi(value);
@@ -48,13 +50,21 @@ int main(int argc, char** argv) {
     else if (key == "--slow") slow_list = value;
     else if (key == "--iters") iters = std::stoi(value);
     else if (key == "--size") size = value;
+    else if (key == "--pair-cv") pair_cv = std::stod(value);
+    else if (key == "--iteration-cv") iteration_cv = std::stod(value);
+    else if (key == "--min-factor") min_factor = std::stod(value);
+    else if (key == "--max-factor") max_factor = std::stod(value);
     else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
     }
   }
   try {
-    const SimModel base = load_sim_model(model_name);
+    SimModel base = load_sim_model(model_name);
+    if (pair_cv >= 0.0) base.pair_cv = pair_cv;
+    if (iteration_cv >= 0.0) base.iteration_cv = iteration_cv;
+    if (min_factor > 0.0) base.random_min_factor = min_factor;
+    if (max_factor > 0.0) base.random_max_factor = max_factor;
     PairsOptions o;
     o.min_bytes = size;
     o.max_bytes = size;
@@ -63,10 +73,12 @@ int main(int argc, char** argv) {
     const int full_rounds = static_cast<int>(circle_schedule(nodes).size());
     int log2n = 0;
     while ((1 << log2n) < nodes) ++log2n;
-    std::printf("adaptive search on the modelled fabric (%s, %s): %d nodes, seeds %llu..%llu, one size %s, %d iters\n",
-                model_name.c_str(), base.source.c_str(), nodes, static_cast<unsigned long long>(first_seed),
-                static_cast<unsigned long long>(first_seed + static_cast<std::uint64_t>(seeds) - 1), size.c_str(),
-                iters);
+    std::printf(
+        "adaptive search on the modelled fabric (%s, %s): %d nodes, seeds %llu..%llu, one size %s, %d iters; noise: "
+        "pair cv %.3f, iteration cv %.3f; slow nodes %.0f-%.0f%% slower\n",
+        model_name.c_str(), base.source.c_str(), nodes, static_cast<unsigned long long>(first_seed),
+        static_cast<unsigned long long>(first_seed + static_cast<std::uint64_t>(seeds) - 1), size.c_str(), iters,
+        base.pair_cv, base.iteration_cv, (1.0 - base.random_max_factor) * 100.0, (1.0 - base.random_min_factor) * 100.0);
     std::printf("full schedule: %d rounds, %lld pairs; round target 2*log2(N) = %d\n", full_rounds,
                 static_cast<long long>(nodes) * (nodes - 1) / 2, 2 * log2n);
     std::printf("%-6s %6s %9s %9s %8s %11s %10s %11s %9s %12s\n", "slow", "runs", "recall", "precision", "perfect",
