@@ -164,7 +164,7 @@ void add_pairs_options(CLI::App* app, PairsOptions& o) {
   app->add_option("--config", o.config, "thresholds file replacing the built-in configs/thresholds.toml");
   app->add_option("--schedule", o.schedule,
                   "all: every pair (circle rounds); adaptive: random matchings, then suspects retested against "
-                  "good nodes until confirmed or cleared (--backend sim only for now)")
+                  "good nodes until confirmed or cleared (rank 0 decides each round)")
       ->check(CLI::IsMember({"all", "adaptive"}))
       ->capture_default_str();
   app->add_option("--seed", o.seed, "random seed of the adaptive matchings and of the modelled fabric")

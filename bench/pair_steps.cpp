@@ -99,4 +99,28 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
   return out;
 }
 
+Finding adaptive_search_finding(const ScheduleOutcome& s, const std::vector<NodeInfo>& nodes, int full_rounds) {
+  auto label = [&](int n) {
+    return n >= 0 && static_cast<std::size_t>(n) < nodes.size() ? nodes[static_cast<std::size_t>(n)].label
+                                                                  : fmt::format("node {}", n);
+  };
+  std::vector<std::string> slow, links;
+  for (int n : s.search.slow_nodes) slow.push_back(label(n));
+  for (const NodePair& p : s.search.slow_links) links.push_back(fmt::format("{}<->{}", label(p[0]), label(p[1])));
+  Finding f;
+  f.tag = Tag::kInfo;
+  f.source = "adaptive-search";
+  f.check = "pairs.adaptive_search";
+  f.observed = fmt::format(
+      "{} rounds ({} in the search, budget {}) instead of {} for every pair; {} pair measurements; {} suspects, "
+      "{} confirmed slow ({}), {} cleared; slow links: {}{}",
+      s.rounds, s.search.rounds, s.search.max_rounds, full_rounds, s.search.measurements, s.search.suspects,
+      s.search.slow_nodes.size(), slow.empty() ? "none" : fmt::format("{}", fmt::join(slow, ", ")),
+      s.search.cleared.size(), links.empty() ? "none" : fmt::format("{}", fmt::join(links, ", ")),
+      s.search.converged ? "" : "; the budget ran out with suspects undecided (counted as slow)");
+  f.expected = "suspects confirmed or cleared by retests against nodes known to be good";
+  f.meaning = "stragglers and links below come from the pairs measured by the search, judged as every run is";
+  return f;
+}
+
 }  // namespace podperf

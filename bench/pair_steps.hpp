@@ -47,4 +47,8 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
                                const ScheduleOptions& o, const StepFn& step, const SuspectsFn& suspects,
                                const StepDoneFn& done);
 
+// The adaptive search's own account for run.json's findings (INFO, check pairs.adaptive_search): rounds
+// against the full schedule, suspects, what it confirmed and cleared.
+Finding adaptive_search_finding(const ScheduleOutcome& outcome, const std::vector<NodeInfo>& nodes, int full_rounds);
+
 }  // namespace podperf

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 #include <climits>
 #include <cstdio>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "bench/node_map.hpp"
 #include "bench/node_signals.hpp"
 #include "bench/pair_payload.hpp"
+#include "bench/pair_steps.hpp"
 #include "bench/pairs_run.hpp"
 #include "bench/sim_pairs.hpp"
 #include "bench/progress.hpp"
@@ -68,14 +70,68 @@ int pair_leader(const NodeMap& map, const NodePair& p) {
                   map.nodes[static_cast<std::size_t>(p[1])].ranks.front());
 }
 
+using RunStep = std::function<void(const Round&, int, const std::vector<std::uint64_t>&, bool)>;
+
+// --schedule adaptive on the MPI backends: rank 0 runs the search (it alone has the results) and
+// broadcasts each step before it runs, [kind, round, a0, b0, a1, b1, ...] (kind 1: new pairs at every
+// size, 2: retests at the judged size, 0: the end), so every rank runs the same steps. Returns rank
+// 0's search finding (empty elsewhere).
+std::vector<Finding> run_adaptive(const Comm& world, const NodeMap& map, const Plan& plan, const PairsOptions& o,
+                                  PairsRecorder* recorder, Progress& progress, const RunStep& run_step,
+                                  Watchdog& watchdog) {
+  const std::vector<std::uint64_t> judged{plan.sizes.back()};
+  auto broadcast = [&](std::vector<int>& step) {
+    const int count = bcast_int(world, static_cast<int>(step.size()));
+    step.resize(static_cast<std::size_t>(count));
+    PODPERF_CHECK_MPI(MPI_Bcast(step.data(), count, MPI_INT, 0, world.raw()));
+  };
+  if (recorder == nullptr) {
+    for (;;) {
+      std::vector<int> step;
+      broadcast(step);
+      if (step.empty() || step[0] == 0) return {};
+      Round pairs;
+      for (std::size_t i = 2; i + 1 < step.size(); i += 2) pairs.push_back(NodePair{step[i], step[i + 1]});
+      run_step(pairs, step[1], step[0] == 1 ? plan.sizes : judged, step[0] == 2);
+      watchdog.disarm();
+    }
+  }
+  int steps_done = 0;
+  const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
+                          bool round_complete) {
+    std::vector<int> flat{retest ? 2 : 1, round};
+    for (const NodePair& p : pairs) flat.insert(flat.end(), {p[0], p[1]});
+    broadcast(flat);
+    run_step(pairs, round, sizes, retest);
+    std::vector<PairResult> results = recorder->end_step(round_complete);
+    watchdog.disarm();
+    return results;
+  };
+  ScheduleOptions so;
+  so.schedule = "adaptive";
+  so.retest = o.retest;
+  so.seed = o.seed;
+  so.sequential = o.concurrency == "sequential";
+  const ScheduleOutcome outcome = drive_schedule(
+      static_cast<int>(map.nodes.size()), {}, {}, plan.sizes, plan.thresholds.pairs, so, step,
+      [&] { return recorder->suspects(); }, [&](const std::string& what) { progress.step_done(++steps_done, what); });
+  std::vector<int> end{0};
+  broadcast(end);
+  recorder->set_rounds(outcome.rounds, outcome.rounds_planned);
+  const int full_rounds = static_cast<int>(circle_schedule(static_cast<int>(map.nodes.size())).size());
+  std::fprintf(stderr, "podperf: adaptive search: %d rounds instead of %d for every pair\n", outcome.rounds,
+               full_rounds);
+  return {adaptive_search_finding(outcome, map.nodes, full_rounds)};
+}
+
 int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
   const PairsOptions& o = cli.pairs;
   if (o.backend == "sim") {
     if (!o.fs.path.empty()) throw UsageError("--backend sim models the network only; drop --fs-path");
     return run_sim_pairs(cli, world, verdict_hook);
   }
-  if (o.schedule == "adaptive") {
-    throw UsageError("--schedule adaptive runs only with --backend sim for now (the MPI backends run --schedule all)");
+  if (o.schedule == "adaptive" && !o.pairs.empty()) {
+    throw UsageError("--pairs and --schedule adaptive exclude each other (adaptive chooses its own pairs)");
   }
   const bool root = world.rank() == 0;
 
@@ -109,6 +165,7 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
   }
   ResultsDir* dir = job->dir.get();
 
+  const bool adaptive_schedule = o.schedule == "adaptive";
   std::unique_ptr<PairsRecorder> recorder;
   if (root) {
     recorder = std::make_unique<PairsRecorder>(make_run(cli, plan, map, run_id, world.size(), backend->name()), *dir, map,
@@ -116,6 +173,10 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
     if (with_fs) recorder->set_fs(fs_setup.info);
     if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
     bool virtual_nodes = o.virtual_nodes > 0;
+    if (adaptive_schedule) {
+      std::fprintf(stderr, "podperf: schedule adaptive (seed %llu): the rounds below replace the full schedule\n",
+                   static_cast<unsigned long long>(o.seed));
+    }
     std::fprintf(stderr,
                  "podperf: %s on %zu %snodes (%d ranks), %zu sizes %s..%s, %d rounds (%zu steps, concurrency %s); "
                  "results in %s\n",
@@ -128,7 +189,9 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
   const std::string my_label = map.nodes[static_cast<std::size_t>(my_node)].label;
   const std::unique_ptr<Watchdog> watchdog = make_run_watchdog(world, recorder.get(), my_label);
 
-  Progress progress(static_cast<int>(plan.steps.size()), o.concurrency == "sequential" ? "pair" : "round");
+  Progress progress(adaptive_schedule ? adaptive_round_budget(static_cast<int>(map.nodes.size()), AdaptiveParams{})
+                                      : static_cast<int>(plan.steps.size()),
+                    o.concurrency == "sequential" && !adaptive_schedule ? "pair" : "round");
   // Host signals at the start (read-only; one snapshot per host), compared with the end.
   const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
   EfaRoundWatch efa_rounds(world, o.signals_root);
@@ -200,7 +263,10 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
                        : label);
     };
 
-    for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+    std::vector<Finding> adaptive_findings;
+    const bool adaptive = o.schedule == "adaptive";
+    if (adaptive) adaptive_findings = run_adaptive(world, map, plan, o, recorder.get(), progress, run_step, *watchdog);
+    for (std::size_t s = 0; s < plan.steps.size() && !adaptive; ++s) {
       const Round& step = plan.steps[s];
       const int round = plan.round_of_step[s];
       run_step(step, round, plan.sizes, false);
@@ -216,7 +282,7 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
     // Retest: pairs flagged at the judged size run again (ClusterKit and Google's scanner retest
     // suspects); a pair stays flagged only when the retest confirms it. The list comes from rank 0's
     // analysis and is broadcast, so every rank runs the same plan.
-    for (int pass = 1; pass <= o.retest; ++pass) {
+    for (int pass = 1; pass <= o.retest && !adaptive; ++pass) {
       std::vector<int> flat;
       if (root) {
         for (const NodePair& p : recorder->suspects()) flat.insert(flat.end(), {p[0], p[1]});
@@ -241,6 +307,7 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
       }
     }
     std::vector<Finding> efa_findings = efa_rounds.gather_findings(world);
+    for (Finding& f : adaptive_findings) efa_findings.push_back(std::move(f));
     if (with_fs) {
       if (root) {
         std::fprintf(stderr, "podperf: filesystem probes %s in %s\n",

@@ -80,34 +80,6 @@ SimRunResult simulate_pairs(SimFabric& fabric, const Plan& plan, const NodeMap& 
   return out;
 }
 
-namespace {
-
-// The search's own account, kept in run.json's findings (INFO): what it retested and concluded.
-Finding search_finding(const ScheduleOutcome& s, const NodeMap& map, int full_rounds) {
-  std::vector<std::string> slow, links;
-  for (int n : s.search.slow_nodes) slow.push_back(map.nodes[static_cast<std::size_t>(n)].label);
-  for (const NodePair& p : s.search.slow_links) {
-    links.push_back(fmt::format("{}<->{}", map.nodes[static_cast<std::size_t>(p[0])].label,
-                                map.nodes[static_cast<std::size_t>(p[1])].label));
-  }
-  Finding f;
-  f.tag = Tag::kInfo;
-  f.source = "adaptive-search";
-  f.check = "pairs.adaptive_search";
-  f.observed = fmt::format(
-      "{} rounds ({} in the search, budget {}) instead of {} for every pair; {} pair measurements; {} suspects, "
-      "{} confirmed slow ({}), {} cleared; slow links: {}{}",
-      s.rounds, s.search.rounds, s.search.max_rounds, full_rounds, s.search.measurements, s.search.suspects,
-      s.search.slow_nodes.size(), slow.empty() ? "none" : fmt::format("{}", fmt::join(slow, ", ")),
-      s.search.cleared.size(), links.empty() ? "none" : fmt::format("{}", fmt::join(links, ", ")),
-      s.search.converged ? "" : "; the budget ran out with suspects undecided (counted as slow)");
-  f.expected = "suspects confirmed or cleared by retests against nodes known to be good";
-  f.meaning = "stragglers and links below come from the pairs measured by the search, judged as every run is";
-  return f;
-}
-
-}  // namespace
-
 int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
   const PairsOptions& o = cli.pairs;
   if (world.size() > 1) {
@@ -172,7 +144,7 @@ int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_
     std::vector<Finding> findings;
     if (outcome.adaptive) {
       recorder->set_rounds(outcome.rounds, outcome.rounds_planned);
-      findings.push_back(search_finding(outcome, map, full_rounds));
+      findings.push_back(adaptive_search_finding(outcome, map.nodes, full_rounds));
       std::fprintf(stderr, "podperf: adaptive search: %d rounds instead of %d for every pair\n", outcome.rounds,
                    full_rounds);
     }

@@ -91,10 +91,9 @@ PY
 then pass "rack model: topology in run.json, the slow rack named"; else fail "rack model: run.json facts"; fi
 
 # Bad input: exit 2, naming what and where; nothing measured.
-"$PODPERF" pairs --schedule adaptive --out "$WORK" --run-id host >"$WORK/host.out" 2>&1
-rc=$?
-if [[ $rc -eq 2 ]] && grep -q "adaptive runs only with --backend sim" "$WORK/host.out"; then
-  pass "--schedule adaptive on the host backend: exit 2"; else fail "adaptive host: exit $rc: $(cat "$WORK/host.out")"; fi
+sim both --sim-nodes 16 --schedule adaptive --pairs 0:1
+if [[ $rc -eq 2 ]] && grep -q "exclude each other" "$WORK/both.err"; then
+  pass "--pairs with --schedule adaptive: exit 2"; else fail "--pairs adaptive: exit $rc: $(cat "$WORK/both.err")"; fi
 printf '[model]\ndescription = "x"\nranks_per_node = 1\nlatency_us = 1.0\nbusbw_gbps = 10.0\nnic_factor = 1.0\n[noise]\npair_cv = 0.0\niteration_cv = 0.0\n[[slow_node]]\nnode = 99\nfactor = 0.5\n' >"$WORK/bad.toml"
 sim bad --sim-nodes 32 --sim-model "$WORK/bad.toml"
 if [[ $rc -eq 2 ]] && grep -q "bad.toml:11: 'slow_node.node' = 99 but the modelled fabric has 32 nodes" "$WORK/bad.err"; then
