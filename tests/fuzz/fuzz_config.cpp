@@ -1,8 +1,10 @@
 // The TOML configs: thresholds, host-signal rules, filesystem capacities (analysis/thresholds,
-// signals/rules, analysis/fs_capacity). Bad text must give ConfigError, never anything else.
+// signals/rules, analysis/fs_capacity) and the modelled fabric's models (sim/sim_model, then a
+// 64-node fabric built from it). Bad text must give ConfigError, never anything else.
 #include "analysis/fs_capacity.hpp"
 #include "analysis/thresholds.hpp"
 #include "signals/rules.hpp"
+#include "sim/sim_fabric.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -12,6 +14,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   podperf::fuzz::expect_clean([&] {
     const podperf::FsCapacityTable t = podperf::parse_fs_capacity(text, "fuzz.toml");
     for (const auto& d : t.fsx) (void)podperf::fsx_expected(t, d.name, 1.2);
+  });
+  podperf::fuzz::expect_clean([&] {
+    podperf::SimFabric fabric(podperf::parse_sim_model(text, "fuzz", "fuzz.toml"), 64, 1);
+    (void)fabric.measure(0, 63, 1e6, 2);
   });
   return 0;
 }
