@@ -4,6 +4,8 @@
 
 #include <iterator>
 
+#include "analysis/report_common.hpp"
+
 namespace podperf {
 namespace {
 
@@ -50,6 +52,10 @@ std::string render_junit(const Run& run) {
          v.checks.size(), failures, skipped);
   append(out, "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n", xml_escape(suite),
          v.checks.size(), failures, skipped);
+  if (run.simulated) {
+    append(out, "    <properties><property name=\"simulated\" value=\"{}\"/></properties>\n",
+           xml_escape(simulated_note(run)));
+  }
   for (const VerdictCheck& c : v.checks) {
     const std::string classname = xml_escape(c.node.empty() ? "run" : c.node);
     const std::string detail = xml_escape(c.detail);

@@ -147,4 +147,18 @@ std::string format_seconds(double seconds) {
   return fmt::format("{:.1f} us", seconds * 1e6);
 }
 
+std::string simulated_note(const Run& run) {
+  if (!run.simulated) return "";
+  return fmt::format(
+      "SIMULATED (model {}): every number comes from a model of the fabric, not from a network. It tests scheduling "
+      "and detection at scale; it does not predict real busbw.",
+      run.sim_model.empty() ? "?" : run.sim_model);
+}
+
+std::string schedule_note(const Run& run) {
+  if (run.options.schedule != "adaptive") return "";
+  return fmt::format("adaptive schedule (seed {}): {} rounds instead of {} for every pair", run.options.seed,
+                     run.rounds_completed, run.rounds_full_schedule);
+}
+
 }  // namespace podperf

@@ -37,6 +37,12 @@ std::vector<std::size_t> matrix_group_starts(const Run& run, const std::vector<i
 // The label of node `index` ("?" when out of range).
 std::string node_label(const Run& run, int index);
 
+// --backend sim: "SIMULATED (model ...): ..." saying the numbers come from a model; "" for real runs.
+std::string simulated_note(const Run& run);
+
+// --schedule adaptive: "adaptive schedule (seed 7): 9 rounds instead of 255 for every pair"; "" otherwise.
+std::string schedule_note(const Run& run);
+
 // The published busbw of the SKU the run was judged against (run.verdict.sku_busbw, recorded by
 // `podperf accept`) for `op` at exactly `size_bytes`; nullopt when the run was not judged against a
 // SKU or the SKU publishes no figure there. Never invents a value.

@@ -19,7 +19,8 @@ class Row {
   Row& num(const std::string& column, double value) { return set(column, fmt::format("{}", value)); }
   Row& integer(const std::string& column, long long value) { return set(column, fmt::format("{}", value)); }
   Row& boolean(const std::string& column, bool value) { return set(column, value ? "true" : "false"); }
-  void write(std::string& out) const {
+  // `simulated`: the run came from the modelled fabric; a trailing "simulated" column says so.
+  void write(std::string& out, bool simulated) const {
     bool first = true;
     for (const std::string& c : csv_columns()) {
       if (!first) out += ',';
@@ -27,7 +28,7 @@ class Row {
       auto it = values_.find(c);
       if (it != values_.end()) out += csv_field(it->second);
     }
-    out += "\r\n";
+    out += simulated ? ",true\r\n" : "\r\n";
   }
 
  private:
@@ -109,7 +110,7 @@ std::string render_csv(const Run& run) {
     out += (first ? "" : ",") + c;
     first = false;
   }
-  out += "\r\n";
+  out += run.simulated ? ",simulated\r\n" : "\r\n";
   for (const PairResult& p : run.pairs) {
     Row row;
     row.set("kind", "pair").set("run_id", run.run_id).set("op", p.op).set("dtype", p.dtype);
@@ -122,7 +123,7 @@ std::string render_csv(const Run& run) {
     row.boolean("cleared_by_retest", p.cleared_by_retest);
     if (!p.retest_samples_s.empty()) row.num("retest_busbw_gbps", p.retest_busbw_gbps);
     row.integer("wrong", p.wrong).set("status", p.status).set("error", p.error);
-    row.write(out);
+    row.write(out, run.simulated);
   }
   for (const CollectiveResult& r : run.collectives) {
     Row row;
@@ -133,7 +134,7 @@ std::string render_csv(const Run& run) {
     timing(row, r.samples_s, r.median_s, r.min_s, r.max_s, r.p99_s, r.cv);
     row.num("algbw_gbps", r.algbw_gbps).num("busbw_gbps", r.busbw_gbps);
     row.integer("wrong", r.wrong).set("status", r.status).set("error", r.error);
-    row.write(out);
+    row.write(out, run.simulated);
   }
   for (const FsProbeResult& p : run.fs.probes) {
     const auto probe_row = [&run, &p]() {
@@ -149,7 +150,7 @@ std::string render_csv(const Run& run) {
       row.integer("bytes", static_cast<long long>(n.bytes)).integer("ops", static_cast<long long>(n.ops));
       row.num("start_s", n.start_s).num("end_s", n.end_s).num("mb_per_s", n.mb_per_s).num("ops_per_s", n.ops_per_s);
       row.num("ratio", n.ratio).boolean("flagged", n.flagged);
-      row.write(out);
+      row.write(out, run.simulated);
     }
     for (const FsRankResult& r : p.ranks) {
       Row row = probe_row();
@@ -159,7 +160,7 @@ std::string render_csv(const Run& run) {
       if (r.lat_p50_us > 0.0 || r.lat_p99_us > 0.0) row.num("lat_p50_us", r.lat_p50_us).num("lat_p99_us", r.lat_p99_us);
       if (r.cached_fraction >= 0.0) row.num("cached_fraction", r.cached_fraction);
       row.integer("wrong", static_cast<long long>(r.checksum_mismatches)).set("status", r.status).set("error", r.error);
-      row.write(out);
+      row.write(out, run.simulated);
     }
   }
   return out;

@@ -16,7 +16,8 @@ namespace podperf {
 
 std::string render_csv(const Run& run);
 
-// The header's column names, in order.
+// The header's column names, in order. A run from the modelled fabric (--backend sim) adds one more
+// at the end, "simulated", true on every row.
 const std::vector<std::string>& csv_columns();
 
 // One field quoted as RFC 4180 requires (unchanged when it needs no quotes).

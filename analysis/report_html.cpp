@@ -78,6 +78,11 @@ void render_header(const Run& run, std::string& out) {
          any_virtual ? " (VIRTUAL nodes: ranks of one host split for a local demo; not a fabric test)" : "",
          escape(run.started_at.empty() ? "?" : run.started_at), escape(run.finished_at.empty() ? "?" : run.finished_at),
          escape(run.status));
+  if (run.simulated) {
+    append(out, "<p class=\"banner\" id=\"simulated\" style=\"background:#fff3cd;border:2px solid #b8860b;padding:0.5em;"
+                "font-weight:bold\">{}</p>\n",
+           escape(simulated_note(run)));
+  }
 }
 
 void render_verdict(const Run& run, std::string& out) {
@@ -521,6 +526,7 @@ void render_metadata(const Run& run, std::string& out) {
   }
   if (!run.pairs.empty()) {
     item("rounds", fmt::format("{} of {} ({})", run.rounds_completed, run.rounds_planned, run.options.concurrency));
+    if (!schedule_note(run).empty()) item("schedule", schedule_note(run));
     item("threshold",
          fmt::format("{:.0f}% below baseline; retest {}", run.options.threshold * 100.0, run.options.retest));
   }

@@ -126,6 +126,8 @@ std::string render_markdown(const Run& run) {
          run.nodes.size(), md(run.started_at.empty() ? "?" : run.started_at),
          md(run.finished_at.empty() ? "?" : run.finished_at), md(run.status),
          run.error.empty() ? "" : ": " + md(run.error));
+  if (run.simulated) append(out, "> **{}**\n\n", md(simulated_note(run)));
+  if (!schedule_note(run).empty()) append(out, "{}\n\n", md(schedule_note(run)));
   append(out, "**Verdict: {}**, {}\n", md(v.status), md(v.source));
   if (!v.reasons.empty()) out += "\n";
   for (const std::string& r : v.reasons) append(out, "- {}\n", md(r));

@@ -8,6 +8,7 @@
 
 #include "analysis/findings_text.hpp"
 #include "analysis/fs_text.hpp"
+#include "analysis/report_common.hpp"
 #include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 
@@ -90,6 +91,7 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
   bool any_virtual = std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return n.is_virtual; });
   append(out, "\npodperf {} — run {} — {} backend, {} ranks on {} nodes{}\n", run.command, run.run_id, run.backend, run.ranks,
       run.nodes.size(), any_virtual ? " (VIRTUAL nodes: ranks of one host split for a local demo; not a fabric test)" : "");
+  if (run.simulated) append(out, "{}\n", simulated_note(run));
   // A run with filesystem probes and no pairs (podperf fs) has no pair rounds, matrix or stragglers.
   const bool pairs_section = !run.pairs.empty() || run.fs.probes.empty();
   if (pairs_section) {
@@ -100,6 +102,7 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
     append(out, "launcher: {}{}; status {}\n", run.launcher.kind,
            run.launcher.job_id.empty() ? "" : fmt::format(" job {}", run.launcher.job_id), run.status);
   }
+  if (!schedule_note(run).empty()) append(out, "{}\n", schedule_note(run));
   if (!run.error.empty()) append(out, "error: {}\n", run.error);
   for (const std::string& u : run.unfinished) append(out, "  unfinished: {}\n", u);
   if (pairs_section) out += "\n";  // the filesystem section opens with its own blank line

@@ -97,16 +97,21 @@ void add_fs_options(CLI::App* app, FsOptions& o, const std::string& path_flag) {
       ->group(group);
 }
 
-void add_common_options(CLI::App* app, CommonOptions& o) {
+// with_sim: the pairs commands also take --backend sim (a modelled fabric, bench/sim_pairs.hpp).
+void add_common_options(CLI::App* app, CommonOptions& o, bool with_sim = false) {
   // A flag given twice: the last one wins, as with nccl-tests and getopt.
   app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  const std::vector<std::string> backends =
+      with_sim ? std::vector<std::string>{"auto", "host", "nccl", "sim"} : std::vector<std::string>{"auto", "host", "nccl"};
+  const std::string sim_help = with_sim ? "; sim: a modelled fabric of --sim-nodes nodes in one process (no mpirun)" : "";
 #ifdef PODPERF_HAVE_NCCL
-  app->add_option("--backend", o.backend, "nccl (GPUs), host (MPI on host memory), auto (nccl when a GPU is visible)")
-      ->check(CLI::IsMember({"auto", "host", "nccl"}))
+  app->add_option("--backend", o.backend,
+                  "nccl (GPUs), host (MPI on host memory), auto (nccl when a GPU is visible)" + sim_help)
+      ->check(CLI::IsMember(backends))
       ->capture_default_str();
 #else
-  app->add_option("--backend", o.backend, "host (MPI on host memory) or auto (this build has no NCCL backend)")
-      ->check(CLI::IsMember({"auto", "host", "nccl"}))
+  app->add_option("--backend", o.backend, "host (MPI on host memory) or auto (this build has no NCCL backend)" + sim_help)
+      ->check(CLI::IsMember(backends))
       ->capture_default_str();
 #endif
   app->add_option("-b,--minbytes", o.min_bytes, "smallest message size in bytes (K/M/G suffixes)")
@@ -144,7 +149,7 @@ void add_topology_options(CLI::App* app, std::string& file, std::string& format)
 }
 
 void add_pairs_options(CLI::App* app, PairsOptions& o) {
-  add_common_options(app, o);
+  add_common_options(app, o, true);
   app->get_option("--maxbytes")->description("largest message size; nodes are judged at this size");
   app->add_option("--op", o.op,
                   "collective to test each pair with: all_reduce, all_gather, reduce_scatter, alltoall, broadcast, "
@@ -169,6 +174,22 @@ void add_pairs_options(CLI::App* app, PairsOptions& o) {
       ->check(CLI::Range(0.0, 1.0));
   app->add_option("--config", o.config, "thresholds file replacing the built-in configs/thresholds.toml");
   add_topology_options(app, o.topology, o.topology_format);
+  app->add_option("--schedule", o.schedule,
+                  "all: every pair (circle rounds); adaptive: random matchings, then suspects retested against "
+                  "good nodes until confirmed or cleared (rank 0 decides each round)")
+      ->check(CLI::IsMember({"all", "adaptive"}))
+      ->capture_default_str();
+  app->add_option("--seed", o.seed, "random seed of the adaptive matchings and of the modelled fabric")
+      ->capture_default_str();
+  const std::string group = "Modelled fabric (--backend sim)";
+  app->add_option("--sim-nodes", o.sim_nodes, "number of simulated nodes")
+      ->check(CLI::Range(2, 1 << 20))
+      ->capture_default_str()
+      ->group(group);
+  app->add_option("--sim-model", o.sim_model,
+                  "model: NAME (configs/sim/NAME.toml, built in: healthy, stragglers, rack) or a TOML file")
+      ->capture_default_str()
+      ->group(group);
 }
 
 void add_collective_options(CLI::App* app, CollectiveOptions& o) {

@@ -65,6 +65,10 @@ struct PairsOptions : CommonOptions {
   std::string config;
   std::string topology;                  // --topology FILE: where each node sits (EKS labels, Slurm, CSV)
   std::string topology_format = "auto";  // eks | slurm | csv | auto
+  std::string schedule = "all";  // all | adaptive
+  std::uint64_t seed = 0;        // adaptive matchings and the modelled fabric
+  int sim_nodes = 64;            // --backend sim
+  std::string sim_model = "healthy";
   FsOptions fs;  // podperf run: the filesystem stage when fs.path is set
 };
 

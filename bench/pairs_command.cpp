@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 #include <climits>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -18,8 +20,6 @@
 #include "analysis/run_json.hpp"
 #include "analysis/summary_text.hpp"
 #include "analysis/thresholds.hpp"
-#include "analysis/topology.hpp"
-#include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 #include "bench/backend_select.hpp"
 #include "bench/efa_rounds.hpp"
@@ -31,6 +31,9 @@
 #include "bench/node_map.hpp"
 #include "bench/node_signals.hpp"
 #include "bench/pair_payload.hpp"
+#include "bench/pair_steps.hpp"
+#include "bench/pairs_run.hpp"
+#include "bench/sim_pairs.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
 #include "bench/run_metadata.hpp"
@@ -45,195 +48,6 @@ namespace {
 
 constexpr int kResultTag = 4242;
 constexpr double kNonRootGraceS = 10.0;  // non-root watchdogs wait this long after rank 0's deadline
-
-// The plan: identical on every rank.
-struct Plan {
-  const Op* op = nullptr;
-  DType dtype = DType::kFloat;
-  std::vector<std::uint64_t> sizes;
-  std::vector<Round> steps;        // what runs at once
-  std::vector<int> round_of_step;  // 1-based schedule round of each step
-  int rounds = 0;
-  Thresholds thresholds;
-};
-
-Plan make_plan(const PairsOptions& o, const NodeMap& map) {
-  Plan plan;
-  plan.thresholds = load_thresholds(o.config);
-  if (o.threshold) plan.thresholds.pairs.threshold = *o.threshold;
-  plan.op = &find_op(o.op);
-  plan.dtype = find_dtype(o.dtype).type;
-  const std::size_t type_bytes = dtype_info(plan.dtype).bytes;
-  plan.sizes = size_sweep(parse_size(o.min_bytes, "-b/--minbytes"), parse_size(o.max_bytes, "-e/--maxbytes"),
-                          o.step_factor, parse_size(o.step_bytes, "-i/--stepbytes"), type_bytes);
-  if (plan.sizes.back() / type_bytes > static_cast<std::uint64_t>(INT_MAX)) {
-    throw UsageError(
-        fmt::format("-e/--maxbytes {}: more than {} elements per message is not supported by the host "
-                    "backend",
-                    plan.sizes.back(), INT_MAX));
-  }
-  const int n = static_cast<int>(map.nodes.size());
-  if (n < 2) {
-    const NodeInfo& only = map.nodes.front();
-    throw UsageError(
-        fmt::format("pairs needs at least 2 nodes; this job has 1 ({} with {} ranks). Launch across "
-                    "nodes, or pass --virtual-nodes K for a local demo",
-                    only.hostname, only.ranks.size()));
-  }
-  std::vector<Round> rounds;
-  if (!o.pairs.empty()) {
-    std::vector<std::string> labels;
-    for (const NodeInfo& node : map.nodes) labels.push_back(node.label);
-    rounds = pack_rounds(parse_pair_list(o.pairs, labels));
-  } else {
-    rounds = circle_schedule(n);
-  }
-  plan.rounds = static_cast<int>(rounds.size());
-  if (o.concurrency == "sequential") {
-    for (std::size_t r = 0; r < rounds.size(); ++r) {
-      for (const NodePair& p : rounds[r]) {
-        plan.steps.push_back(Round{p});
-        plan.round_of_step.push_back(static_cast<int>(r) + 1);
-      }
-    }
-  } else {
-    plan.steps = rounds;
-    for (std::size_t r = 0; r < rounds.size(); ++r) plan.round_of_step.push_back(static_cast<int>(r) + 1);
-  }
-  return plan;
-}
-
-std::string describe_pair(const NodeMap& map, const NodePair& p) {
-  const NodeInfo& a = map.nodes[static_cast<std::size_t>(p[0])];
-  const NodeInfo& b = map.nodes[static_cast<std::size_t>(p[1])];
-  return fmt::format("{} <-> {} (nodes {}:{}, ranks {} and {})", a.label, b.label, p[0], p[1], fmt::join(a.ranks, ","),
-                     fmt::join(b.ranks, ","));
-}
-
-// One pair of the current step, as rank 0 sees it: where its results land and how to read them.
-struct Slot {
-  PairContext ctx;
-  std::vector<double> payload;
-  bool recorded = false;
-};
-
-// Rank 0's record of a pairs run: the current step's receive buffers, retests, and what an abnormal
-// end keeps (pairs of the current step whose results had landed) and names (those that had not).
-class Recorder final : public RunRecorder {
- public:
-  Recorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t)
-      : RunRecorder(std::move(run), dir),
-        map_(map),
-        thresholds_(t.pairs),
-        fs_thresholds_(t.fs),
-        topology_thresholds_(t.topology) {}
-
-  // The step's receive buffers; rank 0's main thread posts receives into them.
-  std::vector<Slot>& begin_step(int round, std::vector<Slot> slots, bool retest) {
-    std::lock_guard lock(mutex_);
-    step_round_ = round;
-    retest_ = retest;
-    slots_ = std::move(slots);
-    return slots_;
-  }
-
-  // Every message of the step has been received: the results become part of the run, and one
-  // events.jsonl line is written.
-  void end_step(bool round_complete) {
-    std::lock_guard lock(mutex_);
-    std::vector<PairResult> results;
-    for (Slot& slot : slots_) {
-      for (PairResult& r : decode_payload(slot.payload, slot.ctx)) results.push_back(std::move(r));
-      slot.recorded = true;
-    }
-    dir_.append_event({{"event", retest_ ? "retest" : "round"}, {"round", step_round_}, {"pairs", results}});
-    if (retest_) {
-      for (const PairResult& r : results) attach_retest(run_, r);
-    } else {
-      for (PairResult& r : results) run_.pairs.push_back(std::move(r));
-    }
-    slots_.clear();
-    if (round_complete && !retest_) run_.rounds_completed = step_round_;
-  }
-
-  // Pairs flagged at the judged size, measured (not failed), not yet retested: the retest list.
-  std::vector<NodePair> suspects() {
-    std::lock_guard lock(mutex_);
-    Run analyzed = run_;
-    analyze_pairs(analyzed, thresholds_);
-    std::vector<NodePair> out;
-    for (const PairResult& p : analyzed.pairs) {
-      if (p.flagged && p.status == "ok" && p.size_bytes == analyzed.judged_size_bytes && p.retest_samples_s.empty()) {
-        out.push_back(p.nodes);
-      }
-    }
-    return out;
-  }
-
- private:
-  void analyze(Run& run) override {
-    analyze_pairs(run, thresholds_);
-    if (!run.fs.probes.empty()) analyze_fs(run, fs_thresholds_);
-    analyze_topology(run, topology_thresholds_);
-    correlate(run);
-  }
-  nlohmann::json end_event(const Run& run) const override {
-    return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};
-  }
-  std::string render(const Run& run, const std::string& results_dir) const override {
-    return render_summary(run, results_dir);
-  }
-  // The worst of the stages: 3 (a stage failed) over 1 (something flagged) over 0.
-  int exit_code(const Run& run) const override {
-    const int pairs = pairs_exit_code(run);
-    if (run.fs.probes.empty()) return pairs;
-    const int fs = fs_exit_code(run);
-    if (pairs == kExitRuntime || fs == kExitRuntime) return kExitRuntime;
-    return std::max(pairs, fs);
-  }
-
-  void keep_partial(Run& run, const std::string& status, const std::string& error) override {
-    for (const Slot& slot : slots_) {
-      if (slot.recorded) continue;
-      if (payload_arrived(slot.payload)) {
-        for (PairResult& r : decode_payload(slot.payload, slot.ctx)) {
-          if (retest_) {
-            attach_retest(run, r);
-          } else {
-            run.pairs.push_back(std::move(r));
-          }
-        }
-        continue;
-      }
-      const std::string pair = describe_pair(map_, slot.ctx.nodes);
-      run.unfinished.push_back(fmt::format("{}round {}: {}", retest_ ? "retest " : "", step_round_, pair));
-      if (retest_) continue;  // the pair's first measurement stands
-      for (std::uint64_t size : slot.ctx.sizes) {
-        PairResult r;
-        r.round = step_round_;
-        r.nodes = slot.ctx.nodes;
-        r.op = std::string(slot.ctx.op->name);
-        const CaseCounts counts = case_counts(*slot.ctx.op, size, dtype_info(slot.ctx.dtype).bytes, slot.ctx.ranks);
-        r.dtype = std::string(dtype_info(slot.ctx.dtype).name);
-        r.size_bytes = counts.size_bytes;
-        r.count = counts.chunk;
-        r.ranks = slot.ctx.ranks;
-        r.status = status;
-        r.error = fmt::format("pair {} did not report its results: {}", pair, error);
-        run.pairs.push_back(std::move(r));
-      }
-    }
-    slots_.clear();
-  }
-
-  const NodeMap& map_;
-  PairThresholds thresholds_;
-  FsThresholds fs_thresholds_;
-  TopologyThresholds topology_thresholds_;
-  int step_round_ = 0;
-  bool retest_ = false;
-  std::vector<Slot> slots_;
-};
 
 // Measures every size of one pair on its group. A failure ends the pair's measurements and becomes
 // data (the error text travels to rank 0).
@@ -257,30 +71,69 @@ int pair_leader(const NodeMap& map, const NodePair& p) {
                   map.nodes[static_cast<std::size_t>(p[1])].ranks.front());
 }
 
-int pair_ranks(const NodeMap& map, const NodePair& p) {
-  return static_cast<int>(map.nodes[static_cast<std::size_t>(p[0])].ranks.size() +
-                          map.nodes[static_cast<std::size_t>(p[1])].ranks.size());
-}
+using RunStep = std::function<void(const Round&, int, const std::vector<std::uint64_t>&, bool)>;
 
-Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::string& run_id, int world_size,
-             std::string_view backend_name) {
-  Run run = base_run(cli, cli.pairs, run_id, world_size, map);
-  run.options.op = std::string(plan.op->name);
-  run.options.dtype = std::string(dtype_info(plan.dtype).name);
-  run.options.time_combine = std::string(combine_name(static_cast<TimeCombine>(cli.pairs.combine)));
-  run.options.sizes_bytes = plan.sizes;
-  run.options.concurrency = cli.pairs.concurrency;
-  run.options.retest = cli.pairs.retest;
-  run.options.threshold = plan.thresholds.pairs.threshold;
-  run.options.thresholds_source = plan.thresholds.source;
-  run.rounds_planned = plan.rounds;
-  run.rounds_full_schedule = static_cast<int>(circle_schedule(static_cast<int>(map.nodes.size())).size());
-  run.backend = std::string(backend_name);
-  return run;
+// --schedule adaptive on the MPI backends: rank 0 runs the search (it alone has the results) and
+// broadcasts each step before it runs, [kind, round, a0, b0, a1, b1, ...] (kind 1: new pairs at every
+// size, 2: retests at the judged size, 0: the end), so every rank runs the same steps. Returns rank
+// 0's search finding (empty elsewhere).
+std::vector<Finding> run_adaptive(const Comm& world, const NodeMap& map, const Plan& plan, const PairsOptions& o,
+                                  PairsRecorder* recorder, Progress& progress, const RunStep& run_step,
+                                  Watchdog& watchdog) {
+  const std::vector<std::uint64_t> judged{plan.sizes.back()};
+  auto broadcast = [&](std::vector<int>& step) {
+    const int count = bcast_int(world, static_cast<int>(step.size()));
+    step.resize(static_cast<std::size_t>(count));
+    PODPERF_CHECK_MPI(MPI_Bcast(step.data(), count, MPI_INT, 0, world.raw()));
+  };
+  if (recorder == nullptr) {
+    for (;;) {
+      std::vector<int> step;
+      broadcast(step);
+      if (step.empty() || step[0] == 0) return {};
+      Round pairs;
+      for (std::size_t i = 2; i + 1 < step.size(); i += 2) pairs.push_back(NodePair{step[i], step[i + 1]});
+      run_step(pairs, step[1], step[0] == 1 ? plan.sizes : judged, step[0] == 2);
+      watchdog.disarm();
+    }
+  }
+  int steps_done = 0;
+  const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
+                          bool round_complete) {
+    std::vector<int> flat{retest ? 2 : 1, round};
+    for (const NodePair& p : pairs) flat.insert(flat.end(), {p[0], p[1]});
+    broadcast(flat);
+    run_step(pairs, round, sizes, retest);
+    std::vector<PairResult> results = recorder->end_step(round_complete);
+    watchdog.disarm();
+    return results;
+  };
+  ScheduleOptions so;
+  so.schedule = "adaptive";
+  so.retest = o.retest;
+  so.seed = o.seed;
+  so.sequential = o.concurrency == "sequential";
+  const ScheduleOutcome outcome = drive_schedule(
+      static_cast<int>(map.nodes.size()), {}, {}, plan.sizes, plan.thresholds.pairs, so, step,
+      [&] { return recorder->suspects(); }, [&](const std::string& what) { progress.step_done(++steps_done, what); });
+  std::vector<int> end{0};
+  broadcast(end);
+  recorder->set_rounds(outcome.rounds, outcome.rounds_planned);
+  const int full_rounds = static_cast<int>(circle_schedule(static_cast<int>(map.nodes.size())).size());
+  std::fprintf(stderr, "podperf: adaptive search: %d rounds instead of %d for every pair\n", outcome.rounds,
+               full_rounds);
+  return {adaptive_search_finding(outcome, map.nodes, full_rounds)};
 }
 
 int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
   const PairsOptions& o = cli.pairs;
+  if (o.backend == "sim") {
+    if (!o.fs.path.empty()) throw UsageError("--backend sim models the network only; drop --fs-path");
+    return run_sim_pairs(cli, world, verdict_hook);
+  }
+  if (o.schedule == "adaptive" && !o.pairs.empty()) {
+    throw UsageError("--pairs and --schedule adaptive exclude each other (adaptive chooses its own pairs)");
+  }
   const bool root = world.rank() == 0;
 
   Plan plan;
@@ -315,22 +168,19 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
   }
   ResultsDir* dir = job->dir.get();
 
-  std::unique_ptr<Recorder> recorder;
+  const bool adaptive_schedule = o.schedule == "adaptive";
+  std::unique_ptr<PairsRecorder> recorder;
   if (root) {
     Run run = make_run(cli, plan, map, run_id, world.size(), backend->name());
-    if (topology) {
-      apply_topology(run, *topology);
-      const auto placed =
-          std::count_if(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return !n.topology.empty(); });
-      std::fprintf(stderr, "podperf: topology from %s (%s): levels %s; %zu of %zu nodes placed\n",
-                   topology->source.c_str(), topology->format.c_str(),
-                   fmt::format("{}", fmt::join(topology->levels, " > ")).c_str(), static_cast<std::size_t>(placed),
-                   run.nodes.size());
-    }
-    recorder = std::make_unique<Recorder>(std::move(run), *dir, map, plan.thresholds);
+    if (topology) place_nodes(run, *topology);
+    recorder = std::make_unique<PairsRecorder>(std::move(run), *dir, map, plan.thresholds);
     if (with_fs) recorder->set_fs(fs_setup.info);
     if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
     bool virtual_nodes = o.virtual_nodes > 0;
+    if (adaptive_schedule) {
+      std::fprintf(stderr, "podperf: schedule adaptive (seed %llu): the rounds below replace the full schedule\n",
+                   static_cast<unsigned long long>(o.seed));
+    }
     std::fprintf(stderr,
                  "podperf: %s on %zu %snodes (%d ranks), %zu sizes %s..%s, %d rounds (%zu steps, concurrency %s); "
                  "results in %s\n",
@@ -343,7 +193,9 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
   const std::string my_label = map.nodes[static_cast<std::size_t>(my_node)].label;
   const std::unique_ptr<Watchdog> watchdog = make_run_watchdog(world, recorder.get(), my_label);
 
-  Progress progress(static_cast<int>(plan.steps.size()), o.concurrency == "sequential" ? "pair" : "round");
+  Progress progress(adaptive_schedule ? adaptive_round_budget(static_cast<int>(map.nodes.size()), AdaptiveParams{})
+                                      : static_cast<int>(plan.steps.size()),
+                    o.concurrency == "sequential" && !adaptive_schedule ? "pair" : "round");
   // Host signals at the start (read-only; one snapshot per host), compared with the end.
   const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
   EfaRoundWatch efa_rounds(world, o.signals_root);
@@ -415,7 +267,10 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
                        : label);
     };
 
-    for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+    std::vector<Finding> adaptive_findings;
+    const bool adaptive = o.schedule == "adaptive";
+    if (adaptive) adaptive_findings = run_adaptive(world, map, plan, o, recorder.get(), progress, run_step, *watchdog);
+    for (std::size_t s = 0; s < plan.steps.size() && !adaptive; ++s) {
       const Round& step = plan.steps[s];
       const int round = plan.round_of_step[s];
       run_step(step, round, plan.sizes, false);
@@ -431,7 +286,7 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
     // Retest: pairs flagged at the judged size run again (ClusterKit and Google's scanner retest
     // suspects); a pair stays flagged only when the retest confirms it. The list comes from rank 0's
     // analysis and is broadcast, so every rank runs the same plan.
-    for (int pass = 1; pass <= o.retest; ++pass) {
+    for (int pass = 1; pass <= o.retest && !adaptive; ++pass) {
       std::vector<int> flat;
       if (root) {
         for (const NodePair& p : recorder->suspects()) flat.insert(flat.end(), {p[0], p[1]});
@@ -456,6 +311,7 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
       }
     }
     std::vector<Finding> efa_findings = efa_rounds.gather_findings(world);
+    for (Finding& f : adaptive_findings) efa_findings.push_back(std::move(f));
     if (with_fs) {
       if (root) {
         std::fprintf(stderr, "podperf: filesystem probes %s in %s\n",

@@ -1,11 +1,13 @@
-// The TOML configs: thresholds, host-signal rules, filesystem capacities, sweep files (analysis/thresholds,
-// signals/rules, analysis/fs_capacity, sweep/sweep_plan), and the topology files (analysis/topology:
+// The TOML configs: thresholds, host-signal rules, filesystem capacities, sweep files, the modelled
+// fabric's models (analysis/thresholds, signals/rules, analysis/fs_capacity, sweep/sweep_plan,
+// sim/sim_model, then a 64-node fabric built from it), and the topology files (analysis/topology:
 // kubectl JSON, Slurm, CSV). Bad text must give ConfigError / InputError, never anything else.
 #include "analysis/fs_capacity.hpp"
 #include "analysis/thresholds.hpp"
 #include "analysis/topology.hpp"
 #include "signals/rules.hpp"
 #include "sweep/sweep_plan.hpp"
+#include "sim/sim_fabric.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -23,5 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const char* format : {"auto", "eks", "slurm", "csv"}) {
     podperf::fuzz::expect_clean([&] { (void)podperf::parse_topology(text, "fuzz.topology", format); });
   }
+  podperf::fuzz::expect_clean([&] {
+    podperf::SimFabric fabric(podperf::parse_sim_model(text, "fuzz", "fuzz.toml"), 64, 1);
+    (void)fabric.measure(0, 63, 1e6, 2);
+  });
   return 0;
 }

@@ -18,6 +18,22 @@ import jsonschema
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+def validate(instance, schema):
+    """jsonschema.validate without re-checking the schema on every call (that check dominates the
+    time when thousands of pair results are validated)."""
+    key = id(schema)
+    if key not in _validators:
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        _validators[key] = cls(schema)
+    error = jsonschema.exceptions.best_match(_validators[key].iter_errors(instance))
+    if error is not None:
+        raise error
+
+
+_validators = {}
+
+
 def fail(msg):
     print(f"check_run: FAIL: {msg}")
     sys.exit(1)
@@ -33,7 +49,7 @@ def main():
     schema = json.loads((ROOT / "docs/run.schema.json").read_text())
     run = json.loads((d / "run.json").read_text())
     try:
-        jsonschema.validate(run, schema)
+        validate(run, schema)
     except jsonschema.ValidationError as e:
         fail(f"run.json does not match the schema: {e.message} at {list(e.absolute_path)}")
 
@@ -44,7 +60,7 @@ def main():
     start = dict(events[0])
     del start["event"]
     try:
-        jsonschema.validate(start, schema)
+        validate(start, schema)
     except jsonschema.ValidationError as e:
         fail(f"start event does not match the schema: {e.message}")
     pair_schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/pair"}
@@ -55,18 +71,18 @@ def main():
     for ev in events[1:]:
         if ev["event"] == "retest":
             for p in ev["pairs"]:
-                jsonschema.validate(p, pair_schema)
+                validate(p, pair_schema)
         elif ev["event"] == "round":
             for p in ev["pairs"]:
-                jsonschema.validate(p, pair_schema)
+                validate(p, pair_schema)
                 event_pairs.append(p)
         elif ev["event"] == "collective":
             for r in ev["results"]:
-                jsonschema.validate(r, collective_schema)
+                validate(r, collective_schema)
         elif ev["event"] == "fs_setup":
-            jsonschema.validate(ev["fs"], fs_schema)
+            validate(ev["fs"], fs_schema)
         elif ev["event"] == "fs_probe":
-            jsonschema.validate(ev["probe"], fs_probe_schema)
+            validate(ev["probe"], fs_probe_schema)
         elif ev["event"] != "end":
             fail(f"unknown event {ev['event']}")
     if len(run["nodes"]) != args.nodes:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Options of podperf pairs under mpirun: sequential concurrency, retesting chosen pairs (by index and
-# by name), threshold override, sizes from -b/-e/-f.
+# by name), threshold override, sizes from -b/-e/-f, the adaptive schedule (rank 0 decides each step
+# and broadcasts it).
 source "$(dirname "$0")/lib.sh" "$1"
 host=$(hostname)
 common=(--virtual-nodes 4 -n 3 -w 1 --out "$WORK/res")
@@ -25,6 +26,31 @@ podperf_mpirun 4 pairs "${common[@]}" -b 64K -e 64K --pairs "$host/v1:$host/v3" 
 expect_match "retest by name: ran" "$?" "^[01]$"
 expect_eq "retest by name: the named pair" "$(jq -c '[.pairs[].nodes]' "$WORK/res/byname/run.json")" "[[1,3]]"
 expect_eq "-c 0 recorded" "$(jq .options.check "$WORK/res/byname/run.json")" "false"
+# --schedule adaptive on the host backend: every rank follows rank 0's steps; screening matchings,
+# then retests; run.json checks out and records the schedule, the seed and the search's account.
+podperf_mpirun 6 pairs --virtual-nodes 6 -n 3 -w 1 --out "$WORK/res" -b 64K -e 64K --schedule adaptive --seed 5 \
+  --run-id adaptive
+expect_match "adaptive: ran" "$?" "^[01]$"
+if out=$(python3 "$TESTS_DIR/check_run.py" "$WORK/res/adaptive" --nodes 6); then pass "adaptive: $out"; else fail "adaptive: $out"; fi
+if python3 - "$WORK/res/adaptive" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+assert run["options"]["schedule"] == "adaptive" and run["options"]["seed"] == 5, run["options"]
+assert run["rounds_completed"] >= 3 and run["rounds_completed"] == run["rounds_planned"], run["rounds_completed"]
+assert run["rounds_full_schedule"] == 5
+# Each step is one event (a pair met before runs as a retest of its first measurement).
+by_round = {}
+for line in open(sys.argv[1] + "/events.jsonl"):
+    ev = json.loads(line)
+    if ev["event"] in ("round", "retest"):
+        by_round.setdefault(ev["round"], []).extend(n for p in ev["pairs"] for n in p["nodes"])
+for r in (1, 2, 3):  # screening: perfect matchings of the 6 nodes
+    assert sorted(by_round[r]) == list(range(6)), (r, by_round.get(r))
+assert any(f["check"] == "pairs.adaptive_search" for f in run["findings"])
+PY
+then pass "adaptive: 3 screening matchings, rounds and seed recorded, the search's finding"
+else fail "adaptive: run.json facts"; fi
+
 for op in all_gather reduce_scatter alltoall broadcast reduce sendrecv; do
   podperf_mpirun 4 pairs "${common[@]}" -b 64K -e 64K --op "$op" -d double --run-id "op-$op"
   expect_match "pairs --op $op: ran" "$?" "^[01]$"

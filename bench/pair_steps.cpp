@@ -1,0 +1,126 @@
+#include "bench/pair_steps.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace podperf {
+namespace {
+
+std::vector<Round> split(const std::vector<Round>& rounds, bool sequential_steps) {
+  return sequential_steps ? sequential(rounds) : rounds;
+}
+
+// Retest passes over what the analysis still flags (pairs touching `skip` nodes are left alone: the
+// adaptive search already confirmed those nodes slow). Returns the rounds of steps measured.
+int retest_passes(const std::vector<std::uint64_t>& sizes, const ScheduleOptions& o, const StepFn& step,
+                  const SuspectsFn& suspects, const StepDoneFn& done, const std::set<int>& skip, int first_round,
+                  bool count_rounds) {
+  int rounds = 0;
+  for (int pass = 1; pass <= o.retest; ++pass) {
+    std::vector<NodePair> flagged;
+    for (const NodePair& p : suspects()) {
+      if (skip.count(p[0]) == 0 && skip.count(p[1]) == 0) flagged.push_back(p);
+    }
+    if (flagged.empty()) break;
+    const std::vector<Round> packed = pack_rounds(flagged);
+    for (std::size_t r = 0; r < packed.size(); ++r) {
+      const int number = count_rounds ? first_round + rounds + 1 : static_cast<int>(r) + 1;
+      for (const Round& s : split({packed[r]}, o.sequential)) step(s, number, {sizes.back()}, true, false);
+      ++rounds;
+      done(fmt::format("retest {}: {} flagged pair{}", pass, packed[r].size(), packed[r].size() == 1 ? "" : "s"));
+    }
+  }
+  return rounds;
+}
+
+}  // namespace
+
+ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const std::vector<int>& round_of_step,
+                               const std::vector<std::uint64_t>& sizes, const PairThresholds& thresholds,
+                               const ScheduleOptions& o, const StepFn& step, const SuspectsFn& suspects,
+                               const StepDoneFn& done) {
+  ScheduleOutcome out;
+  if (o.schedule != "adaptive") {
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      const int round = round_of_step[s];
+      const bool complete = s + 1 == steps.size() || round_of_step[s + 1] != round;
+      step(steps[s], round, sizes, false, complete);
+      done(fmt::format("{} pair{} in round {}", steps[s].size(), steps[s].size() == 1 ? "" : "s", round));
+      if (complete) out.rounds = round;
+    }
+    out.rounds_planned = round_of_step.empty() ? 0 : round_of_step.back();
+    retest_passes(sizes, o, step, suspects, done, {}, out.rounds, false);
+    return out;
+  }
+
+  out.adaptive = true;
+  AdaptiveParams p;
+  p.threshold = thresholds.threshold;
+  p.spread_factor = thresholds.spread_factor;
+  p.max_spread_fraction = thresholds.max_spread_fraction;
+  p.seed = o.seed;
+  const std::vector<std::uint64_t> judged{sizes.back()};
+  out.search = adaptive_search(nodes, p, [&](const SearchRound& r, int number) {
+    Round fresh, repeat;
+    for (std::size_t i = 0; i < r.pairs.size(); ++i) (r.repeat[i] ? repeat : fresh).push_back(r.pairs[i]);
+    std::vector<double> busbw;
+    auto judged_busbw = [](const PairResult& res) {
+      return res.status == "ok" ? res.busbw_gbps : std::nan("");
+    };
+    std::vector<std::pair<NodePair, double>> values;
+    const std::vector<Round> fresh_steps = split({fresh}, o.sequential);
+    for (std::size_t s = 0; s < fresh_steps.size(); ++s) {
+      if (fresh_steps[s].empty()) continue;
+      const std::vector<PairResult> res =
+          step(fresh_steps[s], number, sizes, false, repeat.empty() && s + 1 == fresh_steps.size());
+      for (std::size_t k = 0; k < fresh_steps[s].size(); ++k) {
+        values.emplace_back(fresh_steps[s][k], judged_busbw(res[k * sizes.size() + sizes.size() - 1]));
+      }
+    }
+    for (const Round& s : split({repeat}, o.sequential)) {
+      if (s.empty()) continue;
+      const std::vector<PairResult> res = step(s, number, judged, true, true);
+      for (std::size_t k = 0; k < s.size(); ++k) values.emplace_back(s[k], judged_busbw(res[k]));
+    }
+    for (const NodePair& pair : r.pairs) {
+      const auto it = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == pair; });
+      busbw.push_back(it != values.end() ? it->second : std::nan(""));
+    }
+    done(fmt::format("adaptive round {}: {} pair{}", number, r.pairs.size(), r.pairs.size() == 1 ? "" : "s"));
+    return busbw;
+  });
+  out.rounds = out.search.rounds;
+  const std::set<int> slow(out.search.slow_nodes.begin(), out.search.slow_nodes.end());
+  out.rounds += retest_passes(sizes, o, step, suspects, done, slow, out.rounds, true);
+  out.rounds_planned = out.rounds;
+  return out;
+}
+
+Finding adaptive_search_finding(const ScheduleOutcome& s, const std::vector<NodeInfo>& nodes, int full_rounds) {
+  auto label = [&](int n) {
+    return n >= 0 && static_cast<std::size_t>(n) < nodes.size() ? nodes[static_cast<std::size_t>(n)].label
+                                                                  : fmt::format("node {}", n);
+  };
+  std::vector<std::string> slow, links;
+  for (int n : s.search.slow_nodes) slow.push_back(label(n));
+  for (const NodePair& p : s.search.slow_links) links.push_back(fmt::format("{}<->{}", label(p[0]), label(p[1])));
+  Finding f;
+  f.tag = Tag::kInfo;
+  f.source = "adaptive-search";
+  f.check = "pairs.adaptive_search";
+  f.observed = fmt::format(
+      "{} rounds ({} in the search, budget {}) instead of {} for every pair; {} pair measurements; {} suspects, "
+      "{} confirmed slow ({}), {} cleared; slow links: {}{}",
+      s.rounds, s.search.rounds, s.search.max_rounds, full_rounds, s.search.measurements, s.search.suspects,
+      s.search.slow_nodes.size(), slow.empty() ? "none" : fmt::format("{}", fmt::join(slow, ", ")),
+      s.search.cleared.size(), links.empty() ? "none" : fmt::format("{}", fmt::join(links, ", ")),
+      s.search.converged ? "" : "; the budget ran out with suspects undecided (counted as slow)");
+  f.expected = "suspects confirmed or cleared by retests against nodes known to be good";
+  f.meaning = "stragglers and links below come from the pairs measured by the search, judged as every run is";
+  return f;
+}
+
+}  // namespace podperf

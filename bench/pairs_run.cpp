@@ -1,0 +1,224 @@
+#include "bench/pairs_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <mutex>
+
+#include "analysis/correlate.hpp"
+#include "analysis/errors.hpp"
+#include "analysis/fs_analysis.hpp"
+#include "analysis/pair_flags.hpp"
+#include "analysis/run_json.hpp"
+#include "analysis/summary_text.hpp"
+#include "analysis/topology_analysis.hpp"
+#include "bench/job.hpp"
+#include "bench/runner.hpp"
+#include "sweep/sizes.hpp"
+
+namespace podperf {
+
+void place_nodes(Run& run, const Topology& topology) {
+  apply_topology(run, topology);
+  const auto placed =
+      std::count_if(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return !n.topology.empty(); });
+  std::fprintf(stderr, "podperf: topology from %s (%s): levels %s; %zu of %zu nodes placed\n", topology.source.c_str(),
+               topology.format.c_str(), fmt::format("{}", fmt::join(topology.levels, " > ")).c_str(),
+               static_cast<std::size_t>(placed), run.nodes.size());
+}
+
+Plan make_plan(const PairsOptions& o, const NodeMap& map) {
+  Plan plan;
+  plan.thresholds = load_thresholds(o.config);
+  if (o.threshold) plan.thresholds.pairs.threshold = *o.threshold;
+  plan.op = &find_op(o.op);
+  plan.dtype = find_dtype(o.dtype).type;
+  const std::size_t type_bytes = dtype_info(plan.dtype).bytes;
+  plan.sizes = size_sweep(parse_size(o.min_bytes, "-b/--minbytes"), parse_size(o.max_bytes, "-e/--maxbytes"),
+                          o.step_factor, parse_size(o.step_bytes, "-i/--stepbytes"), type_bytes);
+  if (plan.sizes.back() / type_bytes > static_cast<std::uint64_t>(INT_MAX)) {
+    throw UsageError(
+        fmt::format("-e/--maxbytes {}: more than {} elements per message is not supported by the host "
+                    "backend",
+                    plan.sizes.back(), INT_MAX));
+  }
+  const int n = static_cast<int>(map.nodes.size());
+  if (n < 2) {
+    const NodeInfo& only = map.nodes.front();
+    throw UsageError(
+        fmt::format("pairs needs at least 2 nodes; this job has 1 ({} with {} ranks). Launch across "
+                    "nodes, or pass --virtual-nodes K for a local demo",
+                    only.hostname, only.ranks.size()));
+  }
+  std::vector<Round> rounds;
+  if (!o.pairs.empty()) {
+    std::vector<std::string> labels;
+    for (const NodeInfo& node : map.nodes) labels.push_back(node.label);
+    rounds = pack_rounds(parse_pair_list(o.pairs, labels));
+  } else {
+    rounds = circle_schedule(n);
+  }
+  plan.rounds = static_cast<int>(rounds.size());
+  if (o.concurrency == "sequential") {
+    for (std::size_t r = 0; r < rounds.size(); ++r) {
+      for (const NodePair& p : rounds[r]) {
+        plan.steps.push_back(Round{p});
+        plan.round_of_step.push_back(static_cast<int>(r) + 1);
+      }
+    }
+  } else {
+    plan.steps = rounds;
+    for (std::size_t r = 0; r < rounds.size(); ++r) plan.round_of_step.push_back(static_cast<int>(r) + 1);
+  }
+  return plan;
+}
+
+std::string describe_pair(const NodeMap& map, const NodePair& p) {
+  const NodeInfo& a = map.nodes[static_cast<std::size_t>(p[0])];
+  const NodeInfo& b = map.nodes[static_cast<std::size_t>(p[1])];
+  return fmt::format("{} <-> {} (nodes {}:{}, ranks {} and {})", a.label, b.label, p[0], p[1], fmt::join(a.ranks, ","),
+                     fmt::join(b.ranks, ","));
+}
+
+int pair_ranks(const NodeMap& map, const NodePair& p) {
+  return static_cast<int>(map.nodes[static_cast<std::size_t>(p[0])].ranks.size() +
+                          map.nodes[static_cast<std::size_t>(p[1])].ranks.size());
+}
+
+Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::string& run_id, int world_size,
+             std::string_view backend_name) {
+  Run run = base_run(cli, cli.pairs, run_id, world_size, map);
+  run.options.op = std::string(plan.op->name);
+  run.options.dtype = std::string(dtype_info(plan.dtype).name);
+  run.options.time_combine = std::string(combine_name(static_cast<TimeCombine>(cli.pairs.combine)));
+  run.options.sizes_bytes = plan.sizes;
+  run.options.concurrency = cli.pairs.concurrency;
+  run.options.retest = cli.pairs.retest;
+  run.options.threshold = plan.thresholds.pairs.threshold;
+  run.options.thresholds_source = plan.thresholds.source;
+  run.options.schedule = cli.pairs.schedule;
+  run.options.seed = cli.pairs.seed;
+  run.rounds_planned = plan.rounds;
+  run.rounds_full_schedule = static_cast<int>(circle_schedule(static_cast<int>(map.nodes.size())).size());
+  run.backend = std::string(backend_name);
+  return run;
+}
+
+
+PairsRecorder::PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t)
+    : RunRecorder(std::move(run), dir),
+      map_(map),
+      thresholds_(t.pairs),
+      fs_thresholds_(t.fs),
+      topology_thresholds_(t.topology) {}
+
+// The step's receive buffers; rank 0's main thread posts receives into them.
+std::vector<Slot>& PairsRecorder::begin_step(int round, std::vector<Slot> slots, bool retest) {
+  std::lock_guard lock(mutex_);
+  step_round_ = round;
+  retest_ = retest;
+  slots_ = std::move(slots);
+  return slots_;
+}
+
+// Every message of the step has been received: the results become part of the run, and one
+// events.jsonl line is written.
+std::vector<PairResult> PairsRecorder::end_step(bool round_complete) {
+  std::lock_guard lock(mutex_);
+  std::vector<PairResult> results;
+  for (Slot& slot : slots_) {
+    for (PairResult& r : decode_payload(slot.payload, slot.ctx)) results.push_back(std::move(r));
+    slot.recorded = true;
+  }
+  dir_.append_event({{"event", retest_ ? "retest" : "round"}, {"round", step_round_}, {"pairs", results}});
+  if (retest_) {
+    for (const PairResult& r : results) attach_retest(run_, r);
+  } else {
+    for (const PairResult& r : results) run_.pairs.push_back(r);
+  }
+  slots_.clear();
+  if (round_complete && !retest_) run_.rounds_completed = step_round_;
+  return results;
+}
+
+void PairsRecorder::set_rounds(int completed, int planned) {
+  std::lock_guard lock(mutex_);
+  run_.rounds_completed = completed;
+  run_.rounds_planned = planned;
+}
+
+std::vector<NodePair> PairsRecorder::suspects() {
+  std::lock_guard lock(mutex_);
+  return retest_candidates(run_, thresholds_);
+}
+
+std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds) {
+  Run analyzed = run;
+  analyze_pairs(analyzed, thresholds);
+  std::vector<NodePair> out;
+  for (const PairResult& p : analyzed.pairs) {
+    if (p.flagged && p.status == "ok" && p.size_bytes == analyzed.judged_size_bytes && p.retest_samples_s.empty()) {
+      out.push_back(p.nodes);
+    }
+  }
+  return out;
+}
+
+void PairsRecorder::analyze(Run& run) {
+  analyze_pairs(run, thresholds_);
+  if (!run.fs.probes.empty()) analyze_fs(run, fs_thresholds_);
+  analyze_topology(run, topology_thresholds_);
+  correlate(run);
+}
+nlohmann::json PairsRecorder::end_event(const Run& run) const {
+  return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};
+}
+std::string PairsRecorder::render(const Run& run, const std::string& results_dir) const {
+  return render_summary(run, results_dir);
+}
+// The worst of the stages: 3 (a stage failed) over 1 (something flagged) over 0.
+int PairsRecorder::exit_code(const Run& run) const {
+  const int pairs = pairs_exit_code(run);
+  if (run.fs.probes.empty()) return pairs;
+  const int fs = fs_exit_code(run);
+  if (pairs == kExitRuntime || fs == kExitRuntime) return kExitRuntime;
+  return std::max(pairs, fs);
+}
+
+void PairsRecorder::keep_partial(Run& run, const std::string& status, const std::string& error) {
+  for (const Slot& slot : slots_) {
+    if (slot.recorded) continue;
+    if (payload_arrived(slot.payload)) {
+      for (PairResult& r : decode_payload(slot.payload, slot.ctx)) {
+        if (retest_) {
+          attach_retest(run, r);
+        } else {
+          run.pairs.push_back(std::move(r));
+        }
+      }
+      continue;
+    }
+    const std::string pair = describe_pair(map_, slot.ctx.nodes);
+    run.unfinished.push_back(fmt::format("{}round {}: {}", retest_ ? "retest " : "", step_round_, pair));
+    if (retest_) continue;  // the pair's first measurement stands
+    for (std::uint64_t size : slot.ctx.sizes) {
+      PairResult r;
+      r.round = step_round_;
+      r.nodes = slot.ctx.nodes;
+      r.op = std::string(slot.ctx.op->name);
+      const CaseCounts counts = case_counts(*slot.ctx.op, size, dtype_info(slot.ctx.dtype).bytes, slot.ctx.ranks);
+      r.dtype = std::string(dtype_info(slot.ctx.dtype).name);
+      r.size_bytes = counts.size_bytes;
+      r.count = counts.chunk;
+      r.ranks = slot.ctx.ranks;
+      r.status = status;
+      r.error = fmt::format("pair {} did not report its results: {}", pair, error);
+      run.pairs.push_back(std::move(r));
+    }
+  }
+  slots_.clear();
+}
+
+}  // namespace podperf

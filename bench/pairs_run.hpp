@@ -1,0 +1,96 @@
+#pragma once
+// What every pairs run shares, whatever measures it (MPI backends in pairs_command.cpp, the modelled
+// fabric in sim_pairs.cpp): the plan, the Run's metadata, and rank 0's recorder of the run.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/run.hpp"
+#include "analysis/thresholds.hpp"
+#include "analysis/topology.hpp"
+#include "bench/cli.hpp"
+#include "bench/collectives.hpp"
+#include "bench/dtype.hpp"
+#include "bench/node_map.hpp"
+#include "bench/pair_payload.hpp"
+#include "bench/results_dir.hpp"
+#include "bench/run_recorder.hpp"
+#include "sweep/pair_schedule.hpp"
+
+namespace podperf {
+
+// The plan: identical on every rank.
+struct Plan {
+  const Op* op = nullptr;
+  DType dtype = DType::kFloat;
+  std::vector<std::uint64_t> sizes;
+  std::vector<Round> steps;        // what runs at once
+  std::vector<int> round_of_step;  // 1-based schedule round of each step
+  int rounds = 0;
+  Thresholds thresholds;
+};
+
+// UsageError for bad sizes, ops, pair lists or fewer than 2 nodes.
+Plan make_plan(const PairsOptions& o, const NodeMap& map);
+
+// --topology: places the run's nodes (rank 0, before anything is measured) and says on stderr how many
+// of them the file named.
+void place_nodes(Run& run, const Topology& topology);
+
+// "h1 <-> h4 (nodes 0:3, ranks 0,1 and 6,7)"
+std::string describe_pair(const NodeMap& map, const NodePair& p);
+
+// Ranks in a pair's communicator.
+int pair_ranks(const NodeMap& map, const NodePair& p);
+
+Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::string& run_id, int world_size,
+             std::string_view backend_name);
+
+// Pairs the analysis flags at the judged size, measured (not failed), not yet retested: the retest
+// list. Analyzes a copy of `run`.
+std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds);
+
+// One pair of the current step, as rank 0 sees it: where its results land and how to read them.
+struct Slot {
+  PairContext ctx;
+  std::vector<double> payload;
+  bool recorded = false;
+};
+
+// Rank 0's record of a pairs run: the current step's receive buffers, retests, and what an abnormal
+// end keeps (pairs of the current step whose results had landed) and names (those that had not).
+class PairsRecorder final : public RunRecorder {
+ public:
+  PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t);
+
+  // The step's receive buffers; rank 0's main thread posts receives into them.
+  std::vector<Slot>& begin_step(int round, std::vector<Slot> slots, bool retest);
+
+  // Every message of the step has been received: the results become part of the run, and one
+  // events.jsonl line is written. Returns the step's results.
+  std::vector<PairResult> end_step(bool round_complete);
+
+  // Pairs flagged at the judged size, measured (not failed), not yet retested: the retest list.
+  std::vector<NodePair> suspects();
+
+  // The adaptive schedule: rounds measured, and its plan (known only when the search ends).
+  void set_rounds(int completed, int planned);
+
+ private:
+  void analyze(Run& run) override;
+  nlohmann::json end_event(const Run& run) const override;
+  std::string render(const Run& run, const std::string& results_dir) const override;
+  int exit_code(const Run& run) const override;
+  void keep_partial(Run& run, const std::string& status, const std::string& error) override;
+
+  const NodeMap& map_;
+  PairThresholds thresholds_;
+  FsThresholds fs_thresholds_;
+  TopologyThresholds topology_thresholds_;
+  int step_round_ = 0;
+  bool retest_ = false;
+  std::vector<Slot> slots_;
+};
+
+}  // namespace podperf

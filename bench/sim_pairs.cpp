@@ -1,0 +1,163 @@
+#include "bench/sim_pairs.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "analysis/errors.hpp"
+#include "analysis/pair_flags.hpp"
+#include "bench/job.hpp"
+#include "bench/pair_steps.hpp"
+#include "bench/progress.hpp"
+#include "bench/run_metadata.hpp"
+#include "bench/runner.hpp"
+
+namespace podperf {
+
+NodeMap sim_node_map(const SimFabric& fabric) {
+  NodeMap map;
+  const int rpn = fabric.model().ranks_per_node;
+  for (int i = 0; i < fabric.nodes(); ++i) {
+    NodeInfo node;
+    node.index = i;
+    node.hostname = sim_node_label(i);
+    node.label = node.hostname;
+    node.instance_type = "simulated";
+    for (int r = 0; r < rpn; ++r) {
+      node.ranks.push_back(i * rpn + r);
+      map.node_of_rank.push_back(i);
+    }
+    node.topology = fabric.topology(i);
+    map.nodes.push_back(std::move(node));
+  }
+  return map;
+}
+
+Slot sim_slot(SimFabric& fabric, const Plan& plan, const NodeMap& map, const NodePair& pair, int round,
+              const std::vector<std::uint64_t>& sizes, int iters) {
+  Slot slot;
+  slot.ctx = PairContext{round, pair, plan.op, plan.dtype, sizes, iters, pair_ranks(map, pair)};
+  PairMeasurement m;
+  for (std::uint64_t size : sizes) {
+    const CaseCounts counts = case_counts(*plan.op, size, dtype_info(plan.dtype).bytes, slot.ctx.ranks);
+    double factor = bus_factor(*plan.op, slot.ctx.ranks);
+    if (factor <= 0.0) factor = 1.0;
+    CaseMeasurement c;
+    c.samples_s = fabric.measure(pair[0], pair[1], static_cast<double>(counts.size_bytes) * factor, iters);
+    m.cases.push_back(std::move(c));
+  }
+  slot.payload = encode_payload(m, sizes.size(), iters);
+  return slot;
+}
+
+SimRunResult simulate_pairs(SimFabric& fabric, const Plan& plan, const NodeMap& map, const ScheduleOptions& so,
+                            int iters) {
+  SimRunResult out;
+  out.run.nodes = map.nodes;
+  const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
+                          bool /*round_complete*/) {
+    std::vector<PairResult> results;
+    for (const NodePair& p : pairs) {
+      const Slot slot = sim_slot(fabric, plan, map, p, round, sizes, iters);
+      for (PairResult& r : decode_payload(slot.payload, slot.ctx)) results.push_back(std::move(r));
+    }
+    for (const PairResult& r : results) {
+      if (retest) {
+        attach_retest(out.run, r);
+      } else {
+        out.run.pairs.push_back(r);
+      }
+    }
+    return results;
+  };
+  const SuspectsFn suspects = [&] { return retest_candidates(out.run, plan.thresholds.pairs); };
+  out.outcome = drive_schedule(fabric.nodes(), plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
+                               step, suspects, [](const std::string&) {});
+  out.run.rounds_completed = out.outcome.rounds;
+  out.run.rounds_planned = out.outcome.rounds_planned;
+  analyze_pairs(out.run, plan.thresholds.pairs);
+  return out;
+}
+
+int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
+  const PairsOptions& o = cli.pairs;
+  if (world.size() > 1) {
+    throw UsageError(fmt::format(
+        "--backend sim models the fabric in one process, but this job has {} ranks; run podperf without "
+        "mpirun/srun",
+        world.size()));
+  }
+  if (o.virtual_nodes > 0) throw UsageError("--backend sim takes --sim-nodes, not --virtual-nodes");
+  if (!o.pairs.empty() && o.schedule == "adaptive") {
+    throw UsageError("--pairs and --schedule adaptive exclude each other (adaptive chooses its own pairs)");
+  }
+  SimFabric fabric(load_sim_model(o.sim_model), o.sim_nodes, o.seed);
+  const NodeMap map = sim_node_map(fabric);
+  const Plan plan = make_plan(o, map);
+  std::optional<Topology> topology;
+  if (!o.topology.empty()) topology = load_topology(o.topology, o.topology_format);
+  const std::string run_id = o.run_id.empty() ? make_run_id(detect_launcher()) : o.run_id;
+  std::unique_ptr<ResultsDir> dir = std::make_unique<ResultsDir>(o.out, run_id);
+
+  Run run = make_run(cli, plan, map, run_id, static_cast<int>(map.node_of_rank.size()), "sim");
+  run.simulated = true;
+  run.sim_model = fabric.model().source;
+  if (!fabric.model().levels.empty()) {
+    run.topology_levels = fabric.model().levels;
+    run.topology_source = fabric.model().source;
+  }
+  if (topology) place_nodes(run, *topology);  // a --topology file replaces the model's layout
+  const int full_rounds = run.rounds_full_schedule;
+  auto recorder = std::make_unique<PairsRecorder>(std::move(run), *dir, map, plan.thresholds);
+  if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
+  std::fprintf(stderr,
+               "podperf: %s on %zu SIMULATED nodes (model %s: %s; not a measurement of any network), schedule %s, "
+               "seed %llu, %zu sizes %s..%s; results in %s\n",
+               cli.command.c_str(), map.nodes.size(), o.sim_model.c_str(), fabric.model().source.c_str(),
+               o.schedule.c_str(), static_cast<unsigned long long>(o.seed), plan.sizes.size(), o.min_bytes.c_str(),
+               o.max_bytes.c_str(), dir->path().c_str());
+  for (const std::string& fault : fabric.describe_faults()) std::fprintf(stderr, "podperf: sim: injected %s\n", fault.c_str());
+
+  const std::unique_ptr<Watchdog> watchdog = make_run_watchdog(world, recorder.get(), "sim");
+  std::unique_ptr<ExitGuard> exit_guard = make_exit_guard(recorder.get());
+  const bool adaptive = o.schedule == "adaptive";
+  Progress progress(adaptive ? adaptive_round_budget(o.sim_nodes, AdaptiveParams{}) : static_cast<int>(plan.steps.size()),
+                    adaptive ? "round" : (o.concurrency == "sequential" ? "pair" : "round"));
+  int steps_done = 0;
+  try {
+    const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
+                            bool round_complete) {
+      watchdog->arm(o.timeout_s, retest ? fmt::format("retest round {}", round) : fmt::format("round {}", round));
+      std::vector<Slot> slots;
+      for (const NodePair& p : pairs) slots.push_back(sim_slot(fabric, plan, map, p, round, sizes, o.iters));
+      recorder->begin_step(round, std::move(slots), retest);
+      std::vector<PairResult> results = recorder->end_step(round_complete);
+      watchdog->disarm();
+      return results;
+    };
+    ScheduleOptions so;
+    so.schedule = o.schedule;
+    so.retest = o.retest;
+    so.seed = o.seed;
+    so.sequential = o.concurrency == "sequential";
+    const ScheduleOutcome outcome = drive_schedule(
+        o.sim_nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so, step,
+        [&] { return recorder->suspects(); }, [&](const std::string& what) { progress.step_done(++steps_done, what); });
+    std::vector<Finding> findings;
+    if (outcome.adaptive) {
+      recorder->set_rounds(outcome.rounds, outcome.rounds_planned);
+      findings.push_back(adaptive_search_finding(outcome, map.nodes, full_rounds));
+      std::fprintf(stderr, "podperf: adaptive search: %d rounds instead of %d for every pair\n", outcome.rounds,
+                   full_rounds);
+    }
+    recorder->set_findings(std::move(findings), "simulated fabric (--backend sim): no NCCL log");
+  } catch (const std::exception& e) {
+    recorder->abort("aborted", e.what());
+    throw;
+  }
+  return conclude_run(world, recorder.get(), exit_guard);
+}
+
+}  // namespace podperf

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# podperf pairs --backend sim (the modelled fabric, one process, no mpirun): the adaptive schedule on
+# 256 nodes names the injected stragglers (configs/sim/stragglers.toml: nodes 3, 17, 42) in far
+# fewer rounds than every pair; run.json and events.jsonl match docs/run.schema.json; the same seed
+# gives the same measurements and another seed others; every output says SIMULATED; the full schedule
+# measures every pair; the rack model carries its topology; bad input is exit 2 naming what and where.
+set -uo pipefail
+PODPERF=${1:?usage: $0 PODPERF_BINARY}
+HERE=$(cd "$(dirname "$0")" && pwd)
+CHECK_RUN="$HERE/../mpi/check_run.py"
+WORK=$(mktemp -d /tmp/podperf-sim.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+PASSED=0
+FAILED=0
+pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+
+sim() {  # sim RUN_ID ARGS...: runs podperf pairs --backend sim into $WORK/RUN_ID, rc in $rc
+  local id=$1
+  shift
+  "$PODPERF" pairs --backend sim --out "$WORK" --run-id "$id" "$@" >"$WORK/$id.out" 2>"$WORK/$id.err"
+  rc=$?
+}
+
+# Adaptive search, 256 nodes, 3 slow nodes: exit 1 (stragglers), the run checks out.
+sim a --sim-nodes 256 --sim-model stragglers --schedule adaptive --seed 7
+if [[ $rc -eq 1 ]]; then pass "adaptive: exit 1 (stragglers found)"; else fail "adaptive: exit $rc: $(tail -3 "$WORK/a.err")"; fi
+if out=$(python3 "$CHECK_RUN" "$WORK/a" --nodes 256); then pass "adaptive: $out"; else fail "adaptive: $out"; fi
+if python3 - "$WORK/a/run.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+assert run["simulated"] is True and run["backend"] == "sim", (run["simulated"], run["backend"])
+assert run["sim_model"].startswith("configs/sim/stragglers.toml"), run["sim_model"]
+assert run["options"]["schedule"] == "adaptive" and run["options"]["seed"] == 7, run["options"]
+named = sorted(s["hostname"] for s in run["stragglers"])
+assert named == ["sim0003", "sim0017", "sim0042"], named
+assert run["rounds_full_schedule"] == 255, run["rounds_full_schedule"]
+assert 3 <= run["rounds_completed"] <= 16, run["rounds_completed"]
+assert run["rounds_completed"] == run["rounds_planned"], (run["rounds_completed"], run["rounds_planned"])
+rounds = {p["round"] for p in run["pairs"]}
+assert max(rounds) <= run["rounds_completed"], max(rounds)
+assert len(run["pairs"]) < 255 * 128 // 10, len(run["pairs"])  # a fraction of every pair
+assert any(f["check"] == "pairs.adaptive_search" for f in run["findings"])
+PY
+then pass "adaptive: simulated, stragglers sim0003 sim0017 sim0042, rounds within 2*log2(256)"
+else fail "adaptive: run.json facts"; fi
+if grep -q "^SIMULATED (model configs/sim/stragglers.toml" "$WORK/a.out" && grep -q "adaptive schedule (seed 7): [0-9]* rounds instead of 255" "$WORK/a.out"; then
+  pass "adaptive: the summary says SIMULATED and the rounds saved"
+else fail "adaptive: summary: $(head -5 "$WORK/a.out")"; fi
+
+# Same seed, same measurements; another seed, others.
+sim b --sim-nodes 256 --sim-model stragglers --schedule adaptive --seed 7
+sim c --sim-nodes 256 --sim-model stragglers --schedule adaptive --seed 8
+if python3 - "$WORK/a/run.json" "$WORK/b/run.json" "$WORK/c/run.json" <<'PY'
+import json, sys
+def measured(path):
+    run = json.load(open(path))
+    return [(p["round"], p["nodes"], p["size_bytes"], p["samples_s"], p["retest_samples_s"]) for p in run["pairs"]]
+a, b, c = (measured(p) for p in sys.argv[1:])
+assert a == b, "same seed, different measurements"
+assert a != c, "another seed, same measurements"
+PY
+then pass "same seed: identical measurements; seed 8: others"; else fail "determinism"; fi
+
+# Reports: HTML banner, markdown, CSV column.
+"$PODPERF" report "$WORK/a" --format html >/dev/null 2>&1 && grep -q 'id="simulated"' "$WORK/a/report.html" \
+  && pass "HTML: simulated banner" || fail "HTML: no simulated banner"
+"$PODPERF" report "$WORK/a" --format md --out - 2>/dev/null | grep -q "SIMULATED" \
+  && pass "markdown: SIMULATED" || fail "markdown: no SIMULATED"
+csv=$("$PODPERF" report "$WORK/a" --format csv --out - 2>/dev/null)
+if head -1 <<<"$csv" | grep -q ",simulated" && sed -n 2p <<<"$csv" | grep -q ",true" ; then
+  pass "CSV: simulated column"; else fail "CSV: $(head -2 <<<"$csv")"; fi
+
+# The full schedule on the model: every pair once per size, rounds as the circle method gives, exit 0.
+sim full --sim-nodes 16 --sim-model healthy --seed 1 -b 64M -e 256M
+if [[ $rc -eq 0 ]]; then pass "full schedule, healthy: exit 0"; else fail "full schedule: exit $rc: $(tail -3 "$WORK/full.err")"; fi
+if out=$(python3 "$CHECK_RUN" "$WORK/full" --nodes 16 --complete); then pass "full schedule: $out"; else fail "full schedule: $out"; fi
+
+# Topology: the rack model's levels and names; the slow rack's 16 nodes are stragglers.
+sim rack --sim-nodes 64 --sim-model rack --seed 3 -b 256M -e 256M
+if python3 - "$WORK/rack/run.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+assert run["topology_levels"] == ["network-node-layer", "rack"], run["topology_levels"]
+assert run["nodes"][40]["topology"] == ["network-node-layer-0000", "rack-0002"], run["nodes"][40]["topology"]
+named = {s["hostname"] for s in run["stragglers"]}
+rack = {f"sim{i:04d}" for i in range(32, 48)}
+assert rack <= named, sorted(rack - named)
+assert named - rack <= {"sim0052"}, sorted(named - rack)  # the flapping node, or nobody else
+PY
+then pass "rack model: topology in run.json, the slow rack named"; else fail "rack model: run.json facts"; fi
+
+# Bad input: exit 2, naming what and where; nothing measured.
+sim both --sim-nodes 16 --schedule adaptive --pairs 0:1
+if [[ $rc -eq 2 ]] && grep -q "exclude each other" "$WORK/both.err"; then
+  pass "--pairs with --schedule adaptive: exit 2"; else fail "--pairs adaptive: exit $rc: $(cat "$WORK/both.err")"; fi
+printf '[model]\ndescription = "x"\nranks_per_node = 1\nlatency_us = 1.0\nbusbw_gbps = 10.0\nnic_factor = 1.0\n[noise]\npair_cv = 0.0\niteration_cv = 0.0\n[[slow_node]]\nnode = 99\nfactor = 0.5\n' >"$WORK/bad.toml"
+sim bad --sim-nodes 32 --sim-model "$WORK/bad.toml"
+if [[ $rc -eq 2 ]] && grep -q "bad.toml:11: 'slow_node.node' = 99 but the modelled fabric has 32 nodes" "$WORK/bad.err"; then
+  pass "a fault beyond --sim-nodes: exit 2 with file:line"; else fail "bad model: exit $rc: $(cat "$WORK/bad.err")"; fi
+[[ ! -e "$WORK/bad" ]] && pass "bad model: no results directory" || fail "bad model left $WORK/bad"
+sim unknown --sim-model nosuch
+if [[ $rc -eq 2 ]] && grep -q "nosuch" "$WORK/unknown.err" && grep -q "healthy" "$WORK/unknown.err"; then
+  pass "unknown model: exit 2 listing the built-in ones"; else fail "unknown model: exit $rc: $(cat "$WORK/unknown.err")"; fi
+
+echo "sim_pairs: $PASSED passed, $FAILED failed"
+[[ $FAILED -eq 0 ]]
