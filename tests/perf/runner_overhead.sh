@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The runner's per-operation timing overhead against a bare MPI_Barrier+MPI_Allreduce loop, under
+# mpirun on this machine, for 2 and 4 ranks. Measures; passes or fails nothing (non-zero only when a
+# run fails). Usage: runner_overhead.sh BUILD_DIR [RANKS...]   (default ranks: 2 4)
+# Environment: SIZES (1M,4M,16M,64M), ITERS (20), WARMUP (5), REPS (7), MPIRUN_ARGS.
+set -euo pipefail
+build=${1:?usage: runner_overhead.sh BUILD_DIR [RANKS...]}
+shift
+ranks=("$@")
+((${#ranks[@]})) || ranks=(2 4)
+bin="$build/tests/perf/podperf_runner_overhead"
+[[ -x $bin ]] || { echo "runner_overhead.sh: $bin not built (cmake --build $build --target podperf_runner_overhead)" >&2; exit 2; }
+
+# As tests/mpi/lib.sh launches podperf: root allowed, shared memory and TCP only, ranks that yield
+# while waiting (the machine may have fewer cores than ranks).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_mpi_yield_when_idle=1
+export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+
+for np in "${ranks[@]}"; do
+  echo "== $np ranks"
+  # shellcheck disable=SC2086
+  mpirun --oversubscribe --bind-to none -np "$np" ${MPIRUN_ARGS:-} "$bin" --sizes "${SIZES:-1M,4M,16M,64M}" \
+    --iters "${ITERS:-20}" --warmup "${WARMUP:-5}" --reps "${REPS:-7}"
+done
