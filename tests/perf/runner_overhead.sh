@@ -2,7 +2,7 @@
 # The runner's per-operation timing overhead against a bare MPI_Barrier+MPI_Allreduce loop, under
 # mpirun on this machine, for 2 and 4 ranks. Measures; passes or fails nothing (non-zero only when a
 # run fails). Usage: runner_overhead.sh BUILD_DIR [RANKS...]   (default ranks: 2 4)
-# Environment: SIZES (1M,4M,16M,64M), ITERS (20), WARMUP (5), REPS (7), MPIRUN_ARGS.
+# Environment: SIZES (1M,4M,16M,64M), ITERS (5), WARMUP (2), REPS (31), MPIRUN_ARGS.
 set -euo pipefail
 build=${1:?usage: runner_overhead.sh BUILD_DIR [RANKS...]}
 shift
@@ -21,5 +21,5 @@ for np in "${ranks[@]}"; do
   echo "== $np ranks"
   # shellcheck disable=SC2086
   mpirun --oversubscribe --bind-to none -np "$np" ${MPIRUN_ARGS:-} "$bin" --sizes "${SIZES:-1M,4M,16M,64M}" \
-    --iters "${ITERS:-20}" --warmup "${WARMUP:-5}" --reps "${REPS:-7}"
+    --iters "${ITERS:-5}" --warmup "${WARMUP:-2}" --reps "${REPS:-31}"
 done
