@@ -9,6 +9,7 @@
 // Short blocks (5 iterations) and many repetitions (31) pair each podperf block with a bare one run
 // right next to it, which cancels the drift of a shared machine better than a few long blocks.
 // Usage: podperf_runner_overhead [--sizes 1M,4M,16M,64M] [--iters N] [--warmup N] [--reps N]
+//                                [--bare-buffers first|last]
 #include <mpi.h>
 
 #include <algorithm>
@@ -34,6 +35,7 @@ struct Options {
   int iters = 5;
   int warmup = 2;
   int reps = 31;
+  bool bare_first = false;  // allocate the bare loop's buffers before podperf's group
 };
 
 Options parse(int argc, char** argv) {
@@ -53,6 +55,9 @@ Options parse(int argc, char** argv) {
       o.iters = std::atoi(value.c_str());
     } else if (key == "--warmup") {
       o.warmup = std::atoi(value.c_str());
+    } else if (key == "--bare-buffers") {
+      if (value != "first" && value != "last") throw std::runtime_error("--bare-buffers first|last");
+      o.bare_first = value == "first";
     } else if (key == "--reps") {
       o.reps = std::atoi(value.c_str());
     } else {
@@ -104,14 +109,25 @@ int run(int argc, char** argv) {
   const Comm world = Comm::world();
   HostBackend backend;
   const std::uint64_t max_bytes = *std::max_element(o.sizes.begin(), o.sizes.end());
-  std::unique_ptr<Group> group = backend.split(world, 0, world.rank(), max_bytes, DType::kFloat);
   // Buffers as the host backend allocates its own: value-initialized (zeros), one element spare.
-  std::vector<float> send(max_bytes / sizeof(float) + 1), recv(max_bytes / sizeof(float) + 1);
+  // Where they lie matters by a few percent on a VM (whichever pair is allocated second was 2-5%
+  // faster or slower, the same either way round), so --bare-buffers first|last chooses, and
+  // runner_overhead.sh runs both: their mean cancels the placement.
+  std::vector<float> send, recv;
+  const auto allocate = [&] {
+    send.resize(max_bytes / sizeof(float) + 1);
+    recv.resize(max_bytes / sizeof(float) + 1);
+  };
+  if (o.bare_first) allocate();
+  std::unique_ptr<Group> group = backend.split(world, 0, world.rank(), max_bytes, DType::kFloat);
+  if (!o.bare_first) allocate();
   const Op& op = find_op("all_reduce");
   const bool root = world.rank() == 0;
   if (root) {
-    std::printf("# runner overhead: all_reduce float, %d ranks, %d iterations (+%d warm-up), %d repetitions\n",
-                world.size(), o.iters, o.warmup, o.reps);
+    std::printf(
+        "# runner overhead: all_reduce float, %d ranks, %d iterations (+%d warm-up), %d repetitions, bare "
+        "buffers allocated %s\n",
+        world.size(), o.iters, o.warmup, o.reps, o.bare_first ? "first" : "last");
     std::printf("%-8s %4s %-6s %12s %12s %9s %12s %12s %9s\n", "size", "rep", "first", "podperf_med", "bare_med",
                 "med_%", "podperf_wall", "bare_wall", "wall_%");
   }
