@@ -2,7 +2,7 @@
 # Builds and runs podperf's own benchmarks and prints their numbers: schedule generation, the pairs
 # analysis and report writing at 256, 1024 and 4096 nodes (Google Benchmark), the analysis's peak
 # memory, and the runner's overhead against a bare MPI loop. Measures; passes or fails nothing.
-# Usage: run_benchmarks.sh [BUILD_DIR]   (default build-perf; Release build)
+# Usage: run_benchmarks.sh [BUILD_DIR]   (default build-perf, configured as Release when new)
 # Environment: FILTER (a Google Benchmark regex, e.g. 'nodes:(256|1024)$'), MIN_TIME (0.5, seconds),
 # PODPERF_BENCH_ITERS (samples per pair, 10), SKIP_OVERHEAD=1, and runner_overhead.sh's own.
 set -euo pipefail
@@ -10,7 +10,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${1:-$root/build-perf}
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPODPERF_WITH_CUDA=OFF -DPODPERF_PERF_BENCHMARKS=ON >/dev/null
+# A new build directory is configured as Release; an existing one keeps its settings (build type too).
+if [[ -f $build/CMakeCache.txt ]]; then
+  cmake -S "$root" -B "$build" -DPODPERF_PERF_BENCHMARKS=ON >/dev/null
+else
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPODPERF_WITH_CUDA=OFF -DPODPERF_PERF_BENCHMARKS=ON >/dev/null
+fi
 cmake --build "$build" -j"$(nproc)" --target podperf_bench_schedule podperf_bench_analysis podperf_bench_reports \
   podperf_runner_overhead
 
