@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <string_view>
+#include <vector>
 
 namespace podperf {
 namespace {
@@ -114,17 +115,31 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
 }
 
 namespace {
-// Median busbw ratio of every host over its measured pairs at the judged size.
+// Median busbw ratio of every host over its measured pairs at the judged size (the upper median:
+// element size/2 in order).
 std::map<std::string, double> host_busbw_ratio(const Run& run) {
-  std::map<std::string, std::vector<double>> ratios;
+  // Hosts by index, once: at scale a string-keyed map lookup per pair costs seconds.
+  std::map<std::string, std::size_t> host_index;
+  std::vector<std::size_t> node_host(run.nodes.size());
+  for (std::size_t i = 0; i < run.nodes.size(); ++i) {
+    node_host[i] = host_index.emplace(run.nodes[i].hostname, host_index.size()).first->second;
+  }
+  const std::size_t unknown = host_index.emplace(host_of(run, -1), host_index.size()).first->second;
+  std::vector<std::vector<double>> ratios(host_index.size());
   for (const PairResult& p : run.pairs) {
     if (p.size_bytes != run.judged_size_bytes || p.status != "ok") continue;
-    for (int node : p.nodes) ratios[host_of(run, node)].push_back(p.ratio);
+    for (int node : p.nodes) {
+      const bool known = node >= 0 && static_cast<std::size_t>(node) < node_host.size();
+      ratios[known ? node_host[static_cast<std::size_t>(node)] : unknown].push_back(p.ratio);
+    }
   }
   std::map<std::string, double> out;
-  for (auto& [host, r] : ratios) {
-    std::sort(r.begin(), r.end());
-    out[host] = r[r.size() / 2];
+  for (const auto& [host, i] : host_index) {
+    std::vector<double>& r = ratios[i];
+    if (r.empty()) continue;
+    const auto mid = r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2);
+    std::nth_element(r.begin(), mid, r.end());
+    out[host] = *mid;
   }
   return out;
 }

@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
+#include <string>
+#include <vector>
 #include <utility>
 
 #include "analysis/baseline.hpp"
@@ -13,16 +14,45 @@ namespace podperf {
 namespace {
 
 // Robust sigma of the per-iteration busbw, derived from the per-iteration times:
-// busbw_i = busbw(median) * median_s / t_i.
-double pair_noise_gbps(const PairResult& p) {
-  if (p.samples_s.empty() || p.median_s <= 0.0) return 0.0;
+// busbw_i = busbw(median) * median_s / t_i. `scratch` buffers are reused across pairs (millions at
+// scale: no allocation per pair).
+struct NoiseScratch {
   std::vector<double> busbw;
-  busbw.reserve(p.samples_s.size());
+  std::vector<double> deviations;
+};
+double pair_noise_gbps(const PairResult& p, NoiseScratch& scratch) {
+  if (p.samples_s.empty() || p.median_s <= 0.0) return 0.0;
+  scratch.busbw.clear();
   for (double t : p.samples_s) {
-    if (t > 0.0) busbw.push_back(p.busbw_gbps * p.median_s / t);
+    if (t > 0.0) scratch.busbw.push_back(p.busbw_gbps * p.median_s / t);
   }
-  return robust_sigma(busbw);
+  return robust_sigma_in_place(scratch.busbw, scratch.deviations);
 }
+
+// The (op, size) keys of a run's pairs: a handful (sizes x ops), so a linear search per pair is far
+// cheaper than a map lookup with a string key. Indices in order of first appearance.
+class KeyIndex {
+ public:
+  std::size_t find_or_add(const std::string& op, std::uint64_t size) {
+    const std::size_t i = find(op, size);
+    if (i < keys_.size()) return i;
+    keys_.emplace_back(op, size);
+    return keys_.size() - 1;
+  }
+  // keys().size() when absent.
+  [[nodiscard]] std::size_t find(const std::string& op, std::uint64_t size) const {
+    if (last_ < keys_.size() && keys_[last_].second == size && keys_[last_].first == op) return last_;
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i].second == size && keys_[i].first == op) return last_ = i;
+    }
+    return keys_.size();
+  }
+  [[nodiscard]] const std::vector<std::pair<std::string, std::uint64_t>>& keys() const { return keys_; }
+
+ private:
+  std::vector<std::pair<std::string, std::uint64_t>> keys_;
+  mutable std::size_t last_ = 0;
+};
 
 // Pairs the run did not finish (watchdog, signal) say nothing about their nodes' speed: the
 // unfinished list names them instead.
@@ -44,31 +74,67 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
   run.links.clear();
   run.judged_size_bytes = 0;
 
-  // Baselines per (op, size) from the ok pairs.
-  std::map<std::pair<std::string, std::uint64_t>, std::vector<double>> values;
+  // Baselines per (op, size) from the ok pairs; run.baselines in (op, size) order.
+  // At scale every pass over the pairs costs a memory-bound sweep of gigabytes: this one also finds
+  // the size nodes are judged at (the largest measured), and the next does everything else.
+  KeyIndex keys;
+  std::vector<std::vector<double>> values;
   for (const PairResult& p : run.pairs) {
-    if (p.status == "ok") values[{p.op, p.size_bytes}].push_back(p.busbw_gbps);
+    if (measured(p)) run.judged_size_bytes = std::max(run.judged_size_bytes, p.size_bytes);
+    if (p.status != "ok") continue;
+    const std::size_t k = keys.find_or_add(p.op, p.size_bytes);
+    if (k == values.size()) values.emplace_back();
+    values[k].push_back(p.busbw_gbps);
   }
-  std::map<std::pair<std::string, std::uint64_t>, Baseline> baselines;
-  for (const auto& [key, v] : values) {
-    Baseline b = robust_baseline(v, t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
-    baselines[key] = b;
-    run.baselines.push_back(SizeBaseline{key.second, b.value, b.spread, b.kept, b.total});
+  std::vector<Baseline> baselines(values.size());
+  std::vector<std::size_t> order(values.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&keys](std::size_t a, std::size_t b) { return keys.keys()[a] < keys.keys()[b]; });
+  for (std::size_t k : order) {
+    const Baseline b = robust_baseline(values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
+    baselines[k] = b;
+    run.baselines.push_back(SizeBaseline{keys.keys()[k].second, b.value, b.spread, b.kept, b.total});
+    std::vector<double>().swap(values[k]);  // released as soon as used
   }
 
+  // Nodes are judged at the largest size measured: per node its pairs there and how many are flagged;
+  // the ok pairs' ratios (for the stragglers' medians) and the flagged pairs (links) for later.
+  const std::size_t n = run.nodes.size();
+  std::vector<int> flagged(n, 0), total(n, 0);
+  struct JudgedRatio {
+    int a, b;
+    double ratio;
+  };
+  std::vector<JudgedRatio> judged_ok;
+  std::vector<const PairResult*> judged_flagged;
+  const auto judge = [&](const PairResult& p) {
+    if (p.size_bytes != run.judged_size_bytes || !measured(p)) return;
+    for (int node : p.nodes) {
+      if (node < 0 || static_cast<std::size_t>(node) >= n) continue;
+      const auto i = static_cast<std::size_t>(node);
+      ++total[i];
+      if (p.flagged) ++flagged[i];
+    }
+    if (p.flagged) judged_flagged.push_back(&p);
+    if (p.status == "ok") judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
+  };
+
+  NoiseScratch scratch;
   for (PairResult& p : run.pairs) {
-    p.noise_gbps = pair_noise_gbps(p);
-    auto it = baselines.find({p.op, p.size_bytes});
-    p.baseline_gbps = it != baselines.end() ? it->second.value : 0.0;
+    p.noise_gbps = pair_noise_gbps(p, scratch);
+    const std::size_t k = keys.find(p.op, p.size_bytes);
+    const Baseline* base = k < baselines.size() ? &baselines[k] : nullptr;
+    p.baseline_gbps = base != nullptr ? base->value : 0.0;
     p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
     if (p.status != "ok") {
       p.flagged = true;
+      judge(p);
       continue;
     }
     // The healthy spread guards small deviations only: capped at max_spread_fraction of the
     // baseline, so a noisy cluster cannot hide a pair at a fraction of it.
     const double spread =
-        it != baselines.end() ? std::min(it->second.spread, t.max_spread_fraction * p.baseline_gbps) : 0.0;
+        base != nullptr ? std::min(base->spread, t.max_spread_fraction * p.baseline_gbps) : 0.0;
     auto slow = [&](double busbw, double noise) {
       const double gap = p.baseline_gbps - busbw;
       return busbw < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * noise &&
@@ -86,46 +152,38 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
         p.cleared_by_retest = true;
       }
     }
+    judge(p);
   }
 
-  // Judge nodes at the largest size measured.
-  for (const PairResult& p : run.pairs) {
-    if (measured(p)) run.judged_size_bytes = std::max(run.judged_size_bytes, p.size_bytes);
-  }
-  const std::size_t n = run.nodes.size();
-  std::vector<int> flagged(n, 0), total(n, 0);
-  std::vector<std::vector<double>> ratios(n);
-  std::vector<const PairResult*> judged;
-  for (const PairResult& p : run.pairs) {
-    if (p.size_bytes != run.judged_size_bytes || !measured(p)) continue;
-    judged.push_back(&p);
-    for (int node : p.nodes) {
-      if (node < 0 || static_cast<std::size_t>(node) >= n) continue;
-      const auto i = static_cast<std::size_t>(node);
-      ++total[i];
-      if (p.flagged) ++flagged[i];
-      if (p.status == "ok") ratios[i].push_back(p.ratio);
-    }
-  }
   std::vector<bool> is_straggler(n, false);
   for (std::size_t i = 0; i < n; ++i) {
     if (total[i] == 0) continue;
     const double share = static_cast<double>(flagged[i]) / static_cast<double>(total[i]);
-    if (share > t.straggler_fraction) {
-      is_straggler[i] = true;
-      Straggler s;
-      s.node = static_cast<int>(i);
-      s.hostname = run.nodes[i].label;
-      s.flagged_pairs = flagged[i];
-      s.total_pairs = total[i];
-      s.median_ratio = median(ratios[i]);
-      s.evidence = fmt::format("{} of {} pairs flagged at {} bytes; median busbw {:.0f}% of baseline", flagged[i],
-                               total[i], run.judged_size_bytes, s.median_ratio * 100.0);
-      run.stragglers.push_back(std::move(s));
+    if (share > t.straggler_fraction) is_straggler[i] = true;
+  }
+  // The ratios of the stragglers' ok pairs (only theirs: at scale every node's would be gigabytes).
+  std::vector<std::vector<double>> ratios(n);
+  for (const JudgedRatio& j : judged_ok) {
+    for (int node : {j.a, j.b}) {
+      if (node >= 0 && static_cast<std::size_t>(node) < n && is_straggler[static_cast<std::size_t>(node)]) {
+        ratios[static_cast<std::size_t>(node)].push_back(j.ratio);
+      }
     }
   }
-  for (const PairResult* p : judged) {
-    if (!p->flagged) continue;
+  std::vector<JudgedRatio>().swap(judged_ok);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!is_straggler[i]) continue;
+    Straggler s;
+    s.node = static_cast<int>(i);
+    s.hostname = run.nodes[i].label;
+    s.flagged_pairs = flagged[i];
+    s.total_pairs = total[i];
+    s.median_ratio = median(ratios[i]);
+    s.evidence = fmt::format("{} of {} pairs flagged at {} bytes; median busbw {:.0f}% of baseline", flagged[i],
+                             total[i], run.judged_size_bytes, s.median_ratio * 100.0);
+    run.stragglers.push_back(std::move(s));
+  }
+  for (const PairResult* p : judged_flagged) {
     const auto a = static_cast<std::size_t>(p->nodes[0]);
     const auto b = static_cast<std::size_t>(p->nodes[1]);
     if (a >= n || b >= n || is_straggler[a] || is_straggler[b]) continue;

@@ -117,6 +117,19 @@ void render_verdict(const Run& run, std::string& out) {
 constexpr std::size_t kMaxHeatmapNodes = 256;
 constexpr std::size_t kMaxChartPairs = 2000;
 
+// How many distinct node pairs measured `op` (packed and sorted: 8 bytes a pair, no tree).
+std::size_t distinct_pairs(const Run& run, const std::string& op) {
+  std::vector<std::uint64_t> keys;
+  for (const PairResult& p : run.pairs) {
+    if (p.op == op) {
+      keys.push_back(static_cast<std::uint64_t>(static_cast<std::uint32_t>(p.nodes[0])) << 32 |
+                     static_cast<std::uint32_t>(p.nodes[1]));
+    }
+  }
+  std::sort(keys.begin(), keys.end());
+  return static_cast<std::size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+}
+
 void render_pair_matrix(const Run& run, std::string& out) {
   if (run.pairs.empty() || run.judged_size_bytes == 0) return;
   if (run.nodes.size() > kMaxHeatmapNodes) {
@@ -323,14 +336,24 @@ void render_busbw_charts(const Run& run, std::string& out) {
     chart.y_label = "busbw (GB/s)";
     std::vector<std::uint64_t> sizes;
     // Pairs: one thin line per pair, red when flagged at any size.
+    // Which pairs are drawn is decided first (all up to kMaxChartPairs, else those flagged at some
+    // size), so that millions of pairs (4096 nodes) are not all indexed: that took seconds and GiB.
+    std::set<std::pair<int, int>> seen, flagged_pairs;
+    for (const PairResult& p : run.pairs) {
+      if (p.op != op) continue;
+      if (seen.size() <= kMaxChartPairs) seen.insert({p.nodes[0], p.nodes[1]});
+      if (p.flagged) flagged_pairs.insert({p.nodes[0], p.nodes[1]});
+    }
+    const bool all_pairs = seen.size() <= kMaxChartPairs;
     std::map<std::pair<int, int>, std::vector<const PairResult*>> by_pair;
     for (const PairResult& p : run.pairs) {
-      if (p.op == op) by_pair[{p.nodes[0], p.nodes[1]}].push_back(&p);
+      if (p.op == op && (all_pairs || flagged_pairs.contains({p.nodes[0], p.nodes[1]}))) {
+        by_pair[{p.nodes[0], p.nodes[1]}].push_back(&p);
+      }
     }
     bool legend_ok = false, legend_flagged = false;
-    const bool all_pairs = by_pair.size() <= kMaxChartPairs;
     if (!all_pairs) {
-      append(out, "<p class=\"note\">{} pairs: only the flagged ones are drawn.</p>\n", by_pair.size());
+      append(out, "<p class=\"note\">{} pairs: only the flagged ones are drawn.</p>\n", distinct_pairs(run, op));
     }
     for (const auto& [nodes, results] : by_pair) {
       const bool flagged = std::any_of(results.begin(), results.end(), [](const PairResult* p) { return p->flagged; });

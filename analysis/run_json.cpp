@@ -2,12 +2,158 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 
 #include "analysis/errors.hpp"
 
 namespace podperf {
+
+namespace {
+
+// JSON text of one PairResult, as nlohmann's dump with indent 2 prints it at depth 2 (an element of
+// the top-level "pairs" array): keys in sorted order, numbers as nlohmann prints them.
+class PairWriter {
+ public:
+  explicit PairWriter(std::string& out) : out_(out) {}
+
+  void pair(const PairResult& p) {
+    out_ += "    {\n";
+    first_ = true;
+    number("algbw_gbps", p.algbw_gbps);
+    number("baseline_gbps", p.baseline_gbps);
+    number("busbw_gbps", p.busbw_gbps);
+    boolean("cleared_by_retest", p.cleared_by_retest);
+    integer("count", p.count);
+    number("cv", p.cv);
+    string("dtype", p.dtype);
+    string("error", p.error);
+    boolean("flagged", p.flagged);
+    number("max_s", p.max_s);
+    number("median_s", p.median_s);
+    number("min_s", p.min_s);
+    key("nodes");
+    out_ += "[\n        ";
+    fmt::format_to(std::back_inserter(out_), "{},\n        {}\n      ]", p.nodes[0], p.nodes[1]);
+    number("noise_gbps", p.noise_gbps);
+    string("op", p.op);
+    number("p99_s", p.p99_s);
+    integer("ranks", p.ranks);
+    number("ratio", p.ratio);
+    number("retest_busbw_gbps", p.retest_busbw_gbps);
+    numbers("retest_samples_s", p.retest_samples_s);
+    integer("round", p.round);
+    numbers("samples_s", p.samples_s);
+    integer("size_bytes", p.size_bytes);
+    string("status", p.status);
+    integer("wrong", p.wrong);
+    out_ += "\n    }";
+  }
+
+ private:
+  void key(std::string_view name) {
+    out_ += first_ ? "      \"" : ",\n      \"";
+    first_ = false;
+    out_ += name;
+    out_ += "\": ";
+  }
+  void put_number(double v) {
+    if (!std::isfinite(v)) {
+      out_ += "null";  // as nlohmann: JSON has no NaN or infinity
+      return;
+    }
+    char buffer[64];
+    char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, v);
+    out_.append(buffer, static_cast<std::size_t>(end - buffer));
+  }
+  void number(std::string_view name, double v) {
+    key(name);
+    put_number(v);
+  }
+  template <typename Int>
+  void integer(std::string_view name, Int v) {
+    key(name);
+    fmt::format_to(std::back_inserter(out_), "{}", v);
+  }
+  void boolean(std::string_view name, bool v) {
+    key(name);
+    out_ += v ? "true" : "false";
+  }
+  void string(std::string_view name, const std::string& v) {
+    key(name);
+    const bool plain = std::all_of(v.begin(), v.end(), [](char c) {
+      return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+    });
+    if (plain) {
+      out_ += '"';
+      out_ += v;
+      out_ += '"';
+    } else {  // escapes and UTF-8 handling exactly as nlohmann's
+      out_ += nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+  }
+  void numbers(std::string_view name, const std::vector<double>& values) {
+    key(name);
+    if (values.empty()) {
+      out_ += "[]";
+      return;
+    }
+    out_ += "[\n";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      out_ += i == 0 ? "        " : ",\n        ";
+      put_number(values[i]);
+    }
+    out_ += "\n      ]";
+  }
+
+  std::string& out_;
+  bool first_ = true;
+};
+
+}  // namespace
+
+void write_run_json(Run& run, const std::function<void(std::string_view)>& sink) {
+  // Everything but the pairs through nlohmann (small), with an empty "pairs" the pairs replace.
+  std::string head;
+  {
+    std::vector<PairResult> pairs = std::move(run.pairs);
+    run.pairs.clear();
+    try {
+      head = nlohmann::json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    } catch (...) {
+      run.pairs = std::move(pairs);
+      throw;
+    }
+    run.pairs = std::move(pairs);
+  }
+  // A top-level key is the only place a newline and two spaces precede a quote (strings escape
+  // their newlines).
+  constexpr std::string_view kEmptyPairs = "\n  \"pairs\": []";
+  const std::size_t at = head.find(kEmptyPairs);
+  if (at == std::string::npos || run.pairs.empty()) {
+    sink(head);
+    return;
+  }
+  const std::size_t open = at + kEmptyPairs.size() - 1;  // the "]" of "[]"
+  std::string out(std::string_view(head).substr(0, open));
+  out += "\n";
+  constexpr std::size_t kChunk = 1 << 20;
+  out.reserve(kChunk + 64 * 1024);
+  PairWriter writer(out);
+  for (std::size_t i = 0; i < run.pairs.size(); ++i) {
+    if (i > 0) out += ",\n";
+    writer.pair(run.pairs[i]);
+    if (out.size() >= kChunk) {
+      sink(out);
+      out.clear();
+    }
+  }
+  out += "\n  ";
+  out += std::string_view(head).substr(open);
+  sink(out);
+}
 
 Run read_run_json(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -28,6 +28,78 @@ double robust_sigma(std::span<const double> values) {
   return 1.4826 * median(deviations);
 }
 
+double median_in_place(std::vector<double>& values) {
+  if (values.empty()) return 0.0;
+  // As quantile(values, 0.5): the elements at floor and ceil of the middle position, interpolated.
+  const double pos = 0.5 * static_cast<double>(values.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const auto hi = static_cast<std::size_t>(std::ceil(pos));
+  const double frac = pos - static_cast<double>(lo);
+  double low = 0.0;
+  double high = 0.0;
+  if (values.size() <= 32) {
+    // A pair's iterations: insertion sort beats nth_element's setup on a few values.
+    for (std::size_t i = 1; i < values.size(); ++i) {
+      const double v = values[i];
+      std::size_t j = i;
+      for (; j > 0 && v < values[j - 1]; --j) values[j] = values[j - 1];
+      values[j] = v;
+    }
+    low = values[lo];
+    high = values[hi];
+  } else {
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(lo), values.end());
+    low = values[lo];
+    high = hi == lo ? low : *std::min_element(values.begin() + static_cast<std::ptrdiff_t>(hi), values.end());
+  }
+  return low + (high - low) * frac;
+}
+
+double sample_stddev(std::span<const double> values) {
+  if (values.size() < 2) return 0.0;
+  const double mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+  double ss = 0.0;
+  for (double v : values) ss += (v - mean) * (v - mean);
+  return std::sqrt(ss / static_cast<double>(values.size() - 1));
+}
+
+double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& scratch) {
+  if (values.empty()) return 0.0;
+  const double med = median_in_place(values);
+  const std::size_t n = values.size();
+  const double pos = 0.5 * static_cast<double>(n - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const auto hi = static_cast<std::size_t>(std::ceil(pos));
+  const double frac = pos - static_cast<double>(lo);
+  if (n <= 32) {
+    // median_in_place sorted them: the deviations |v - med| ascend from the middle outwards, in two
+    // runs (values[lo] down to values[0], values[lo + 1] up). Merging the runs up to position hi
+    // gives the deviations' median without sorting them.
+    std::size_t left = lo + 1;   // values[left - 1] is the next on the left
+    std::size_t right = lo + 1;  // values[right] is the next on the right
+    double low = 0.0;
+    double high = 0.0;
+    for (std::size_t k = 0; k <= hi; ++k) {
+      double next = 0.0;
+      const double dl = left > 0 ? std::fabs(values[left - 1] - med) : 0.0;
+      const double dr = right < n ? std::fabs(values[right] - med) : 0.0;
+      if (left > 0 && (right >= n || dl <= dr)) {
+        next = dl;
+        --left;
+      } else {
+        next = dr;
+        ++right;
+      }
+      if (k == lo) low = next;
+      if (k == hi) high = next;
+    }
+    return 1.4826 * (low + (high - low) * frac);
+  }
+  scratch.clear();
+  for (double v : values) scratch.push_back(std::fabs(v - med));
+  return 1.4826 * median_in_place(scratch);
+}
+
 Summary summarize(std::span<const double> values) {
   Summary s;
   s.count = values.size();
@@ -38,11 +110,7 @@ Summary summarize(std::span<const double> values) {
   s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
   s.median = median(values);
   s.p99 = quantile(values, 0.99);
-  if (values.size() > 1) {
-    double ss = 0.0;
-    for (double v : values) ss += (v - s.mean) * (v - s.mean);
-    s.stddev = std::sqrt(ss / static_cast<double>(values.size() - 1));
-  }
+  s.stddev = sample_stddev(values);
   s.robust_sigma = robust_sigma(values);
   s.cv = s.mean != 0.0 ? s.stddev / s.mean : 0.0;
   return s;

@@ -25,4 +25,12 @@ double median(std::span<const double> values);
 // 1.4826 * MAD: a standard-deviation estimate that ignores outliers.
 double robust_sigma(std::span<const double> values);
 
+// The same median and robust sigma (bit for bit), computed in place with nth_element instead of a
+// sorted copy: for hot loops over millions of small samples (the pairs analysis). Reorder `values`;
+// `scratch` is a reusable buffer for the deviations.
+double median_in_place(std::vector<double>& values);
+// Sample standard deviation (n-1); 0 for fewer than 2 values. Summary::stddev is this.
+double sample_stddev(std::span<const double> values);
+double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& scratch);
+
 }  // namespace podperf

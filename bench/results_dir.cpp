@@ -8,8 +8,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 #include "analysis/errors.hpp"
+#include "analysis/run_json.hpp"
 
 namespace podperf {
 namespace {
@@ -18,7 +20,7 @@ std::string dump(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-void write_all(int fd, const std::string& text, const std::string& what) {
+void write_all(int fd, std::string_view text, const std::string& what) {
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -70,13 +72,15 @@ void ResultsDir::append_event(const nlohmann::json& event, bool durable) {
   }
 }
 
-void ResultsDir::write_run(const nlohmann::json& run, bool durable) {
+void ResultsDir::write_run(Run& run, bool durable) {
   const std::string final_path = path_ + "/run.json";
   const std::string tmp_path = path_ + "/.run.json.tmp";
   const int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw RuntimeFailure(fmt::format("cannot write {}: {}", tmp_path, std::strerror(errno)));
   try {
-    write_all(fd, dump(run, 2) + "\n", tmp_path);
+    // Streamed: the pairs never become a JSON tree (see write_run_json).
+    write_run_json(run, [&](std::string_view text) { write_all(fd, text, tmp_path); });
+    write_all(fd, "\n", tmp_path);
     if (durable && ::fsync(fd) != 0) {
       throw RuntimeFailure(fmt::format("cannot fsync {}: {}", tmp_path, std::strerror(errno)));
     }

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "analysis/run.hpp"
+
 namespace podperf {
 
 class ResultsDir {
@@ -21,7 +23,9 @@ class ResultsDir {
   // Writes run.json via a temporary file and rename. `durable`: fsync before the rename (normal
   // end). Not durable (abnormal end, the launcher's SIGKILL may follow within a second): no fsync,
   // so a killed process still leaves a whole run.json in the page cache. Throws RuntimeFailure.
-  void write_run(const nlohmann::json& run, bool durable = true);
+  // The text is exactly nlohmann::json(run).dump(2), streamed (write_run_json: run.pairs is borrowed
+  // during the call and given back).
+  void write_run(Run& run, bool durable = true);
 
  private:
   std::string path_;

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <string_view>
 #include <string>
 
 #include "analysis/errors.hpp"
@@ -226,6 +228,56 @@ TEST(RunJson, RoundTripsThroughText) {
   const podperf::Run original = full_run();
   const podperf::Run back = nlohmann::json::parse(nlohmann::json(original).dump(2)).get<podperf::Run>();
   expect_equal(original, back);
+}
+
+// write_run_json formats the pairs itself (no JSON tree at scale): its text must be byte for byte
+// what nlohmann prints for the whole Run, for every field, odd numbers (NaN, infinity, -0, integral
+// doubles, extremes), strings that need escaping or are not UTF-8, and more than one 1 MiB piece.
+std::string streamed(Run& run, std::size_t* pieces = nullptr) {
+  std::string text;
+  write_run_json(run, [&](std::string_view piece) {
+    text += piece;
+    if (pieces != nullptr) ++*pieces;
+  });
+  return text;
+}
+std::string dumped(const Run& run) {
+  return nlohmann::json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+TEST(RunJson, StreamedTextIsNlohmannsDump) {
+  podperf::Run run = full_run();
+  EXPECT_EQ(streamed(run), dumped(run));
+  PairResult odd = run.pairs.front();
+  odd.samples_s = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), -0.0, 3.0,
+                   1e-300, 1.7976931348623157e308, 0.1, 123456789.125};
+  odd.retest_samples_s = {2.0, 5e-7};
+  odd.median_s = -std::numeric_limits<double>::infinity();
+  odd.error = "rank 3: \"quoted\", tab\t, newline\n, back\\slash, \x01 control, caf\xc3\xa9, bad \xff byte";
+  odd.status = "error";
+  odd.op = "all_reduce";
+  odd.wrong = -5;
+  odd.count = 18446744073709551615ULL;
+  odd.flagged = true;
+  odd.cleared_by_retest = true;
+  run.pairs.push_back(odd);
+  EXPECT_EQ(streamed(run), dumped(run));
+  // Many pairs: several pieces, the same text.
+  for (int i = 0; i < 3000; ++i) {
+    PairResult p = run.pairs.front();
+    p.nodes = {i, i + 1};
+    p.busbw_gbps = 40.0 + i * 1e-3;
+    run.pairs.push_back(p);
+  }
+  std::size_t pieces = 0;
+  const std::string text = streamed(run, &pieces);
+  EXPECT_GT(pieces, 1u);
+  EXPECT_TRUE(text == dumped(run));  // not EXPECT_EQ: its diff of megabytes takes minutes
+  EXPECT_EQ(run.pairs.size(), full_run().pairs.size() + 3001);  // the Run got its pairs back
+  // No pairs: the head alone.
+  podperf::Run empty = full_run();
+  empty.pairs.clear();
+  EXPECT_EQ(streamed(empty), dumped(empty));
 }
 
 TEST(RunJson, FieldNamesAreTheMembers) {

@@ -1,6 +1,8 @@
 // Pair schedules: circle method, packing, sequential order, and --pairs parsing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -122,6 +124,42 @@ TEST(PackRounds, RepacksAFullCircleScheduleWithoutLosingPairs) {
     const std::vector<Round> rounds = pack_rounds(pairs);
     expect_rounds_disjoint(rounds, n);
     EXPECT_EQ(all_pairs_of(rounds), std::multiset<NodePair>(pairs.begin(), pairs.end())) << "n=" << n;
+  }
+}
+
+// pack_rounds keeps per-node bitsets of busy rounds; it must give exactly what the plain first fit
+// (scan every round, std::set of busy nodes) gives, also past 64 and 128 rounds (bitset words) and
+// for node indices with gaps.
+std::vector<Round> first_fit_reference(const std::vector<NodePair>& pairs) {
+  std::vector<Round> rounds;
+  std::vector<std::set<int>> busy;
+  for (const NodePair& p : pairs) {
+    std::size_t r = 0;
+    while (r < rounds.size() && (busy[r].contains(p[0]) || busy[r].contains(p[1]))) ++r;
+    if (r == rounds.size()) {
+      rounds.emplace_back();
+      busy.emplace_back();
+    }
+    rounds[r].push_back(p);
+    busy[r].insert(p[0]);
+    busy[r].insert(p[1]);
+  }
+  return rounds;
+}
+
+TEST(PackRounds, SameAsPlainFirstFitOnLargeShuffledLists) {
+  std::mt19937 rng(11);
+  for (int n : {3, 40, 150}) {
+    for (int stride : {1, 7}) {  // node indices 0..n-1, or with gaps
+      std::vector<NodePair> pairs;
+      for (int a = 0; a < n; ++a) {
+        for (int b = a + 1; b < n; ++b) pairs.push_back(NodePair{a * stride, b * stride});
+      }
+      std::shuffle(pairs.begin(), pairs.end(), rng);
+      const std::vector<Round> rounds = pack_rounds(pairs);
+      EXPECT_EQ(rounds, first_fit_reference(pairs)) << "n=" << n << " stride=" << stride;
+      if (n == 150) EXPECT_GT(rounds.size(), 128u);  // crosses two bitset words
+    }
   }
 }
 
