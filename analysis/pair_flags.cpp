@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 #include <string>
 #include <vector>
 #include <utility>
@@ -66,9 +68,18 @@ const std::string& label_of(const Run& run, int node) {
   return run.nodes[static_cast<std::size_t>(node)].label;
 }
 
+// Threads for judging `pairs` pairs: one below 200,000 pairs (threads cost more than they save), else
+// one per hardware thread, at most 8.
+std::size_t analysis_threads(std::size_t pairs) {
+  constexpr std::size_t kPairsPerThread = 200000;
+  if (pairs < kPairsPerThread) return 1;
+  const std::size_t hardware = std::max(1U, std::thread::hardware_concurrency());
+  return std::min<std::size_t>({hardware, 8, pairs / kPairsPerThread});
+}
+
 }  // namespace
 
-void analyze_pairs(Run& run, const PairThresholds& t) {
+void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   run.baselines.clear();
   run.stragglers.clear();
   run.links.clear();
@@ -77,14 +88,62 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
   // Baselines per (op, size) from the ok pairs; run.baselines in (op, size) order.
   // At scale every pass over the pairs costs a memory-bound sweep of gigabytes: this one also finds
   // the size nodes are judged at (the largest measured), and the next does everything else.
+  // Chunks of pairs on separate threads at scale (see below), concatenated in chunk order: the same
+  // values in the same order as one pass.
+  const std::size_t workers = threads > 0 ? threads : analysis_threads(run.pairs.size());
+  const std::size_t chunk = (run.pairs.size() + workers - 1) / workers;
+  const auto in_chunks = [&](auto&& work) {
+    std::vector<std::exception_ptr> errors(workers);
+    std::vector<std::thread> threads;
+    for (std::size_t w = 0; w < workers; ++w) {
+      const std::size_t begin = std::min(run.pairs.size(), w * chunk);
+      const std::size_t end = std::min(run.pairs.size(), begin + chunk);
+      auto task = [&, w, begin, end] {
+        try {
+          work(w, begin, end);
+        } catch (...) {
+          errors[w] = std::current_exception();
+        }
+      };
+      if (w + 1 == workers) {
+        task();
+      } else {
+        threads.emplace_back(task);
+      }
+    }
+    for (std::thread& th : threads) th.join();
+    for (const std::exception_ptr& e : errors) {
+      if (e) std::rethrow_exception(e);
+    }
+  };
+  struct KeyValues {
+    KeyIndex keys;
+    std::vector<std::vector<double>> values;
+    std::uint64_t judged_size_bytes = 0;
+  };
+  std::vector<KeyValues> chunk_values(workers);
+  in_chunks([&](std::size_t w, std::size_t begin, std::size_t end) {
+    KeyValues& kv = chunk_values[w];
+    for (std::size_t i = begin; i < end; ++i) {
+      const PairResult& p = run.pairs[i];
+      if (measured(p)) kv.judged_size_bytes = std::max(kv.judged_size_bytes, p.size_bytes);
+      if (p.status != "ok") continue;
+      const std::size_t k = kv.keys.find_or_add(p.op, p.size_bytes);
+      if (k == kv.values.size()) kv.values.emplace_back();
+      kv.values[k].push_back(p.busbw_gbps);
+    }
+  });
   KeyIndex keys;
   std::vector<std::vector<double>> values;
-  for (const PairResult& p : run.pairs) {
-    if (measured(p)) run.judged_size_bytes = std::max(run.judged_size_bytes, p.size_bytes);
-    if (p.status != "ok") continue;
-    const std::size_t k = keys.find_or_add(p.op, p.size_bytes);
-    if (k == values.size()) values.emplace_back();
-    values[k].push_back(p.busbw_gbps);
+  for (KeyValues& kv : chunk_values) {
+    run.judged_size_bytes = std::max(run.judged_size_bytes, kv.judged_size_bytes);
+    for (std::size_t ck = 0; ck < kv.keys.keys().size(); ++ck) {
+      const auto& [op, size] = kv.keys.keys()[ck];
+      const std::size_t k = keys.find_or_add(op, size);
+      if (k == values.size()) values.emplace_back();
+      values[k].insert(values[k].end(), kv.values[ck].begin(), kv.values[ck].end());
+      std::vector<double>().swap(kv.values[ck]);
+    }
   }
   std::vector<Baseline> baselines(values.size());
   std::vector<std::size_t> order(values.size());
@@ -99,60 +158,80 @@ void analyze_pairs(Run& run, const PairThresholds& t) {
 
   // Nodes are judged at the largest size measured: per node its pairs there and how many are flagged;
   // the ok pairs' ratios (for the stragglers' medians) and the flagged pairs (links) for later.
+  // Each pair is judged on its own, so at scale the pairs are split into contiguous chunks judged on
+  // separate threads, each with its own tally; the tallies are merged in chunk order, so the result
+  // is the same as one pass in order.
   const std::size_t n = run.nodes.size();
-  std::vector<int> flagged(n, 0), total(n, 0);
   struct JudgedRatio {
     int a, b;
     double ratio;
   };
-  std::vector<JudgedRatio> judged_ok;
-  std::vector<const PairResult*> judged_flagged;
-  const auto judge = [&](const PairResult& p) {
+  struct Tally {
+    std::vector<int> flagged, total;
+    std::vector<JudgedRatio> judged_ok;
+    std::vector<const PairResult*> judged_flagged;
+  };
+  const auto judge = [&run, n](const PairResult& p, Tally& tally) {
     if (p.size_bytes != run.judged_size_bytes || !measured(p)) return;
     for (int node : p.nodes) {
       if (node < 0 || static_cast<std::size_t>(node) >= n) continue;
       const auto i = static_cast<std::size_t>(node);
-      ++total[i];
-      if (p.flagged) ++flagged[i];
+      ++tally.total[i];
+      if (p.flagged) ++tally.flagged[i];
     }
-    if (p.flagged) judged_flagged.push_back(&p);
-    if (p.status == "ok") judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
+    if (p.flagged) tally.judged_flagged.push_back(&p);
+    if (p.status == "ok") tally.judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
   };
-
-  NoiseScratch scratch;
-  for (PairResult& p : run.pairs) {
-    p.noise_gbps = pair_noise_gbps(p, scratch);
-    const std::size_t k = keys.find(p.op, p.size_bytes);
-    const Baseline* base = k < baselines.size() ? &baselines[k] : nullptr;
-    p.baseline_gbps = base != nullptr ? base->value : 0.0;
-    p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
-    if (p.status != "ok") {
-      p.flagged = true;
-      judge(p);
-      continue;
-    }
-    // The healthy spread guards small deviations only: capped at max_spread_fraction of the
-    // baseline, so a noisy cluster cannot hide a pair at a fraction of it.
-    const double spread =
-        base != nullptr ? std::min(base->spread, t.max_spread_fraction * p.baseline_gbps) : 0.0;
-    auto slow = [&](double busbw, double noise) {
-      const double gap = p.baseline_gbps - busbw;
-      return busbw < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * noise &&
-             gap > t.spread_factor * spread;
-    };
-    p.flagged = slow(p.busbw_gbps, p.noise_gbps);
-    p.cleared_by_retest = false;
-    if (p.flagged && !p.retest_samples_s.empty()) {
-      std::vector<double> retest_busbw;
-      for (double s : p.retest_samples_s) {
-        if (s > 0.0) retest_busbw.push_back(p.retest_busbw_gbps * median(p.retest_samples_s) / s);
+  const auto flag_chunk = [&](std::size_t begin, std::size_t end, KeyIndex chunk_keys, Tally& tally) {
+    NoiseScratch scratch;
+    for (std::size_t i = begin; i < end; ++i) {
+      PairResult& p = run.pairs[i];
+      p.noise_gbps = pair_noise_gbps(p, scratch);
+      const std::size_t k = chunk_keys.find(p.op, p.size_bytes);
+      const Baseline* base = k < baselines.size() ? &baselines[k] : nullptr;
+      p.baseline_gbps = base != nullptr ? base->value : 0.0;
+      p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
+      if (p.status != "ok") {
+        p.flagged = true;
+        judge(p, tally);
+        continue;
       }
-      if (!slow(p.retest_busbw_gbps, robust_sigma(retest_busbw))) {
-        p.flagged = false;
-        p.cleared_by_retest = true;
+      // The healthy spread guards small deviations only: capped at max_spread_fraction of the
+      // baseline, so a noisy cluster cannot hide a pair at a fraction of it.
+      const double spread =
+          base != nullptr ? std::min(base->spread, t.max_spread_fraction * p.baseline_gbps) : 0.0;
+      auto slow = [&](double busbw, double noise) {
+        const double gap = p.baseline_gbps - busbw;
+        return busbw < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * noise &&
+               gap > t.spread_factor * spread;
+      };
+      p.flagged = slow(p.busbw_gbps, p.noise_gbps);
+      p.cleared_by_retest = false;
+      if (p.flagged && !p.retest_samples_s.empty()) {
+        std::vector<double> retest_busbw;
+        for (double r : p.retest_samples_s) {
+          if (r > 0.0) retest_busbw.push_back(p.retest_busbw_gbps * median(p.retest_samples_s) / r);
+        }
+        if (!slow(p.retest_busbw_gbps, robust_sigma(retest_busbw))) {
+          p.flagged = false;
+          p.cleared_by_retest = true;
+        }
       }
+      judge(p, tally);
     }
-    judge(p);
+  };
+  std::vector<Tally> tallies(workers);
+  for (Tally& tally : tallies) tally.flagged.assign(n, 0), tally.total.assign(n, 0);
+  in_chunks([&](std::size_t w, std::size_t begin, std::size_t end) { flag_chunk(begin, end, keys, tallies[w]); });
+  std::vector<int> flagged = std::move(tallies.front().flagged), total = std::move(tallies.front().total);
+  std::vector<JudgedRatio> judged_ok = std::move(tallies.front().judged_ok);
+  std::vector<const PairResult*> judged_flagged = std::move(tallies.front().judged_flagged);
+  for (std::size_t w = 1; w < workers; ++w) {
+    Tally& tally = tallies[w];
+    for (std::size_t i = 0; i < n; ++i) flagged[i] += tally.flagged[i], total[i] += tally.total[i];
+    judged_ok.insert(judged_ok.end(), tally.judged_ok.begin(), tally.judged_ok.end());
+    judged_flagged.insert(judged_flagged.end(), tally.judged_flagged.begin(), tally.judged_flagged.end());
+    std::vector<JudgedRatio>().swap(tally.judged_ok);  // released as soon as merged
   }
 
   std::vector<bool> is_straggler(n, false);

@@ -1,5 +1,7 @@
 #pragma once
 // Flags slow pairs and names straggler nodes and slow links. Pure: works on a Run's pairs.
+#include <cstddef>
+
 #include "analysis/run.hpp"
 #include "analysis/thresholds.hpp"
 
@@ -18,7 +20,9 @@ namespace podperf {
 //  - pairs with status timeout/aborted (not finished) are flagged but judge no node;
 //  - a retested pair stays flagged only when its retest busbw is flagged by the same rules (against
 //    the same baseline); otherwise cleared_by_retest.
-void analyze_pairs(Run& run, const PairThresholds& thresholds);
+// `threads`: 0 picks one per hardware thread (at most 8) from 200,000 pairs on, else one; the
+// result is the same for any number.
+void analyze_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0);
 
 // Records a retest measurement (a PairResult at one size) on the run's matching pair (same nodes,
 // op and size): its samples and busbw. Returns false when no such pair exists.

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "analysis/pair_flags.hpp"
+#include "analysis/run_json.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 
@@ -358,3 +359,25 @@ TEST(PairFlags, NoisyClusterStillFlagsAHostAtAFractionOfTheBaseline) {
 
 }  // namespace
 }  // namespace podperf
+
+// At scale the pairs are judged in chunks on several threads; any number of threads gives exactly the
+// result of one (same flags, noise, baselines, stragglers and links in the same order).
+TEST(PairFlags, ThreadsGiveTheSameResultAsOne) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> noise(0.0, 0.02);
+  std::vector<double> factor(80);
+  for (double& f : factor) f = 1.0 + noise(rng);
+  podperf::Run one = podperf::synthetic::make_run(80, [&](int a, int b) {
+    const double slow = (a == 7 || b == 7) ? 0.7 : (a == 20 && b == 41) ? 0.6 : 1.0;
+    return 100.0 * std::min(factor[static_cast<std::size_t>(a)], factor[static_cast<std::size_t>(b)]) * slow;
+  });
+  one.pairs[5].status = "error";
+  podperf::Run three = one;
+  const podperf::Thresholds t = podperf::load_thresholds("");
+  podperf::analyze_pairs(one, t.pairs, 1);
+  podperf::analyze_pairs(three, t.pairs, 3);
+  ASSERT_EQ(one.stragglers.size(), 1u);
+  EXPECT_EQ(one.stragglers[0].node, 7);
+  EXPECT_FALSE(one.links.empty());
+  EXPECT_EQ(nlohmann::json(three).dump(), nlohmann::json(one).dump());
+}
