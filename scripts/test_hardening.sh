@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sanitizer and fuzz stage of the test command (scripts/test.sh runs it after the main tests):
 # a second build with clang, AddressSanitizer and UndefinedBehaviorSanitizer on every object
-# (PODPERF_FUZZ=ON, no CUDA; in build-san/ or $PODPERF_SAN_BUILD_DIR), then
+# (PODPERF_FUZZ=ON, no CUDA, no micro-benchmarks; in build-san/ or $PODPERF_SAN_BUILD_DIR), then
 #   - the unit and cli tests, leak detection on;
 #   - the MPI tests that cover podperf's own code paths (options, collectives, the filesystem probes
 #     and their faults, accept), leak detection off (Open MPI's own allocations);
@@ -13,7 +13,7 @@ build=${PODPERF_SAN_BUILD_DIR:-$root/build-san}
 seconds=${PODPERF_FUZZ_SECONDS:-10}
 # -O1 with line tables only: sanitizer reports keep file:line, the build takes a third less time.
 cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DPODPERF_FUZZ=ON -DPODPERF_WITH_CUDA=OFF \
-  -DPODPERF_CLUSTER_TESTS=OFF -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -gline-tables-only" >/dev/null
+  -DPODPERF_CLUSTER_TESTS=OFF -DPODPERF_PERF_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -gline-tables-only" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 cd "$build"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
