@@ -77,6 +77,54 @@ std::size_t analysis_threads(std::size_t pairs) {
   return std::min<std::size_t>({hardware, 8, pairs / kPairsPerThread});
 }
 
+// A node slow only now and then (a flapping NIC or link, throttling) is flagged in a minority of its
+// pairs: no straggler, but several slow links that all share it. Each node in at least
+// intermittent_min_links links gets a CONCERN finding naming it, replacing any from an earlier pass.
+void name_intermittent_nodes(Run& run, const PairThresholds& t, const std::vector<int>& flagged,
+                             const std::vector<int>& total) {
+  constexpr const char* kCheck = "pairs.intermittent_node";
+  run.findings.erase(std::remove_if(run.findings.begin(), run.findings.end(),
+                                    [](const Finding& f) { return f.check == kCheck; }),
+                     run.findings.end());
+  const std::size_t n = run.nodes.size();
+  std::vector<std::vector<std::string>> partners(n);
+  for (const LinkFinding& l : run.links) {
+    for (std::size_t side = 0; side < 2; ++side) {
+      const auto node = static_cast<std::size_t>(l.nodes[side]);
+      if (node < n) partners[node].push_back(l.hostnames[1 - side]);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::vector<std::string>& others = partners[i];
+    if (static_cast<int>(others.size()) < t.intermittent_min_links) continue;
+    const std::string& label = run.nodes[i].label;
+    std::vector<std::string> pair_list;
+    for (std::size_t k = 0; k < others.size() && k < 4; ++k) pair_list.push_back(label + ":" + others[k]);
+    Finding f;
+    f.tag = Tag::kConcern;
+    f.source = "analysis";
+    f.check = kCheck;
+    f.host = run.nodes[i].hostname;
+    f.observed = fmt::format("{} is in {} of the {} slow links ({}); {} of its {} pairs flagged at {} bytes", label,
+                             others.size(), run.links.size(), fmt::join(others, ", "), flagged[i], total[i],
+                             run.judged_size_bytes);
+    f.expected = fmt::format(
+        "a straggler has more than {:.0f}% of its pairs flagged; unrelated slow links rarely share a node (a node "
+        "in {} or more is named here)",
+        t.straggler_fraction * 100.0, t.intermittent_min_links);
+    f.meaning = fmt::format(
+        "{} itself is likely slow now and then (a flapping NIC or link, its switch port, throttling) rather than "
+        "{} separate links being bad",
+        label, others.size());
+    f.effect = "collectives that include this node slow down at random, which is harder to see than a steady straggler";
+    f.next_step = fmt::format(
+        "retest its pairs several times: podperf pairs --pairs {} --retest 2; read its host signals (podperf "
+        "signals: EFA error counters, link flaps, Xid, clock events)",
+        fmt::join(pair_list, ","));
+    run.findings.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
@@ -278,6 +326,7 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
                            l.hostnames[0], l.hostnames[1], p->ratio * 100.0, p->busbw_gbps, p->baseline_gbps);
     run.links.push_back(std::move(l));
   }
+  name_intermittent_nodes(run, t, flagged, total);
 }
 
 bool attach_retest(Run& run, const PairResult& retest) {

@@ -13,6 +13,7 @@ struct PairThresholds {
   double straggler_fraction = 0.0;  // node is a straggler above this fraction of flagged pairs
   int baseline_max_passes = 0;
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the pairs
+  int intermittent_min_links = 0;  // a non-straggler in this many slow links: pairs.intermittent_node
 };
 
 // Per-node judgment of the filesystem probes (analysis/fs_analysis.hpp) and the filesystem findings.

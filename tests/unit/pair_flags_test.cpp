@@ -132,6 +132,40 @@ TEST(PairFlags, OneBadLinkBetweenHealthyNodes) {
   EXPECT_EQ(pairs_exit_code(run), 1);
 }
 
+// A node slow in 4 of its 11 pairs (slow now and then): no straggler, 4 slow links sharing it, and a
+// CONCERN finding naming it; one slow link alone names nobody; analysing again does not repeat it.
+TEST(PairFlags, NodeInSeveralSlowLinksIsNamedIntermittent) {
+  auto base = healthy(100.0, 0.02, 4);
+  auto run = make_run(12, [&](int a, int b) { return base(a, b) * (a < 4 && b == 5 ? 0.6 : 1.0); });
+  analyze_pairs(run, config());
+  EXPECT_TRUE(run.stragglers.empty());
+  ASSERT_EQ(run.links.size(), 4U);
+  analyze_pairs(run, config());
+  std::vector<const Finding*> named;
+  for (const Finding& f : run.findings) {
+    if (f.check == "pairs.intermittent_node") named.push_back(&f);
+  }
+  ASSERT_EQ(named.size(), 1U);
+  EXPECT_EQ(named[0]->tag, Tag::kConcern);
+  EXPECT_EQ(named[0]->host, "node5");
+  EXPECT_NE(named[0]->observed.find("node5 is in 4 of the 4 slow links (node0, node1, node2, node3); 4 of its 11 "
+                                    "pairs flagged"),
+            std::string::npos)
+      << named[0]->observed;
+  EXPECT_NE(named[0]->next_step.find("--pairs node5:node0,node5:node1,node5:node2,node5:node3"), std::string::npos)
+      << named[0]->next_step;
+
+  PairThresholds more = config();
+  more.intermittent_min_links = 5;
+  analyze_pairs(run, more);
+  EXPECT_TRUE(std::none_of(run.findings.begin(), run.findings.end(),
+                           [](const Finding& f) { return f.check == "pairs.intermittent_node"; }));
+
+  auto one_link = make_run(6, [&](int a, int b) { return base(a, b) * (a == 1 && b == 4 ? 0.6 : 1.0); });
+  analyze_pairs(one_link, config());
+  EXPECT_TRUE(one_link.findings.empty());
+}
+
 TEST(PairFlags, FourNodesOneBadNode) {
   // 3 of 6 pairs slow: exactly half, which the baseline guard still allows dropping.
   auto run = make_run(4, with_bad_nodes(healthy(100.0, 0.02, 5), {0}, 0.6));
