@@ -19,7 +19,7 @@ probe_dir=$(mktemp -d "${TMPDIR:-/var/tmp}/podperf-demo.XXXXXX")
 trap 'rmdir "$probe_dir" 2>/dev/null || true' EXIT
 echo "demo: mpirun -np $ranks podperf run --virtual-nodes $ranks --fs-path $probe_dir (a local demo: virtual nodes share one host)"
 set +e
-mpirun --oversubscribe -np "$ranks" "$root/build/podperf" run --virtual-nodes "$ranks" \
+mpirun --oversubscribe -np "$ranks" "${PODPERF_BUILD_DIR:-$root/build}/podperf" run --virtual-nodes "$ranks" \
   -b 1M -e 16M -n 20 -w 5 --fs-path "$probe_dir" --file-size 256M --ckpt-shard-size 128M --meta-files 2000 \
   --rand-ops 2000 --out "$root/results" "$@"
 rc=$?
