@@ -144,10 +144,12 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
   std::optional<Topology> topology;  // rank 0: --topology, read before anything is measured
   std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m, const std::string& run_dir) {
     plan = make_plan(o, m);
-    if (root && !o.topology.empty()) topology = load_topology(o.topology, o.topology_format);
     if (with_fs) fs_plan = make_fs_plan(o.fs, o.config);
     if (backend_may_be_nccl(o.backend)) nccl_log = prepare_nccl_log(run_dir);
     backend = make_backend(o.backend, world);
+    // Last: only rank 0 reads the file, so a bad one must not make it skip a collective call above
+    // that the other ranks make (start_job then agrees on the error on every rank).
+    if (root && !o.topology.empty()) topology = load_topology(o.topology, o.topology_format);
   });
   if (!job) return kExitUsage;
   const NodeMap& map = job->map;
