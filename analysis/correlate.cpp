@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/pair_flags.hpp"
+
 namespace podperf {
 namespace {
 
@@ -187,10 +189,10 @@ void correlate(Run& run, std::size_t min_nodes) {
       s.next_step = good.empty() ? "no host concern found; check the node's NICs and GPUs with the vendor tools"
                                  : fmt::format(
                                        "no host concern found on this node; confirm by pairing it with a known-good "
-                                       "node: podperf pairs --pairs {}:{} --concurrency sequential",
-                                       s.hostname, good);
+                                       "node: {} --pairs {}:{} --concurrency sequential",
+                                       pairs_rerun_command(run), s.hostname, good);
     } else {
-      s.next_step = "act on the first likely cause, then rerun podperf pairs";
+      s.next_step = "act on the first likely cause, then rerun " + pairs_rerun_command(run);
     }
   }
   for (LinkFinding& l : run.links) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
+#include <string_view>
 #include <thread>
 #include <string>
 #include <vector>
@@ -118,9 +120,9 @@ void name_intermittent_nodes(Run& run, const PairThresholds& t, const std::vecto
         label, others.size());
     f.effect = "collectives that include this node slow down at random, which is harder to see than a steady straggler";
     f.next_step = fmt::format(
-        "retest its pairs several times: podperf pairs --pairs {} --retest 2; read its host signals (podperf "
+        "retest its pairs several times: {} --pairs {} --retest 2; read its host signals (podperf "
         "signals: EFA error counters, link flaps, Xid, clock events)",
-        fmt::join(pair_list, ","));
+        pairs_rerun_command(run), fmt::join(pair_list, ","));
     run.findings.push_back(std::move(f));
   }
 }
@@ -327,6 +329,18 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
     run.links.push_back(std::move(l));
   }
   name_intermittent_nodes(run, t, flagged, total);
+}
+
+std::string pairs_rerun_command(const Run& run) {
+  if (!run.simulated) return "podperf pairs";
+  // run.sim_model is the model's source: "configs/sim/NAME.toml (built in)" or the file given.
+  std::string model = run.sim_model;
+  constexpr std::string_view kBuiltIn = " (built in)";
+  if (model.ends_with(kBuiltIn)) {
+    model = std::filesystem::path(model.substr(0, model.size() - kBuiltIn.size())).stem().string();
+  }
+  return fmt::format("podperf pairs --backend sim --sim-model {} --sim-nodes {} --seed {}",
+                     model.empty() ? "healthy" : model, run.nodes.size(), run.options.seed);
 }
 
 bool attach_retest(Run& run, const PairResult& retest) {

@@ -1,6 +1,7 @@
 #pragma once
 // Flags slow pairs and names straggler nodes and slow links. Pure: works on a Run's pairs.
 #include <cstddef>
+#include <string>
 
 #include "analysis/run.hpp"
 #include "analysis/thresholds.hpp"
@@ -23,6 +24,11 @@ namespace podperf {
 // `threads`: 0 picks one per hardware thread (at most 8) from 200,000 pairs on, else one; the
 // result is the same for any number.
 void analyze_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0);
+
+// The start of a command that measures this run's pairs again the same way: "podperf pairs", or for a
+// modelled fabric (run.simulated) "podperf pairs --backend sim --sim-model NAME --sim-nodes N --seed S"
+// with the run's model, nodes and seed. Next steps append their options to it.
+std::string pairs_rerun_command(const Run& run);
 
 // Records a retest measurement (a PairResult at one size) on the run's matching pair (same nodes,
 // op and size): its samples and busbw. Returns false when no such pair exists.

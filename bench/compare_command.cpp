@@ -8,6 +8,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/compare_html.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/offline_command.hpp"
 #include "analysis/run_json.hpp"
 #include "bench/report_command.hpp"
 
@@ -27,7 +28,9 @@ std::string resolve_run_json(const std::string& path) {
 }
 
 int run_compare_command(const CompareCliOptions& o, std::ostream& out, std::ostream& err) {
-  try {
+  // Exit 2: unreadable or invalid runs or settings (InputError, ConfigError); 3: the HTML page cannot
+  // be written (RuntimeFailure) or anything else that fails.
+  return run_offline_command("podperf compare", err, [&] {
     CompareSettings settings = load_compare_settings(o.config);
     if (o.alpha >= 0.0) settings.alpha = o.alpha;
     if (o.min_change_percent >= 0.0) settings.min_change_percent = o.min_change_percent;
@@ -52,13 +55,7 @@ int run_compare_command(const CompareCliOptions& o, std::ostream& out, std::ostr
       err << "podperf compare: wrote " << o.html << "\n";
     }
     return regressed_beyond(c, o.fail_on_percent) ? kExitFlagged : kExitOk;
-  } catch (const UsageError& e) {  // InputError, ConfigError
-    err << "podperf compare: error: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const RuntimeFailure& e) {  // the HTML page cannot be written
-    err << "podperf compare: error: " << e.what() << "\n";
-    return kExitRuntime;
-  }
+  });
 }
 
 }  // namespace podperf

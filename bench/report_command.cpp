@@ -12,6 +12,7 @@
 
 #include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/offline_command.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_events.hpp"
@@ -98,7 +99,7 @@ std::string render_report(const Run& run, const std::string& format) {
 }
 
 int run_report_command(const ReportOptions& options, std::ostream& out, std::ostream& err) {
-  try {
+  return run_offline_command("podperf", err, [&] {
     fs::path run_json = options.run;
     std::error_code ec;
     if (fs::is_directory(run_json, ec)) {
@@ -124,13 +125,7 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
     write_file(target, text);
     err << "podperf: wrote " << target.string() << "\n";
     return kExitOk;
-  } catch (const UsageError& e) {
-    err << "podperf: error: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    err << "podperf: error: " << e.what() << "\n";
-    return kExitRuntime;
-  }
+  });
 }
 
 void write_reports(const Run& run, const std::string& results_dir) noexcept {

@@ -12,6 +12,7 @@
 #include <ostream>
 
 #include "analysis/errors.hpp"
+#include "analysis/offline_command.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/sweep_rank.hpp"
@@ -303,15 +304,7 @@ int run(const SweepCliOptions& o, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 int run_sweep_command(const SweepCliOptions& o, std::ostream& out, std::ostream& err) {
-  try {
-    return run(o, out, err);
-  } catch (const UsageError& e) {
-    err << "podperf: error: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    err << "podperf: error: " << e.what() << "\n";
-    return kExitRuntime;
-  }
+  return run_offline_command("podperf", err, [&] { return run(o, out, err); });
 }
 
 }  // namespace podperf

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/errors.hpp"
+#include "analysis/offline_command.hpp"
 #include "signals/kmsg.hpp"
 #include "signals/rules.hpp"
 
@@ -119,18 +120,14 @@ std::string findings_to_table(const std::vector<Finding>& findings) {
   return out;
 }
 
-int run_signals_command(const SignalsOptions& o, std::ostream& out, std::ostream& err) {
+namespace {
+
+// One host's findings, printed (the command without its error handling).
+int signals(const SignalsOptions& o, std::ostream& out) {
   if (!(o.sample_seconds >= 0.0 && o.sample_seconds <= 600.0)) {
-    err << fmt::format("podperf signals: --sample {} is out of range (expected 0 to 600 seconds)\n", o.sample_seconds);
-    return kExitUsage;
+    throw UsageError(fmt::format("--sample {} is out of range (expected 0 to 600 seconds)", o.sample_seconds));
   }
-  Rules rules;
-  try {
-    rules = load_rules(o.rules_path);
-  } catch (const ConfigError& e) {
-    err << "podperf signals: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  const Rules rules = load_rules(o.rules_path);
   const std::string root = o.root.empty() ? "/" : o.root;
   const HostSnapshot before = collect_snapshot(root, real_collect_inputs(root));
   std::vector<Finding> findings = evaluate(before, rules);
@@ -147,6 +144,12 @@ int run_signals_command(const SignalsOptions& o, std::ostream& out, std::ostream
     out << findings_to_table(findings);
   }
   return kExitOk;
+}
+
+}  // namespace
+
+int run_signals_command(const SignalsOptions& o, std::ostream& out, std::ostream& err) {
+  return run_offline_command("podperf signals", err, [&] { return signals(o, out); });
 }
 
 int run_signals_command(const std::string& root, bool json, const std::string& rules_path, std::ostream& out,

@@ -30,8 +30,9 @@ struct SignalsOptions {
                                 // EFA counter rises and new Xids (evaluate_delta); 0 = one snapshot only
 };
 
-// Collects, evaluates and prints as described by `o`. Returns 0, or 2 (kExitUsage) when the rules file
-// is invalid or sample_seconds is negative / above 600 (one-line error on `err`).
+// Collects, evaluates and prints as described by `o`. Returns 0; 2 (kExitUsage) when the rules file is
+// invalid or sample_seconds is negative / above 600; 3 when collecting fails (run_offline_command: a
+// one-line error on `err`).
 int run_signals_command(const SignalsOptions& o, std::ostream& out, std::ostream& err);
 
 // Collects a snapshot of this host under `root` ("/" on a real host), evaluates it with the rules at

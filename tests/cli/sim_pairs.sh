@@ -41,6 +41,9 @@ rounds = {p["round"] for p in run["pairs"]}
 assert max(rounds) <= run["rounds_completed"], max(rounds)
 assert len(run["pairs"]) < 255 * 128 // 10, len(run["pairs"])  # a fraction of every pair
 assert any(f["check"] == "pairs.adaptive_search" for f in run["findings"])
+# A straggler's next step reruns the same modelled fabric, not a real network.
+for s in run["stragglers"]:
+    assert "podperf pairs --backend sim --sim-model stragglers --sim-nodes 256 --seed 7 --pairs" in s["next_step"], s["next_step"]
 PY
 then pass "adaptive: simulated, stragglers sim0003 sim0017 sim0042, rounds within 2*log2(256)"
 else fail "adaptive: run.json facts"; fi

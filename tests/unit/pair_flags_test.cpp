@@ -415,3 +415,16 @@ TEST(PairFlags, ThreadsGiveTheSameResultAsOne) {
   EXPECT_FALSE(one.links.empty());
   EXPECT_EQ(nlohmann::json(three).dump(), nlohmann::json(one).dump());
 }
+
+// Next steps rerun pairs the way the run measured them: a modelled fabric's with its model, nodes and seed.
+TEST(PairFlags, RerunCommandKeepsTheModelledFabric) {
+  podperf::Run run = podperf::synthetic::make_run(6, [](int, int) { return 100.0; });
+  EXPECT_EQ(podperf::pairs_rerun_command(run), "podperf pairs");
+  run.simulated = true;
+  run.sim_model = "configs/sim/rack.toml (built in)";
+  run.options.seed = 5;
+  EXPECT_EQ(podperf::pairs_rerun_command(run), "podperf pairs --backend sim --sim-model rack --sim-nodes 6 --seed 5");
+  run.sim_model = "/tmp/my model.toml";
+  EXPECT_EQ(podperf::pairs_rerun_command(run),
+            "podperf pairs --backend sim --sim-model /tmp/my model.toml --sim-nodes 6 --seed 5");
+}
