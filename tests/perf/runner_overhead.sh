@@ -23,21 +23,49 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for np in "${ranks[@]}"; do
   for placement in last first; do
-    echo "== $np ranks, bare buffers allocated $placement"
+    echo "== $np ranks, bare buffers allocated $placement" | tee -a "$out"
     # shellcheck disable=SC2086
     mpirun --oversubscribe --bind-to none -np "$np" ${MPIRUN_ARGS:-} "$bin" --sizes "${SIZES:-1M,4M,16M,64M}" \
       --iters "${ITERS:-5}" --warmup "${WARMUP:-2}" --reps "${REPS:-31}" --bare-buffers "$placement" | tee -a "$out"
   done
 done
 
-# The summary lines of both placements ("SIZE RANKS pooled% per-rep% ..."), averaged per size and rank count.
+# Per size and rank count: the overhead with the placement cancelled (the mean of the two placements'
+# medians over repetitions), its 95% percentile-bootstrap interval (each placement's repetitions
+# resampled on their own, 4000 times, fixed seed), the pooled figure (mean of the placements' pooled
+# medians), and whether the interval lies within +-2% (the target), wholly outside it, or straddles it
+# (this machine's noise cannot tell).
 echo
-echo "# overhead with the buffer placement cancelled: mean of the two placements"
-printf '%-8s %6s %10s %10s\n' size ranks pooled per-rep
-awk '/^# overhead/ {summary = 1; next} /^# runner/ || /^==/ {summary = 0} summary && NF >= 4 && $2 ~ /^[0-9]+$/ {
-       key = $1 " " $2; gsub("%", "", $3); gsub("%", "", $4)
-       if (!(key in n)) order[++count] = key
-       pooled[key] += $3; rep[key] += $4; n[key]++
-     }
-     END { for (i = 1; i <= count; i++) { k = order[i]; split(k, f, " ")
-             printf "%-8s %6s %+9.2f%% %+9.2f%%\n", f[1], f[2], pooled[k] / n[k], rep[k] / n[k] } }' "$out"
+echo "# overhead with the buffer placement cancelled: mean of the two placements' per-repetition medians"
+python3 - "$out" <<'PY'
+import random, re, statistics, sys
+reps, pooled, order = {}, {}, []
+ranks = placement = None
+in_summary = False
+for line in open(sys.argv[1]):
+    m = re.match(r"== (\d+) ranks, bare buffers allocated (\w+)", line)
+    if m:
+        ranks, placement, in_summary = m.group(1), m.group(2), False
+        continue
+    if line.startswith("# overhead"):
+        in_summary = True
+        continue
+    f = line.split()
+    if in_summary and len(f) >= 4 and f[1] == ranks:
+        pooled.setdefault((f[0], ranks), []).append(float(f[2].rstrip("%")))
+    elif not in_summary and len(f) == 9 and f[1].isdigit() and f[5].endswith("%"):
+        key = (f[0], ranks)
+        if key not in reps:
+            order.append(key)
+        reps.setdefault(key, {}).setdefault(placement, []).append(float(f[5].rstrip("%")))
+rng = random.Random(1)
+print(f"{'size':<8} {'ranks':>5} {'overhead':>9} {'95% interval':>19} {'pooled':>8}  within 2%")
+for key in order:
+    groups = [v for v in reps[key].values() if v]
+    estimate = statistics.fmean(statistics.median(v) for v in groups)
+    boot = sorted(statistics.fmean(statistics.median(rng.choices(v, k=len(v))) for v in groups) for _ in range(4000))
+    lo, hi = boot[int(0.025 * len(boot))], boot[int(0.975 * len(boot)) - 1]
+    verdict = "yes" if -2 <= lo and hi <= 2 else "no" if lo > 2 or hi < -2 else "cannot tell (interval straddles 2%)"
+    pool = statistics.fmean(pooled.get(key, [float("nan")]))
+    print(f"{key[0]:<8} {key[1]:>5} {estimate:>+8.2f}% {lo:>+8.2f}%..{hi:>+7.2f}% {pool:>+7.2f}%  {verdict}")
+PY
