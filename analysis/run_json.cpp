@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <utility>
 
 #include "analysis/errors.hpp"
 
@@ -155,17 +158,35 @@ void write_run_json(Run& run, const std::function<void(std::string_view)>& sink)
   sink(out);
 }
 
-Run read_run_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open", path));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return parse_run_json(text, path);
-}
+namespace {
 
-Run parse_run_json(std::string_view text, const std::string& path) {
+// Builds the Run from nlohmann's parser with a callback that converts every element of the top-level
+// "pairs" array to a PairResult as soon as it is parsed and drops its JSON (returning false skips a
+// value inside an array): the tree never holds more than one pair, so reading a run of 8.4 million
+// pairs needs the Run's memory, not tens of GiB of JSON nodes. Everything else is converted as before.
+template <typename Input>
+Run parse_streamed(Input&& input, const std::string& path) {
+  std::vector<PairResult> pairs;
+  std::string top_key;  // the top-level key being parsed
+  std::string pair_error;
+  const nlohmann::json::parser_callback_t keep = [&](int depth, nlohmann::json::parse_event_t event,
+                                                     nlohmann::json& parsed) {
+    if (event == nlohmann::json::parse_event_t::key && depth == 1) {
+      top_key = parsed.get<std::string>();
+    } else if (event == nlohmann::json::parse_event_t::object_end && depth == 2 && top_key == "pairs") {
+      try {
+        pairs.push_back(parsed.get<PairResult>());
+      } catch (const nlohmann::json::exception& e) {
+        if (pair_error.empty()) pair_error = fmt::format("pairs[{}]: {}", pairs.size(), e.what());
+        pairs.emplace_back();  // keeps the indices of later errors true; the run is rejected below
+      }
+      return false;
+    }
+    return true;
+  };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = nlohmann::json::parse(std::forward<Input>(input), keep);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(fmt::format("{}: not valid JSON at byte {}: {}", path, e.byte, e.what()));
   } catch (const nlohmann::json::exception& e) {
@@ -179,11 +200,33 @@ Run parse_run_json(std::string_view text, const std::string& path) {
     throw InputError(fmt::format("{}: schema_version {} is not supported (this podperf reads {})", path,
                                  j["schema_version"].dump(), kSchemaVersion));
   }
+  if (!pair_error.empty()) throw InputError(fmt::format("{}: bad field: {}", path, pair_error));
+  if (j.contains("pairs") && !j["pairs"].is_array()) {
+    throw InputError(fmt::format("{}: bad field: pairs is not an array", path));
+  }
+  // A pair that is not an object was kept in the tree (only objects are taken out above): an error.
+  if (j.contains("pairs") && !j["pairs"].empty()) {
+    throw InputError(fmt::format("{}: bad field: pairs holds a {} (expected objects)", path,
+                                 j["pairs"].front().type_name()));
+  }
   try {
-    return j.get<Run>();
+    Run run = j.get<Run>();
+    run.pairs = std::move(pairs);
+    return run;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(fmt::format("{}: bad field: {}", path, e.what()));
   }
 }
+
+}  // namespace
+
+Run read_run_json(const std::string& path) {
+  // Parsed from the file as it is read: no copy of a file that may be gigabytes.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw InputError(fmt::format("{}: cannot open", path));
+  return parse_streamed(file.get(), path);
+}
+
+Run parse_run_json(std::string_view text, const std::string& path) { return parse_streamed(text, path); }
 
 }  // namespace podperf

@@ -345,6 +345,38 @@ TEST(RunJson, UnsupportedSchemaVersion) {
   }
 }
 
+// Pairs are converted one by one while parsing (no tree of the whole file): a bad one is named by its
+// index, and a "pairs" that is not an array of objects is refused.
+TEST(RunJson, BadPairIsNamedByItsIndex) {
+  try {
+    parse_run_json(R"({"schema_version": 1, "pairs": [{"round": 1}, {"round": 2}, {"round": "three"}]})", "p.json");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(has(e.what(), "p.json: bad field: pairs[2]")) << e.what();
+  }
+  EXPECT_THROW(parse_run_json(R"({"schema_version": 1, "pairs": {"round": 1}})", "x.json"), InputError);
+  EXPECT_THROW(parse_run_json(R"({"schema_version": 1, "pairs": [{"round": 1}, 7]})", "x.json"), InputError);
+  EXPECT_THROW(parse_run_json(R"({"schema_version": 1, "pairs": [[]]})", "x.json"), InputError);
+}
+
+// Only the top-level "pairs" holds pairs; objects at the same depth elsewhere stay as they are, and the
+// pairs keep their order and every field (the writer's text read back gives the same JSON).
+TEST(RunJson, StreamedPairsKeepOrderAndFields) {
+  podperf::Run run = full_run();
+  for (int i = 0; i < 50; ++i) {
+    PairResult p = run.pairs.front();
+    p.round = 100 + i;
+    p.samples_s = {0.001 * i, 0.002};
+    run.pairs.push_back(p);
+  }
+  std::string text;
+  write_run_json(run, [&text](std::string_view piece) { text += piece; });
+  const podperf::Run read = parse_run_json(text, "s.json");
+  ASSERT_EQ(read.pairs.size(), run.pairs.size());
+  EXPECT_EQ(nlohmann::json(read).dump(), nlohmann::json(run).dump());
+  EXPECT_EQ(read.nodes.size(), run.nodes.size());
+}
+
 TEST(RunJson, BadFieldTypeIsAnInputError) {
   const TempFile file(R"({"schema_version": 1, "ranks": "sixteen"})");
   const std::string what = input_error_of(file.path());
