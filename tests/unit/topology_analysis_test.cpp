@@ -11,6 +11,7 @@
 
 #include "analysis/pair_flags.hpp"
 #include "analysis/report_common.hpp"
+#include "analysis/report_csv.hpp"
 #include "analysis/report_html.hpp"
 #include "analysis/report_markdown.hpp"
 #include "analysis/summary_text.hpp"
@@ -54,6 +55,46 @@ const TopologyClass* cls(const TopologyComparison& c, const std::string& name) {
     if (k.name == name) return &k;
   }
   return nullptr;
+}
+
+// The CSV gives each pair its class in a trailing "topology" column (before "simulated"), only on runs
+// with a topology: spreadsheet users can pivot on it.
+TEST(TopologyAnalysis, CsvNamesEachPairsClass) {
+  podperf::Run run = topology_run(0.9, 0.8);
+  const auto lines = [](const std::string& csv) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0; at < csv.size();) {
+      const std::size_t end = csv.find("\r\n", at);
+      out.push_back(csv.substr(at, end - at));
+      at = end + 2;
+    }
+    return out;
+  };
+  const auto ends_with = [](const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  std::vector<std::string> rows = lines(render_csv(run));
+  ASSERT_EQ(rows.size(), run.pairs.size() + 1);
+  EXPECT_TRUE(ends_with(rows[0], ",error,topology")) << rows[0];
+  for (std::size_t i = 0; i < run.pairs.size(); ++i) {
+    const int level = topology_split_level(run, run.pairs[i].nodes[0], run.pairs[i].nodes[1]);
+    const std::string expected = level == 0 ? ",crosses spine" : level == 1 ? ",crosses leaf" : ",same leaf";
+    EXPECT_TRUE(ends_with(rows[i + 1], expected)) << rows[i + 1];
+  }
+  // Nodes 0 and 2 share leaf l1, 0 and 3 only spine s1, 0 and 1 nothing.
+  EXPECT_EQ(topology_split_level(run, 0, 2), 2);
+  EXPECT_EQ(topology_split_level(run, 0, 3), 1);
+  EXPECT_EQ(topology_split_level(run, 0, 1), 0);
+  run.simulated = true;
+  rows = lines(render_csv(run));
+  EXPECT_TRUE(ends_with(rows[0], ",error,topology,simulated")) << rows[0];
+  EXPECT_TRUE(ends_with(rows[1], ",true")) << rows[1];
+  run.simulated = false;
+  run.topology_levels.clear();
+  for (NodeInfo& n : run.nodes) n.topology.clear();
+  rows = lines(render_csv(run));
+  EXPECT_TRUE(ends_with(rows[0], ",error")) << rows[0];
+  EXPECT_EQ(rows[0].find("topology"), std::string::npos) << rows[0];
 }
 
 TEST(TopologyAnalysis, ClassifiesByOutermostDifferingLevel) {
