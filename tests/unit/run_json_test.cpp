@@ -1,4 +1,5 @@
 // run.json: the Run round-trips through nlohmann::json field by field; read_run_json errors.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -363,18 +364,29 @@ TEST(RunJson, BadPairIsNamedByItsIndex) {
 // pairs keep their order and every field (the writer's text read back gives the same JSON).
 TEST(RunJson, StreamedPairsKeepOrderAndFields) {
   podperf::Run run = full_run();
-  for (int i = 0; i < 50; ++i) {
+  // Enough pairs for a file of several 1 MiB pieces (read_run_json reads the file piece by piece).
+  for (int i = 0; i < 5000; ++i) {
     PairResult p = run.pairs.front();
     p.round = 100 + i;
-    p.samples_s = {0.001 * i, 0.002};
+    p.samples_s = {0.001 * i, 0.002, 0.0031, 0.0042, 0.0053};
+    p.error = i % 7 == 0 ? "a \"quoted\" error, with a comma" : "";
     run.pairs.push_back(p);
   }
   std::string text;
   write_run_json(run, [&text](std::string_view piece) { text += piece; });
+  ASSERT_GT(text.size(), 3U << 20);
   const podperf::Run read = parse_run_json(text, "s.json");
   ASSERT_EQ(read.pairs.size(), run.pairs.size());
   EXPECT_EQ(nlohmann::json(read).dump(), nlohmann::json(run).dump());
   EXPECT_EQ(read.nodes.size(), run.nodes.size());
+  const TempFile file(text);
+  const podperf::Run from_file = read_run_json(file.path());
+  EXPECT_EQ(nlohmann::json(from_file).dump(), nlohmann::json(run).dump());
+  // Cut inside the last piece: the error names the file and a byte past the first pieces.
+  const TempFile cut(text.substr(0, text.size() - 100));
+  const std::string what = input_error_of(cut.path());
+  EXPECT_TRUE(has(what, cut.path())) << what;
+  EXPECT_TRUE(has(what, fmt::format("at byte {}", text.size() - 99))) << what;
 }
 
 TEST(RunJson, BadFieldTypeIsAnInputError) {
