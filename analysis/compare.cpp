@@ -16,6 +16,7 @@
 #include "analysis/errors.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/toml_check.hpp"
+#include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -182,6 +183,29 @@ MetricTable collect_metrics(const Run& run) {
     const std::string name = fmt::format("pair {} {} {} {} busbw", key.nodes, p.op, p.dtype, format_size(p.size_bytes));
     table.add(name, key, "GB/s", true, busbw_samples(p.samples_s, p.busbw_gbps, p.median_s));
   }
+  // Runs with a topology: per class of path (pairs inside one leaf, pairs crossing each level) the
+  // busbw of every ok pair in it, one value per pair, so a change to one layer of the fabric shows as
+  // a change of its class even where each pair alone is within noise.
+  if (!run.topology_levels.empty()) {
+    std::vector<std::string> class_names;
+    for (int level = -1; level <= static_cast<int>(run.topology_levels.size()); ++level) {
+      class_names.push_back(topology_class_name(run, level));
+    }
+    for (const PairResult& p : run.pairs) {
+      if (p.status != "ok" || p.busbw_gbps <= 0.0 || !std::isfinite(p.busbw_gbps)) continue;
+      const int level = topology_split_level(run, p.nodes[0], p.nodes[1]);
+      MetricKey key;
+      key.kind = "topology_class";
+      key.quantity = "busbw_gbps";
+      key.op = p.op;
+      key.dtype = p.dtype;
+      key.size_bytes = p.size_bytes;
+      key.group = class_names[static_cast<std::size_t>(level + 1)];
+      const std::string name = fmt::format("pairs {} {} {} {} busbw (per pair)", key.group, p.op, p.dtype,
+                                           format_size(p.size_bytes));
+      table.add(name, key, "GB/s", true, {p.busbw_gbps});
+    }
+  }
   for (const CollectiveResult& c : run.collectives) {
     if (c.status != "ok") continue;
     MetricKey key;
@@ -344,6 +368,8 @@ std::vector<ComparabilityNote> comparability(const Run& before, const Run& after
     if (!b.empty() && !a.empty()) note_values(out, v.what, join(b, "; "), join(a, "; "));
   }
   note_sets(out, "environment", environment_items(before), environment_items(after));
+  note_values(out, "topology", before.topology_source, after.topology_source);
+  note_sets(out, "topology levels", before.topology_levels, after.topology_levels);
   if (!before.fs.probes.empty() && !after.fs.probes.empty()) {
     note_values(out, "filesystem type", before.fs.fs_type, after.fs.fs_type);
     note_values(out, "filesystem path", before.fs.path, after.fs.path);
@@ -692,7 +718,7 @@ nlohmann::json comparison_json(const Comparison& c) {
     json key = {{"kind", k.kind}, {"quantity", k.quantity}};
     if (!k.op.empty()) key["op"] = k.op;
     if (!k.dtype.empty()) key["dtype"] = k.dtype;
-    if (k.kind == "pair" || k.kind == "collective") key["size_bytes"] = k.size_bytes;
+    if (k.kind == "pair" || k.kind == "collective" || k.kind == "topology_class") key["size_bytes"] = k.size_bytes;
     if (k.kind == "collective") key["in_place"] = k.in_place;
     if (!k.nodes.empty()) key["nodes"] = k.nodes;
     if (!k.group.empty()) key["group"] = k.group;

@@ -55,14 +55,15 @@ PercentInterval bootstrap_change_interval(std::span<const double> before, std::s
 
 // What one metric is. Fields that do not apply to its kind are empty (or 0 / false).
 struct MetricKey {
-  std::string kind;              // pair | collective | fs_probe | fs_node
+  std::string kind;              // pair | collective | topology_class | fs_probe | fs_node
   std::string quantity;          // busbw_gbps | mb_per_s | ops_per_s | lat_p99_us
   std::string op;                // pair, collective
   std::string dtype;             // pair, collective
   std::uint64_t size_bytes = 0;  // pair, collective
   bool in_place = false;         // collective
   std::string nodes;             // pair: "labelA<->labelB" (labels sorted, so node order and index do not matter)
-  std::string group;             // collective: "world" or a node label
+  std::string group;             // collective: "world" or a node label; topology_class: "same leaf",
+                                 // "crosses <level>" or "topology unknown" (runs with a topology)
   std::string probe;             // fs_probe, fs_node
   std::string node;              // fs_node: the node's label
 };

@@ -106,6 +106,11 @@ GroupOf group_of(const MetricComparison& m) {
             fmt::format("pair busbw: {} {} {}", k.op, k.dtype, format_size(k.size_bytes))};
   }
   if (k.kind == "collective") return {"collective-" + k.op, fmt::format("collective {} busbw", k.op)};
+  if (k.kind == "topology_class") {
+    return {fmt::format("topology-{}-{}-{}", k.op, k.dtype, format_size(k.size_bytes)),
+            fmt::format("pair busbw by topology class (one value per pair): {} {} {}", k.op, k.dtype,
+                        format_size(k.size_bytes))};
+  }
   if (k.kind == "fs_probe") return {"fs-probes", "filesystem: per probe (every rank)"};
   if (k.kind == "fs_node") return {"fs-nodes-" + k.probe, fmt::format("filesystem {}: per node", k.probe)};
   return {"other-" + k.kind, k.kind};
@@ -118,6 +123,7 @@ std::string row_label(const MetricComparison& m) {
     return fmt::format("{} {} {} {}", k.group, k.dtype, format_size(k.size_bytes),
                        k.in_place ? "in-place" : "out-of-place");
   }
+  if (k.kind == "topology_class") return k.group;
   if (k.kind == "fs_probe") return strip(m.name, "fs ", " per rank");
   if (k.kind == "fs_node") return strip(m.name, "fs " + k.probe + " ", " per rank");
   return m.name;

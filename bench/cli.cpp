@@ -399,6 +399,7 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       ->add_option("--alpha", cli.compare.alpha,
                    "significance level of the test (default from configs/compare.toml: 0.05)")
       ->check(CLI::Range(1e-6, 0.5));
+  add_topology_options(compare, cli.compare.topology, cli.compare.topology_format);
   compare->add_flag("--json", cli.compare.json, "print the comparison as JSON (every metric) instead of text");
   compare->add_option("--config", cli.compare.config, "settings file replacing the built-in configs/compare.toml");
   compare->add_option("--html", cli.compare.html,

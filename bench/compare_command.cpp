@@ -10,6 +10,7 @@
 #include "analysis/errors.hpp"
 #include "analysis/offline_command.hpp"
 #include "analysis/run_json.hpp"
+#include "analysis/topology.hpp"
 #include "bench/report_command.hpp"
 
 namespace podperf {
@@ -36,8 +37,14 @@ int run_compare_command(const CompareCliOptions& o, std::ostream& out, std::ostr
     if (o.min_change_percent >= 0.0) settings.min_change_percent = o.min_change_percent;
     const std::string before_path = resolve_run_json(o.before);
     const std::string after_path = resolve_run_json(o.after);
-    const Run before = read_run_json(before_path);
-    const Run after = read_run_json(after_path);
+    Run before = read_run_json(before_path);
+    Run after = read_run_json(after_path);
+    if (!o.topology.empty()) {
+      // Read before comparing anything: a bad file is exit 2 naming it. Both runs get the same topology.
+      const Topology topology = load_topology(o.topology, o.topology_format);
+      apply_topology(before, topology);
+      apply_topology(after, topology);
+    }
     Comparison c = compare_runs(before, after, settings);
     c.before_source = before_path;
     c.after_source = after_path;

@@ -15,6 +15,8 @@ struct CompareCliOptions {
   bool json = false;                 // print the Comparison as JSON instead of text
   std::string config;                // settings file replacing configs/compare.toml
   std::string html;                  // also write the comparison as a self-contained HTML page here ("": none)
+  std::string topology;              // a topology file applied to both runs (pair busbw per topology class)
+  std::string topology_format = "auto";
 };
 
 // Runs the comparison, prints it to `out`, errors to `err`; with `html`, also writes the HTML page.

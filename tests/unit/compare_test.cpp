@@ -367,3 +367,62 @@ TEST(CompareRuns, FewSamplesAreNotTested) {
 
 }  // namespace
 }  // namespace podperf
+
+namespace podperf {
+namespace {
+
+// --topology on compare: pairs crossing the spine 15% slower after (each of those pairs also slower on
+// its own); the per-class metric says so for "crosses spine" and no change for "same leaf".
+TEST(CompareCommand, TopologyGivesPairBusbwPerClass) {
+  const ClusterSpec spec;
+  const auto spine = [](const std::string& label) { return label < "node3" ? 0 : 1; };
+  ClusterSpec slow = spec;
+  slow.time_factor = [spine](const std::string& a, const std::string& b, std::uint64_t) {
+    return spine(a) != spine(b) ? 1.0 / 0.85 : 1.0;
+  };
+  const auto dir = std::filesystem::temp_directory_path() / ("podperf-compare-topo-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "before.json") << nlohmann::json(make_noisy_run(spec, 1)).dump();
+  std::ofstream(dir / "after.json") << nlohmann::json(make_noisy_run(slow, 2)).dump();
+  std::ofstream(dir / "racks.csv") << "node,spine\nnode0,s1\nnode1,s1\nnode2,s1\nnode3,s2\nnode4,s2\nnode5,s2\n";
+  CompareCliOptions o;
+  o.before = (dir / "before.json").string();
+  o.after = (dir / "after.json").string();
+  o.json = true;
+  o.topology = (dir / "racks.csv").string();
+  std::ostringstream out, err;
+  EXPECT_EQ(run_compare_command(o, out, err), 1) << err.str();
+  const nlohmann::json j = nlohmann::json::parse(out.str());
+  int classes = 0;
+  for (const nlohmann::json& m : j["metrics"]) {
+    if (m["key"]["kind"] != "topology_class") continue;
+    ++classes;
+    const std::string group = m["key"]["group"];
+    if (group == "crosses spine") {
+      EXPECT_EQ(m["verdict"], "slower") << m.dump();
+      EXPECT_NEAR(m["change_percent"].get<double>(), -15.0, 3.0) << m.dump();
+      EXPECT_EQ(m["n_before"], 9) << m.dump();
+    } else {
+      EXPECT_EQ(group, "same leaf") << m.dump();
+      EXPECT_EQ(m["verdict"], "no_change") << m.dump();
+      EXPECT_EQ(m["n_before"], 6) << m.dump();
+    }
+  }
+  EXPECT_EQ(classes, 2 * 3);  // two classes at three sizes
+  // Without --topology (the runs carry none): no class metrics.
+  o.topology.clear();
+  std::ostringstream out2;
+  run_compare_command(o, out2, err);
+  EXPECT_EQ(out2.str().find("topology_class"), std::string::npos);
+  // A bad topology file: exit 2 naming it, before anything is compared.
+  std::ofstream(dir / "bad.csv") << "node,spine\nnode0\n";
+  o.topology = (dir / "bad.csv").string();
+  std::ostringstream out3, err3;
+  EXPECT_EQ(run_compare_command(o, out3, err3), 2);
+  EXPECT_NE(err3.str().find("bad.csv"), std::string::npos) << err3.str();
+  EXPECT_EQ(out3.str(), "");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace podperf
