@@ -17,7 +17,10 @@ namespace podperf {
 //    at most as max_spread_fraction of the baseline); a pair whose
 //    status is not ok is flagged too;
 //  - at the judged size (largest measured), a node whose flagged share of pairs is above
-//    straggler_fraction is a straggler; a flagged pair between two non-stragglers is a link finding.
+//    straggler_fraction is a straggler; a flagged pair between two non-stragglers is a link finding
+//    when it failed, was confirmed by a retest, or lies beyond the family margin (gap > z * spread,
+//    z = normal quantile at 1 - link_family_alpha / pairs judged); the others are counted in an INFO
+//    finding pairs.chance_flags (a non-straggler in intermittent_min_links links: pairs.intermittent_node);
 //  - pairs with status timeout/aborted (not finished) are flagged but judge no node;
 //  - a retested pair stays flagged only when its retest busbw is flagged by the same rules (against
 //    the same baseline); otherwise cleared_by_retest.
@@ -34,9 +37,9 @@ std::string pairs_rerun_command(const Run& run);
 // op and size): its samples and busbw. Returns false when no such pair exists.
 bool attach_retest(Run& run, const PairResult& retest);
 
-// Exit code a finished run deserves: 1 when any pair failed (status not ok) at any size, or is flagged
-// at the judged size, or a straggler or link finding exists; else 0. Flags at smaller sizes are
-// reported but do not change the exit code (latency-bound sizes are noisy).
+// Exit code a finished run deserves: 1 when any pair failed (status not ok) at any size, or a straggler
+// or link finding exists; else 0. Flags at smaller sizes (latency-bound sizes are noisy) and flagged
+// pairs left unnamed by the family margin (pairs.chance_flags) are reported but do not change it.
 int pairs_exit_code(const Run& run);
 
 }  // namespace podperf

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <numeric>
 
 namespace podperf {
@@ -114,6 +115,17 @@ Summary summarize(std::span<const double> values) {
   s.robust_sigma = robust_sigma(values);
   s.cv = s.mean != 0.0 ? s.stddev / s.mean : 0.0;
   return s;
+}
+
+double normal_upper_quantile(double p) {
+  if (!(p > 0.0 && p < 1.0)) throw std::invalid_argument("normal_upper_quantile: p must lie in (0, 1)");
+  double lo = -40.0;
+  double hi = 40.0;
+  for (int i = 0; i < 200 && hi - lo > 1e-10; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (0.5 * std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
 }  // namespace podperf

@@ -32,5 +32,8 @@ double median_in_place(std::vector<double>& values);
 // Sample standard deviation (n-1); 0 for fewer than 2 values. Summary::stddev is this.
 double sample_stddev(std::span<const double> values);
 double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& scratch);
+// z with P(Z > z) = p for a standard normal Z (0 < p < 1): 1.645 for 0.05, 4.753 for 1e-6. Bisection on
+// erfc, accurate to 1e-9.
+double normal_upper_quantile(double p);
 
 }  // namespace podperf

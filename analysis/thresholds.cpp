@@ -44,7 +44,8 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   const toml::table& pairs = toml_require_table(root, "pairs", source);
   toml_reject_unknown(pairs,
                       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction",
-                       "baseline_max_passes", "baseline_min_kept_fraction", "intermittent_min_links"},
+                       "baseline_max_passes", "baseline_min_kept_fraction", "intermittent_min_links",
+                       "link_family_alpha"},
                       "pairs.", source);
   Thresholds out;
   out.source = source;
@@ -57,6 +58,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.pairs.baseline_min_kept_fraction =
       require_fraction(pairs, "baseline_min_kept_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.intermittent_min_links = require_count(pairs, "intermittent_min_links", "pairs.", 2.0, 1e9, source);
+  out.pairs.link_family_alpha = require_fraction(pairs, "link_family_alpha", "pairs.", 1e-12, 1.0, source);
 
   // [fs] after [pairs], so a [pairs] error is reported the same with or without an [fs] table.
   const toml::table& fs = toml_require_table(root, "fs", source);

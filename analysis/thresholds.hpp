@@ -14,6 +14,10 @@ struct PairThresholds {
   int baseline_max_passes = 0;
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the pairs
   int intermittent_min_links = 0;  // a non-straggler in this many slow links: pairs.intermittent_node
+  // A flagged pair between two healthy nodes is named a slow link only when its gap also exceeds
+  // z * spread, z = the normal quantile 1 - link_family_alpha / (pairs judged): among millions of
+  // pairs some fall beyond any fixed cut by chance. 1 turns it off (z below spread_factor).
+  double link_family_alpha = 0.0;
 };
 
 // Per-node judgment of the filesystem probes (analysis/fs_analysis.hpp) and the filesystem findings.

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <random>
@@ -12,6 +14,7 @@
 
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
+#include "analysis/stats.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 
@@ -427,4 +430,74 @@ TEST(PairFlags, RerunCommandKeepsTheModelledFabric) {
   run.sim_model = "/tmp/my model.toml";
   EXPECT_EQ(podperf::pairs_rerun_command(run),
             "podperf pairs --backend sim --sim-model /tmp/my model.toml --sim-nodes 6 --seed 5");
+}
+
+// Among many pairs some healthy ones fall beyond 4 spreads by chance: with --retest 0 they are not
+// named as slow links (family margin, link_family_alpha) but counted in pairs.chance_flags; a real slow
+// link and a straggler still are; alpha 1 (guard off) names the chance pairs, as before.
+TEST(PairFlags, FamilyMarginKeepsChanceFlagsFromBecomingLinks) {
+  constexpr int kNodes = 400;  // 79,800 pairs: margin z = 4.85 spreads
+  std::mt19937_64 rng(2024);
+  const auto normal = [&rng] {
+    const double u1 = std::max(static_cast<double>(rng() >> 11) * 0x1.0p-53, 1e-300);
+    const double u2 = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+  };
+  std::vector<double> noise;  // one draw per pair, in make_run's order
+  const podperf::Run measured = podperf::synthetic::make_run(kNodes, [&](int a, int b) {
+    const double slow = a == 7 || b == 7 ? 0.8 : (a == 20 && b == 41) ? 0.6 : 1.0;
+    noise.push_back(1.0 + 0.02 * normal());
+    return 100.0 * slow * noise.back();
+  });
+  podperf::PairThresholds t = podperf::load_thresholds("").pairs;
+  ASSERT_DOUBLE_EQ(t.link_family_alpha, 0.05);
+  podperf::Run guarded = measured;
+  podperf::analyze_pairs(guarded, t);
+  podperf::PairThresholds off = t;
+  off.link_family_alpha = 1.0;
+  podperf::Run unguarded = measured;
+  podperf::analyze_pairs(unguarded, off);
+  for (const podperf::Run* run : {&guarded, &unguarded}) {
+    ASSERT_EQ(run->stragglers.size(), 1U);
+    EXPECT_EQ(run->stragglers[0].node, 7);
+    EXPECT_TRUE(std::any_of(run->links.begin(), run->links.end(),
+                            [](const podperf::LinkFinding& l) { return l.nodes == std::array<int, 2>{20, 41}; }));
+  }
+  // The seed gives chance flags beyond 4 spreads: named without the guard, not with it.
+  EXPECT_GT(unguarded.links.size(), 1U);
+  ASSERT_EQ(guarded.links.size(), 1U);
+  const auto chance = std::find_if(guarded.findings.begin(), guarded.findings.end(),
+                                   [](const podperf::Finding& f) { return f.check == "pairs.chance_flags"; });
+  ASSERT_NE(chance, guarded.findings.end());
+  EXPECT_EQ(chance->tag, podperf::Tag::kInfo);
+  EXPECT_NE(chance->observed.find(std::to_string(unguarded.links.size() - 1) + " of 79800 pairs"), std::string::npos)
+      << chance->observed;
+  EXPECT_NE(chance->expected.find("only beyond 4.8 ("), std::string::npos) << chance->expected;
+  // The same draws without the faults: the chance pairs stay flagged (visible in the heatmap and CSV)
+  // but name nothing and do not make the exit code.
+  std::size_t next = 0;
+  podperf::Run healthy = podperf::synthetic::make_run(kNodes, [&](int, int) { return 100.0 * noise[next++]; });
+  podperf::analyze_pairs(healthy, t);
+  EXPECT_TRUE(healthy.stragglers.empty());
+  EXPECT_TRUE(healthy.links.empty());
+  EXPECT_TRUE(std::any_of(healthy.pairs.begin(), healthy.pairs.end(), [](const podperf::PairResult& p) { return p.flagged; }));
+  EXPECT_EQ(podperf::pairs_exit_code(healthy), 0);
+  // A retest that confirms a chance-sized gap makes it a link whatever the margin.
+  podperf::Run retested = measured;
+  for (podperf::PairResult& p : retested.pairs) {
+    if (p.nodes[0] == 20 || p.nodes[1] == 20 || p.nodes[0] == 7 || p.nodes[1] == 7) continue;
+    p.retest_samples_s = p.samples_s;
+    p.retest_busbw_gbps = p.busbw_gbps;
+  }
+  podperf::analyze_pairs(retested, t);
+  EXPECT_EQ(retested.links.size(), unguarded.links.size());
+}
+
+TEST(Stats, NormalUpperQuantile) {
+  EXPECT_NEAR(podperf::normal_upper_quantile(0.05), 1.644854, 1e-6);
+  EXPECT_NEAR(podperf::normal_upper_quantile(0.5), 0.0, 1e-9);
+  EXPECT_NEAR(podperf::normal_upper_quantile(1e-6), 4.753424, 1e-6);
+  EXPECT_NEAR(podperf::normal_upper_quantile(0.975), -1.959964, 1e-6);
+  EXPECT_THROW(podperf::normal_upper_quantile(0.0), std::invalid_argument);
+  EXPECT_THROW(podperf::normal_upper_quantile(1.0), std::invalid_argument);
 }

@@ -23,6 +23,7 @@ straggler_fraction = 0.6
 baseline_max_passes = 20
 baseline_min_kept_fraction = 0.4
 intermittent_min_links = 4
+link_family_alpha = 0.01
 )";
 const std::string kFs = R"([fs]
 threshold = 0.2
@@ -93,6 +94,7 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_EQ(t.pairs.baseline_max_passes, 20);
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.4);
   EXPECT_EQ(t.pairs.intermittent_min_links, 4);
+  EXPECT_DOUBLE_EQ(t.pairs.link_family_alpha, 0.01);
   EXPECT_DOUBLE_EQ(t.fs.threshold, 0.2);
   EXPECT_DOUBLE_EQ(t.fs.spread_factor, 3.0);
   EXPECT_DOUBLE_EQ(t.fs.max_spread_fraction, 0.15);
@@ -130,7 +132,7 @@ TEST(Thresholds, MissingFileNamesThePath) {
 
 TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   const std::string what = error_of(kPairs + "treshold = 0.1\n" + kFs);
-  EXPECT_TRUE(has(what, "my.toml:10")) << what;
+  EXPECT_TRUE(has(what, "my.toml:11")) << what;
   EXPECT_TRUE(has(what, "pairs.treshold")) << what;
   EXPECT_TRUE(has(what, "threshold")) << what;  // the expected keys are listed
 
@@ -139,7 +141,7 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   EXPECT_TRUE(has(top, "'pair'")) << top;
 
   const std::string fs = error_of(kPairs + kFs + "saturation = 0.9\n" + kTopology);
-  EXPECT_TRUE(has(fs, "my.toml:19")) << fs;
+  EXPECT_TRUE(has(fs, "my.toml:20")) << fs;
   EXPECT_TRUE(has(fs, "'fs.saturation'")) << fs;
   EXPECT_TRUE(has(fs, "cache_warn_fraction")) << fs;  // the expected keys are listed
 }
@@ -185,7 +187,7 @@ TEST(Thresholds, TopologyTable) {
   EXPECT_TRUE(has(error_of(kPairs + kFs), "missing table [topology]"));
   EXPECT_TRUE(has(error_of(with_line("min_pairs", "", "[topology]")), "missing key 'topology.min_pairs'"));
   std::string what = error_of(with_line("slower_fraction", "slower_fraction = 1.5", "[topology]"));
-  EXPECT_TRUE(has(what, "my.toml:20: 'topology.slower_fraction' = 1.5 is out of range")) << what;
+  EXPECT_TRUE(has(what, "my.toml:21: 'topology.slower_fraction' = 1.5 is out of range")) << what;
   what = error_of(with_line("min_pairs", "min_pairs = 2.5", "[topology]"));
   EXPECT_TRUE(has(what, "'topology.min_pairs' must be a whole number")) << what;
   what = error_of(kValid + "max_ratio = 1\n");
