@@ -163,16 +163,33 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
     return r;
   };
 
-  // Within: a random perfect matching inside each group; the nodes left over pair at random.
+  // Within: inside each group, rounds of the circle method over its members in a random order (a new
+  // partner each round while the group has one: every screening pair is a pair of its own, and an odd
+  // group rests a different node each round); the nodes left over pair at random.
+  std::vector<std::vector<int>> order = members;
+  std::vector<std::vector<Round>> circle(members.size());
+  std::vector<std::size_t> offset(members.size(), 0);
+  for (std::size_t g = 0; g < members.size(); ++g) {
+    shuffle(order[g], rng);
+    circle[g] = circle_schedule(static_cast<int>(order[g].size()));
+    if (!circle[g].empty()) offset[g] = rng.below(circle[g].size());
+  }
   std::vector<std::pair<NodePair, double>> screened;
   const int screen = std::min(p.screen_rounds, out.max_rounds);
   for (int s = 0; s < screen; ++s) {
     Round pairs;
     std::vector<int> left;
-    for (std::vector<int> m : members) {
-      shuffle(m, rng);
-      for (std::size_t i = 0; i + 1 < m.size(); i += 2) pairs.push_back(ordered(m[i], m[i + 1]));
-      if (m.size() % 2 == 1) left.push_back(m.back());
+    for (std::size_t g = 0; g < members.size(); ++g) {
+      std::vector<bool> paired(order[g].size(), false);
+      if (!circle[g].empty()) {
+        for (const NodePair& local : circle[g][(offset[g] + static_cast<std::size_t>(s)) % circle[g].size()]) {
+          paired[static_cast<std::size_t>(local[0])] = paired[static_cast<std::size_t>(local[1])] = true;
+          pairs.push_back(ordered(order[g][static_cast<std::size_t>(local[0])], order[g][static_cast<std::size_t>(local[1])]));
+        }
+      }
+      for (std::size_t i = 0; i < order[g].size(); ++i) {
+        if (!paired[i]) left.push_back(order[g][i]);
+      }
     }
     for (int i = 0; i < n; ++i) {
       if (group_of(i) < 0) left.push_back(i);
@@ -305,6 +322,7 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
                       gstate[static_cast<std::size_t>(g)] == GroupState::kSlow);
   };
   std::set<NodePair> link_checked;
+  std::set<NodePair> reconfirmed;  // a suspect group's low pairs measured again
   auto pending_links = [&] {
     std::vector<NodePair> v;
     for (const NodePair& pair : low_pairs) {
@@ -362,15 +380,33 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
     for (int i = 0; i < n; ++i) {
       if (trusted(i) && !busy[static_cast<std::size_t>(i)]) pool.push_back(i);
     }
-    // A suspect group: trusted members against trusted nodes of groups above doubt, under the same
-    // parent first, partners not met before first.
+    // A suspect group: its low pairs leaving it measured again where both nodes are trusted and the
+    // other group is above doubt (the member's other pairs stay as they were, so the pairs analysis
+    // does not see more low pairs of its nodes); then, if too few, trusted members against new
+    // trusted partners of groups above doubt, under the same parent first.
     for (int g : open_groups) {
+      int taken = 0;
+      for (const NodePair& pair : gexplained[static_cast<std::size_t>(g)]) {
+        if (taken >= p.uplink_confirm) break;
+        const int inside = group_of(pair[0]) == g ? pair[0] : pair[1];
+        const int other = inside == pair[0] ? pair[1] : pair[0];
+        if (reconfirmed.count(pair) > 0 || !trusted(inside) || !trusted(other) || group_doubtful(other) ||
+            busy[static_cast<std::size_t>(inside)] || busy[static_cast<std::size_t>(other)]) {
+          continue;
+        }
+        reconfirmed.insert(pair);
+        busy[static_cast<std::size_t>(inside)] = busy[static_cast<std::size_t>(other)] = true;
+        pool.erase(std::remove_if(pool.begin(), pool.end(), [&](int c) { return c == inside || c == other; }),
+                   pool.end());
+        pairs.push_back(pair);
+        subject.push_back(-2 - g);
+        ++taken;
+      }
       std::vector<int> own;
       for (int m : members[static_cast<std::size_t>(g)]) {
         if (trusted(m) && !busy[static_cast<std::size_t>(m)]) own.push_back(m);
       }
       shuffle(own, rng);
-      int taken = 0;
       for (int m : own) {
         if (taken >= p.uplink_confirm) break;
         const auto it = std::find(pool.begin(), pool.end(), m);
