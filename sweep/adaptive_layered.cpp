@@ -2,6 +2,7 @@
 // sweep/adaptive_search.hpp. Pure and seeded like the flat search.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <utility>
@@ -40,31 +41,27 @@ struct Votes {
   int oks = 0;
 };
 
-// Pairs the nodes of `nodes` so that paired nodes have different keys: the nodes sorted by key (keys
-// and members in random order), node i paired with node i + m/2. Nodes it cannot pair go to `left`.
-void cross_pairs(const std::vector<int>& nodes, const std::vector<int>& key, Rng& rng, Round& out,
-                 std::vector<int>& left) {
-  std::map<int, std::vector<int>> by_key;
-  for (int node : nodes) by_key[key[static_cast<std::size_t>(node)]].push_back(node);
-  std::vector<std::vector<int>> groups;
-  for (auto& [k, members] : by_key) groups.push_back(std::move(members));
-  shuffle(groups, rng);
-  std::vector<int> order;
-  for (std::vector<int>& g : groups) {
-    shuffle(g, rng);
-    order.insert(order.end(), g.begin(), g.end());
-  }
-  const std::size_t half = order.size() / 2;
-  for (std::size_t i = 0; i < half; ++i) {
-    const int a = order[i], b = order[i + half];
-    if (key[static_cast<std::size_t>(a)] != key[static_cast<std::size_t>(b)]) {
-      out.push_back(ordered(a, b));
-    } else {
-      left.push_back(a);
-      left.push_back(b);
+// Pairs the nodes of `nodes` so that paired nodes have different keys: in a random order, each node
+// not yet paired takes the first free node after it with another key (so a group's pairs spread over
+// the other groups). Nodes it cannot pair go to `left`.
+void cross_pairs(std::vector<int> nodes, const std::vector<int>& key, Rng& rng, Round& out, std::vector<int>& left) {
+  shuffle(nodes, rng);
+  std::vector<bool> taken(nodes.size(), false);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (taken[i]) continue;
+    const int a = nodes[i];
+    std::size_t j = i + 1;
+    while (j < nodes.size() &&
+           (taken[j] || key[static_cast<std::size_t>(nodes[j])] == key[static_cast<std::size_t>(a)])) {
+      ++j;
     }
+    if (j == nodes.size()) {
+      left.push_back(a);
+      continue;
+    }
+    taken[i] = taken[j] = true;
+    out.push_back(ordered(a, nodes[j]));
   }
-  if (order.size() % 2 == 1) left.push_back(order.back());
 }
 
 }  // namespace
@@ -143,6 +140,7 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
 
   std::set<NodePair> met;
   std::vector<std::set<int>> partners(un);
+  std::vector<int> lows(un, 0);  // low pairs each node is in so far (partners are chosen to spread them)
   auto run_round = [&](const SearchRound& r) {
     ++out.rounds;
     out.measurements += static_cast<int>(r.pairs.size());
@@ -238,7 +236,10 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
   set_class_baselines(screened);
   for (const auto& [pair, busbw] : screened) {
     if (!low(pair, busbw)) continue;
-    for (int node : pair) state[static_cast<std::size_t>(node)] = State::kSuspect;
+    for (int node : pair) {
+      state[static_cast<std::size_t>(node)] = State::kSuspect;
+      ++lows[static_cast<std::size_t>(node)];
+    }
     low_pairs.push_back(pair);
   }
 
@@ -272,9 +273,12 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
     set_class_baselines(all);
     // A group is suspect when most of its pairs leaving it (between trusted nodes) are low.
     for (const auto& [pair, busbw] : across) {
+      const bool is_low = low(pair, busbw);
+      if (is_low) {
+        for (int node : pair) ++lows[static_cast<std::size_t>(node)];
+      }
       const int ga = group_of(pair[0]), gb = group_of(pair[1]);
       if (ga < 0 || gb < 0 || ga == gb) continue;
-      const bool is_low = low(pair, busbw);
       for (int g : {ga, gb}) {
         ++gout[static_cast<std::size_t>(g)];
         if (is_low) {
@@ -335,12 +339,14 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
     return v;
   };
 
-  // Picks a partner for `node` among `pool` (free trusted nodes): the best tier first, at random in it.
+  // Picks a partner among `pool` (free trusted nodes): the best tier first, in it the nodes in the
+  // fewest low pairs (so no healthy node collects a majority of low pairs), at random among those.
   auto pick = [&](std::vector<int>& pool, const auto& tier) -> int {
-    int best = 99;
+    int best = std::numeric_limits<int>::max();
     std::vector<std::size_t> at;
     for (std::size_t i = 0; i < pool.size(); ++i) {
-      const int t = tier(pool[i]);
+      int t = tier(pool[i]);
+      if (t >= 0) t = t * 1024 + std::min(lows[static_cast<std::size_t>(pool[i])], 1023);
       if (t < 0 || t > best) continue;
       if (t < best) {
         best = t;
@@ -407,6 +413,9 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
         if (trusted(m) && !busy[static_cast<std::size_t>(m)]) own.push_back(m);
       }
       shuffle(own, rng);
+      std::stable_sort(own.begin(), own.end(), [&](int a, int b) {
+        return lows[static_cast<std::size_t>(a)] < lows[static_cast<std::size_t>(b)];
+      });
       for (int m : own) {
         if (taken >= p.uplink_confirm) break;
         const auto it = std::find(pool.begin(), pool.end(), m);
@@ -458,6 +467,9 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
       const NodePair& pair = r.pairs[i];
       const int who = subject_of[pair];
       const bool is_low = low(pair, v[i]);
+      if (is_low && !r.repeat[i]) {
+        for (int node : pair) ++lows[static_cast<std::size_t>(node)];
+      }
       if (who == -1) {
         link_checked.insert(pair);
         if (is_low) out.slow_links.push_back(pair);
