@@ -257,10 +257,16 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
       for (int i = 0; i < n; ++i) {
         if (state[static_cast<std::size_t>(i)] == State::kGood) by_parent[parent[static_cast<std::size_t>(i)]].push_back(i);
       }
+      // A parent with two or more groups pairs inside itself (its few nodes left over rest: pairs
+      // crossing a higher level are slower by design and would stand out among the others); the
+      // nodes of parents with one group pair across parents.
       Round pairs;
-      std::vector<int> left;
-      for (const auto& [pg, nodes] : by_parent) cross_pairs(nodes, key, rng, pairs, left);
-      std::vector<int> rest;
+      std::vector<int> left, rest;
+      for (const auto& [pg, nodes] : by_parent) {
+        std::set<int> keys;
+        for (int node : nodes) keys.insert(key[static_cast<std::size_t>(node)]);
+        cross_pairs(nodes, key, rng, pairs, keys.size() > 1 ? rest : left);
+      }
       cross_pairs(left, key, rng, pairs, rest);
       if (pairs.empty()) break;  // one group, or no trusted nodes in two groups
       const SearchRound r = make_round(std::move(pairs));
