@@ -29,9 +29,10 @@ void resolve_adaptive_scope(const PairsOptions& o, const std::vector<std::string
   const bool known = !levels.empty() && placed >= 2;
   if (!o.adaptive_level.empty()) {
     if (levels.empty()) {
-      throw UsageError(fmt::format("--adaptive-level {}: no topology is known (give --topology FILE, or a sim model "
-                                   "with a [topology])",
-                                   o.adaptive_level));
+      throw UsageError(
+          fmt::format("--adaptive-level {}: no topology is known (give --topology FILE, or a sim model "
+                      "with a [topology])",
+                      o.adaptive_level));
     }
     const auto it = std::find(levels.begin(), levels.end(), o.adaptive_level);
     if (it == levels.end()) {
@@ -44,9 +45,10 @@ void resolve_adaptive_scope(const PairsOptions& o, const std::vector<std::string
   if (scope == "auto") scope = known ? "layered" : "flat";
   if (scope == "flat") return;
   if (!known) {
-    throw UsageError(fmt::format("--adaptive-scope {} needs a topology that places the nodes (give --topology FILE, "
-                                 "or a sim model with a [topology]){}",
-                                 scope, levels.empty() ? "" : fmt::format("; only {} node(s) placed", placed)));
+    throw UsageError(
+        fmt::format("--adaptive-scope {} needs a topology that places the nodes (give --topology FILE, "
+                    "or a sim model with a [topology]){}",
+                    scope, levels.empty() ? "" : fmt::format("; only {} node(s) placed", placed)));
   }
   so.scope = scope == "within" ? AdaptiveParams::Scope::kWithin : AdaptiveParams::Scope::kLayered;
   so.groups = search_groups(paths, levels);

@@ -26,7 +26,9 @@ double median_of(std::vector<double> v) {
   return m;
 }
 
-NodePair ordered(int a, int b) { return a < b ? NodePair{a, b} : NodePair{b, a}; }
+NodePair ordered(int a, int b) {
+  return a < b ? NodePair{a, b} : NodePair{b, a};
+}
 
 template <typename T>
 void shuffle(std::vector<T>& v, Rng& rng) {
@@ -182,7 +184,8 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
       if (!circle[g].empty()) {
         for (const NodePair& local : circle[g][(offset[g] + static_cast<std::size_t>(s)) % circle[g].size()]) {
           paired[static_cast<std::size_t>(local[0])] = paired[static_cast<std::size_t>(local[1])] = true;
-          pairs.push_back(ordered(order[g][static_cast<std::size_t>(local[0])], order[g][static_cast<std::size_t>(local[1])]));
+          pairs.push_back(
+              ordered(order[g][static_cast<std::size_t>(local[0])], order[g][static_cast<std::size_t>(local[1])]));
         }
       }
       for (std::size_t i = 0; i < order[g].size(); ++i) {
@@ -255,7 +258,8 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
     for (int a = 0; a < rounds; ++a) {
       std::map<int, std::vector<int>> by_parent;
       for (int i = 0; i < n; ++i) {
-        if (state[static_cast<std::size_t>(i)] == State::kGood) by_parent[parent[static_cast<std::size_t>(i)]].push_back(i);
+        if (state[static_cast<std::size_t>(i)] == State::kGood)
+          by_parent[parent[static_cast<std::size_t>(i)]].push_back(i);
       }
       // A parent with two or more groups pairs inside itself (its few nodes left over rest: pairs
       // crossing a higher level are slower by design and would stand out among the others); the

@@ -10,14 +10,18 @@
 // seed give identical rounds, so every MPI rank (or a model) can follow the same plan.
 //
 // With a topology (SearchGroups) the search can be topology-aware (AdaptiveScope):
-//  - within: the screening matchings and the suspects' retests pair nodes inside one group at a chosen
-//    level (the innermost by default: a rack), so a node is judged without crossing the upper layers;
-//    nodes left over (odd groups, a group of one, no trusted partner left there) pair across groups;
-//  - layered: within, then a few matchings that pair each node with a node of another group
-//    (preferring groups under the same parent: crossing exactly one level), so every group's uplinks
-//    are exercised. A group whose nodes are healthy inside it but whose pairs leaving it are mostly low
-//    is a slow group (uplink); some of its trusted members are retested against trusted nodes of other
-//    groups to confirm it. Its nodes are not blamed, and the low pairs leaving it are not links.
+//  - within: the screening rounds (the circle method over each group's members in a seeded order: a
+//    new partner each round) and the suspects' retests pair nodes inside one group at a chosen level
+//    (the innermost by default: a rack), so a node is judged without crossing the upper layers; nodes
+//    left over (odd groups, a group of one, unplaced nodes, no trusted partner left there) pair across
+//    groups;
+//  - layered: within, then a few matchings that pair each trusted node with a node of another group
+//    under the same parent (crossing exactly one level; across parents only for parents with a single
+//    group), so every group's uplinks are exercised. A group with two or more healthy nodes whose pairs
+//    leaving it are mostly low is a suspect group; its low pairs leaving it are measured again (or, if
+//    too few, trusted members against trusted nodes of other groups) to confirm it as a slow group
+//    (uplink). Its nodes are not blamed, and the low pairs leaving it are not links. Retest partners
+//    are chosen among the nodes in the fewest low pairs, so no healthy node collects a majority of them.
 // Every pair is judged against the baseline of its class (the level at which its nodes' groups first
 // differ), so a fabric whose crossings are a little slower by design does not look faulty.
 #include <cstdint>

@@ -47,7 +47,7 @@ struct RackFabric {
       const int ra = rack_of[static_cast<std::size_t>(p[0])], rb = rack_of[static_cast<std::size_t>(p[1])];
       if (ra != rb) {
         f *= layer_of[static_cast<std::size_t>(p[0])] != layer_of[static_cast<std::size_t>(p[1])] ? 0.96 * crossing
-                                                                                                   : 0.98 * crossing;
+                                                                                                  : 0.98 * crossing;
         for (int rack : {ra, rb}) {
           if (auto it = uplink.find(rack); it != uplink.end()) f *= it->second;
         }
@@ -191,7 +191,7 @@ TEST(AdaptiveLayered, OddRacksARackOfOneAndUnplacedNodes) {
     fabric.layer_of.push_back(-1);
   }
   const int n = static_cast<int>(fabric.rack_of.size());  // 18
-  fabric.slow = {{8, 0.7}};                                // the rack of one
+  fabric.slow = {{8, 0.7}};                               // the rack of one
   const SearchGroups groups = groups_of(fabric);
   for (std::uint64_t seed : {1, 2, 3}) {
     RackFabric f = fabric;
