@@ -156,8 +156,12 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
 }
 
 void analyze_topology(Run& run, const TopologyThresholds& thresholds) {
+  // Its own findings only: the adaptive search's (topology.slow_uplink) come from measurements the
+  // analysis cannot redo, so a re-report keeps them.
   run.findings.erase(std::remove_if(run.findings.begin(), run.findings.end(),
-                                    [](const Finding& f) { return f.check.rfind("topology.", 0) == 0; }),
+                                    [](const Finding& f) {
+                                      return f.check.rfind("topology.", 0) == 0 && f.source != "adaptive-search";
+                                    }),
                      run.findings.end());
   if (!has_topology(run)) return;
   const std::string source = run.topology_source.empty() ? "the topology" : run.topology_source;

@@ -39,9 +39,10 @@ std::string topology_class_name(const Run& run, int level);
 // when the run has no topology or no pairs at that size. `min_pairs` decides TopologyClass::judged.
 TopologyComparison compare_topology(const Run& run, int min_pairs);
 
-// Replaces the run's topology.* findings: topology.cross_layer (CONCERN when a judged crossing class
-// is more than slower_fraction below the reference, else INFO) and topology.unmatched (INFO: nodes the
-// topology did not name). Nothing when the run has no topology.
+// Replaces the run's topology.* findings (not the adaptive search's, source adaptive-search):
+// topology.cross_layer (CONCERN when a judged crossing class is more than slower_fraction below the
+// reference, else INFO) and topology.unmatched (INFO: nodes the topology did not name). Nothing more
+// when the run has no topology.
 void analyze_topology(Run& run, const TopologyThresholds& thresholds);
 
 // Node indices sorted by topology path (nodes without one last), then index: nodes under one leaf

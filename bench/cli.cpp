@@ -181,13 +181,24 @@ void add_pairs_options(CLI::App* app, PairsOptions& o) {
       ->capture_default_str();
   app->add_option("--seed", o.seed, "random seed of the adaptive matchings and of the modelled fabric")
       ->capture_default_str();
+  app->add_option("--adaptive-scope", o.adaptive_scope,
+                  "--schedule adaptive with a topology (--topology, or the sim model's): flat: random matchings "
+                  "over all nodes (topology-blind); within: matchings and retests inside each group at "
+                  "--adaptive-level, so nodes are judged without crossing upper layers; layered: within, then "
+                  "matchings across groups (same parent first) that find slow groups/uplinks (CONCERN "
+                  "topology.slow_uplink); auto: layered with a topology, flat without")
+      ->check(CLI::IsMember({"auto", "flat", "within", "layered"}))
+      ->capture_default_str();
+  app->add_option("--adaptive-level", o.adaptive_level,
+                  "the topology level whose groups the within/layered search pairs inside (default: the innermost, "
+                  "e.g. the rack)");
   const std::string group = "Modelled fabric (--backend sim)";
   app->add_option("--sim-nodes", o.sim_nodes, "number of simulated nodes")
       ->check(CLI::Range(2, 1 << 20))
       ->capture_default_str()
       ->group(group);
   app->add_option("--sim-model", o.sim_model,
-                  "model: NAME (configs/sim/NAME.toml, built in: healthy, stragglers, rack) or a TOML file")
+                  "model: NAME (configs/sim/NAME.toml, built in: healthy, stragglers, rack, random4, uplink) or a TOML file")
       ->capture_default_str()
       ->group(group);
 }

@@ -67,6 +67,8 @@ struct PairsOptions : CommonOptions {
   std::string topology_format = "auto";  // eks | slurm | csv | auto
   std::string schedule = "all";  // all | adaptive
   std::uint64_t seed = 0;        // adaptive matchings and the modelled fabric
+  std::string adaptive_scope = "auto";  // auto | flat | within | layered (bench/adaptive_scope.hpp)
+  std::string adaptive_level;           // a topology level for within/layered; "": the innermost
   int sim_nodes = 64;            // --backend sim
   std::string sim_model = "healthy";
   FsOptions fs;  // podperf run: the filesystem stage when fs.path is set

@@ -13,16 +13,19 @@ std::vector<Round> split(const std::vector<Round>& rounds, bool sequential_steps
   return sequential_steps ? sequential(rounds) : rounds;
 }
 
-// Retest passes over what the analysis still flags (pairs touching `skip` nodes are left alone: the
-// adaptive search already confirmed those nodes slow). Returns the rounds of steps measured.
+// Retest passes over what the analysis still flags (pairs touching `skip` nodes, or leaving a group in
+// `slow_groups`, are left alone: the adaptive search already confirmed those slow). Returns the rounds
+// of steps measured.
 int retest_passes(const std::vector<std::uint64_t>& sizes, const ScheduleOptions& o, const StepFn& step,
-                  const SuspectsFn& suspects, const StepDoneFn& done, const std::set<int>& skip, int first_round,
-                  bool count_rounds) {
+                  const SuspectsFn& suspects, const StepDoneFn& done, const std::set<int>& skip,
+                  const std::vector<SlowGroup>& slow_groups, int first_round, bool count_rounds) {
   int rounds = 0;
   for (int pass = 1; pass <= o.retest; ++pass) {
     std::vector<NodePair> flagged;
     for (const NodePair& p : suspects()) {
-      if (skip.count(p[0]) == 0 && skip.count(p[1]) == 0) flagged.push_back(p);
+      if (skip.count(p[0]) == 0 && skip.count(p[1]) == 0 && !leaves_slow_group(slow_groups, p[0], p[1])) {
+        flagged.push_back(p);
+      }
     }
     if (flagged.empty()) break;
     const std::vector<Round> packed = pack_rounds(flagged);
@@ -52,7 +55,7 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
       if (complete) out.rounds = round;
     }
     out.rounds_planned = round_of_step.empty() ? 0 : round_of_step.back();
-    retest_passes(sizes, o, step, suspects, done, {}, out.rounds, false);
+    retest_passes(sizes, o, step, suspects, done, {}, {}, out.rounds, false);
     return out;
   }
 
@@ -62,6 +65,8 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
   p.spread_factor = thresholds.spread_factor;
   p.max_spread_fraction = thresholds.max_spread_fraction;
   p.seed = o.seed;
+  p.scope = o.scope;
+  p.level = o.level;
   const std::vector<std::uint64_t> judged{sizes.back()};
   out.search = adaptive_search(nodes, p, [&](const SearchRound& r, int number) {
     Round fresh, repeat;
@@ -91,10 +96,10 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
     }
     done(fmt::format("adaptive round {}: {} pair{}", number, r.pairs.size(), r.pairs.size() == 1 ? "" : "s"));
     return busbw;
-  });
+  }, o.groups.empty() ? nullptr : &o.groups);
   out.rounds = out.search.rounds;
   const std::set<int> slow(out.search.slow_nodes.begin(), out.search.slow_nodes.end());
-  out.rounds += retest_passes(sizes, o, step, suspects, done, slow, out.rounds, true);
+  out.rounds += retest_passes(sizes, o, step, suspects, done, slow, out.search.slow_groups, out.rounds, true);
   out.rounds_planned = out.rounds;
   return out;
 }
@@ -118,6 +123,16 @@ Finding adaptive_search_finding(const ScheduleOutcome& s, const std::vector<Node
       s.search.slow_nodes.size(), slow.empty() ? "none" : fmt::format("{}", fmt::join(slow, ", ")),
       s.search.cleared.size(), links.empty() ? "none" : fmt::format("{}", fmt::join(links, ", ")),
       s.search.converged ? "" : "; the budget ran out with suspects undecided (counted as slow)");
+  if (s.search.scope != "flat") {
+    std::vector<std::string> groups;
+    for (const SlowGroup& g : s.search.slow_groups) groups.push_back(fmt::format("{} {}", g.level_name, g.name));
+    f.observed += fmt::format(
+        "; scope {} at level {}: {} screening rounds inside groups, {} across groups, {} retest rounds, {} after the "
+        "search; {} suspect groups, slow groups (uplinks): {}",
+        s.search.scope, s.search.level_name, s.search.screen_rounds, s.search.across_rounds, s.search.retest_rounds,
+        s.rounds - s.search.rounds, s.search.group_suspects,
+        groups.empty() ? "none" : fmt::format("{}", fmt::join(groups, ", ")));
+  }
   f.expected = "suspects confirmed or cleared by retests against nodes known to be good";
   f.meaning = "stragglers and links below come from the pairs measured by the search, judged as every run is";
   return f;

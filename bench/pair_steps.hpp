@@ -32,6 +32,10 @@ struct ScheduleOptions {
   int retest = 1;                // passes re-measuring flagged pairs
   std::uint64_t seed = 0;
   bool sequential = false;       // one pair per step (--concurrency sequential)
+  // adaptive with a topology (bench/adaptive_scope.hpp resolves them): flat ignores `groups`.
+  AdaptiveParams::Scope scope = AdaptiveParams::Scope::kFlat;
+  int level = -1;
+  SearchGroups groups;
 };
 
 struct ScheduleOutcome {

@@ -21,6 +21,7 @@
 #include "analysis/summary_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "analysis/units.hpp"
+#include "bench/adaptive_scope.hpp"
 #include "bench/backend_select.hpp"
 #include "bench/efa_rounds.hpp"
 #include "bench/fs/fs_plan.hpp"
@@ -77,7 +78,7 @@ using RunStep = std::function<void(const Round&, int, const std::vector<std::uin
 // broadcasts each step before it runs, [kind, round, a0, b0, a1, b1, ...] (kind 1: new pairs at every
 // size, 2: retests at the judged size, 0: the end), so every rank runs the same steps. Returns rank
 // 0's search finding (empty elsewhere).
-std::vector<Finding> run_adaptive(const Comm& world, const NodeMap& map, const Plan& plan, const PairsOptions& o,
+std::vector<Finding> run_adaptive(const Comm& world, const NodeMap& map, const Plan& plan, const ScheduleOptions& so,
                                   PairsRecorder* recorder, Progress& progress, const RunStep& run_step,
                                   Watchdog& watchdog) {
   const std::vector<std::uint64_t> judged{plan.sizes.back()};
@@ -108,11 +109,6 @@ std::vector<Finding> run_adaptive(const Comm& world, const NodeMap& map, const P
     watchdog.disarm();
     return results;
   };
-  ScheduleOptions so;
-  so.schedule = "adaptive";
-  so.retest = o.retest;
-  so.seed = o.seed;
-  so.sequential = o.concurrency == "sequential";
   const ScheduleOutcome outcome = drive_schedule(
       static_cast<int>(map.nodes.size()), {}, {}, plan.sizes, plan.thresholds.pairs, so, step,
       [&] { return recorder->suspects(); }, [&](const std::string& what) { progress.step_done(++steps_done, what); });
@@ -122,7 +118,10 @@ std::vector<Finding> run_adaptive(const Comm& world, const NodeMap& map, const P
   const int full_rounds = static_cast<int>(circle_schedule(static_cast<int>(map.nodes.size())).size());
   std::fprintf(stderr, "podperf: adaptive search: %d rounds instead of %d for every pair\n", outcome.rounds,
                full_rounds);
-  return {adaptive_search_finding(outcome, map.nodes, full_rounds)};
+  recorder->set_slow_groups(outcome.search.slow_groups);
+  std::vector<Finding> findings{adaptive_search_finding(outcome, map.nodes, full_rounds)};
+  for (Finding& f : slow_group_findings(outcome.search)) findings.push_back(std::move(f));
+  return findings;
 }
 
 int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
@@ -142,6 +141,13 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
   const bool with_fs = (cli.command == "run" || cli.command == "accept") && !o.fs.path.empty();
   FsPlan fs_plan;
   std::optional<Topology> topology;  // rank 0: --topology, read before anything is measured
+  // The schedule's options; the topology-aware search's scope and groups on rank 0 only (it alone
+  // plans the adaptive steps and broadcasts them, so no other rank needs the topology).
+  ScheduleOptions so;
+  so.schedule = o.schedule;
+  so.retest = o.retest;
+  so.seed = o.seed;
+  so.sequential = o.concurrency == "sequential";
   std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m, const std::string& run_dir) {
     plan = make_plan(o, m);
     if (with_fs) fs_plan = make_fs_plan(o.fs, o.config);
@@ -150,6 +156,12 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
     // Last: only rank 0 reads the file, so a bad one must not make it skip a collective call above
     // that the other ranks make (start_job then agrees on the error on every rank).
     if (root && !o.topology.empty()) topology = load_topology(o.topology, o.topology_format);
+    if (root) {
+      Run placed;
+      placed.nodes = m.nodes;
+      if (topology) apply_topology(placed, *topology);
+      resolve_adaptive_scope(o, placed.topology_levels, placed.nodes, so);
+    }
   });
   if (!job) return kExitUsage;
   const NodeMap& map = job->map;
@@ -180,8 +192,9 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
     if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
     bool virtual_nodes = o.virtual_nodes > 0;
     if (adaptive_schedule) {
-      std::fprintf(stderr, "podperf: schedule adaptive (seed %llu): the rounds below replace the full schedule\n",
-                   static_cast<unsigned long long>(o.seed));
+      std::fprintf(stderr,
+                   "podperf: schedule adaptive (seed %llu, scope %s): the rounds below replace the full schedule\n",
+                   static_cast<unsigned long long>(o.seed), describe_adaptive_scope(so).c_str());
     }
     std::fprintf(stderr,
                  "podperf: %s on %zu %snodes (%d ranks), %zu sizes %s..%s, %d rounds (%zu steps, concurrency %s); "
@@ -195,7 +208,9 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
   const std::string my_label = map.nodes[static_cast<std::size_t>(my_node)].label;
   const std::unique_ptr<Watchdog> watchdog = make_run_watchdog(world, recorder.get(), my_label);
 
-  Progress progress(adaptive_schedule ? adaptive_round_budget(static_cast<int>(map.nodes.size()), AdaptiveParams{})
+  AdaptiveParams budget_params;
+  budget_params.scope = so.scope;
+  Progress progress(adaptive_schedule ? adaptive_round_budget(static_cast<int>(map.nodes.size()), budget_params)
                                       : static_cast<int>(plan.steps.size()),
                     o.concurrency == "sequential" && !adaptive_schedule ? "pair" : "round");
   // Host signals at the start (read-only; one snapshot per host), compared with the end.
@@ -271,7 +286,7 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
 
     std::vector<Finding> adaptive_findings;
     const bool adaptive = o.schedule == "adaptive";
-    if (adaptive) adaptive_findings = run_adaptive(world, map, plan, o, recorder.get(), progress, run_step, *watchdog);
+    if (adaptive) adaptive_findings = run_adaptive(world, map, plan, so, recorder.get(), progress, run_step, *watchdog);
     for (std::size_t s = 0; s < plan.steps.size() && !adaptive; ++s) {
       const Round& step = plan.steps[s];
       const int round = plan.round_of_step[s];

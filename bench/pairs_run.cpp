@@ -14,6 +14,7 @@
 #include "analysis/run_json.hpp"
 #include "analysis/summary_text.hpp"
 #include "analysis/topology_analysis.hpp"
+#include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
 #include "bench/runner.hpp"
 #include "sweep/sizes.hpp"
@@ -149,6 +150,11 @@ void PairsRecorder::set_rounds(int completed, int planned) {
   run_.rounds_planned = planned;
 }
 
+void PairsRecorder::set_slow_groups(std::vector<SlowGroup> groups) {
+  std::lock_guard lock(mutex_);
+  slow_groups_ = std::move(groups);
+}
+
 std::vector<NodePair> PairsRecorder::suspects() {
   std::lock_guard lock(mutex_);
   return retest_candidates(run_, thresholds_);
@@ -168,6 +174,7 @@ std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& th
 
 void PairsRecorder::analyze(Run& run) {
   analyze_pairs(run, thresholds_);
+  explain_slow_groups(run, slow_groups_, thresholds_.intermittent_min_links);
   if (!run.fs.probes.empty()) analyze_fs(run, fs_thresholds_);
   analyze_topology(run, topology_thresholds_);
   correlate(run);

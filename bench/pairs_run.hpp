@@ -16,6 +16,7 @@
 #include "bench/pair_payload.hpp"
 #include "bench/results_dir.hpp"
 #include "bench/run_recorder.hpp"
+#include "sweep/adaptive_search.hpp"
 #include "sweep/pair_schedule.hpp"
 
 namespace podperf {
@@ -77,6 +78,10 @@ class PairsRecorder final : public RunRecorder {
   // The adaptive schedule: rounds measured, and its plan (known only when the search ends).
   void set_rounds(int completed, int planned);
 
+  // Slow groups the topology-aware search confirmed: the links leaving them are theirs
+  // (explain_slow_groups, after the pairs analysis).
+  void set_slow_groups(std::vector<SlowGroup> groups);
+
  private:
   void analyze(Run& run) override;
   nlohmann::json end_event(const Run& run) const override;
@@ -91,6 +96,7 @@ class PairsRecorder final : public RunRecorder {
   int step_round_ = 0;
   bool retest_ = false;
   std::vector<Slot> slots_;
+  std::vector<SlowGroup> slow_groups_;
 };
 
 }  // namespace podperf

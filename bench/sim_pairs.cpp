@@ -8,6 +8,7 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/pair_flags.hpp"
+#include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
 #include "bench/pair_steps.hpp"
 #include "bench/progress.hpp"
@@ -78,6 +79,7 @@ SimRunResult simulate_pairs(SimFabric& fabric, const Plan& plan, const NodeMap& 
   out.run.rounds_completed = out.outcome.rounds;
   out.run.rounds_planned = out.outcome.rounds_planned;
   analyze_pairs(out.run, plan.thresholds.pairs);
+  explain_slow_groups(out.run, out.outcome.search.slow_groups, plan.thresholds.pairs.intermittent_min_links);
   return out;
 }
 
@@ -99,7 +101,6 @@ int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_
   std::optional<Topology> topology;
   if (!o.topology.empty()) topology = load_topology(o.topology, o.topology_format);
   const std::string run_id = o.run_id.empty() ? make_run_id(detect_launcher()) : o.run_id;
-  std::unique_ptr<ResultsDir> dir = std::make_unique<ResultsDir>(o.out, run_id);
 
   Run run = make_run(cli, plan, map, run_id, static_cast<int>(map.node_of_rank.size()), "sim");
   run.simulated = true;
@@ -110,6 +111,13 @@ int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_
   }
   if (topology) place_nodes(run, *topology);  // a --topology file replaces the model's layout
   const int full_rounds = run.rounds_full_schedule;
+  ScheduleOptions so;
+  so.schedule = o.schedule;
+  so.retest = o.retest;
+  so.seed = o.seed;
+  so.sequential = o.concurrency == "sequential";
+  resolve_adaptive_scope(o, run.topology_levels, run.nodes, so);  // before the results directory exists
+  std::unique_ptr<ResultsDir> dir = std::make_unique<ResultsDir>(o.out, run_id);
   auto recorder = std::make_unique<PairsRecorder>(std::move(run), *dir, map, plan.thresholds);
   if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
   std::fprintf(stderr,
@@ -118,12 +126,17 @@ int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_
                cli.command.c_str(), map.nodes.size(), o.sim_model.c_str(), fabric.model().source.c_str(),
                o.schedule.c_str(), static_cast<unsigned long long>(o.seed), plan.sizes.size(), o.min_bytes.c_str(),
                o.max_bytes.c_str(), dir->path().c_str());
+  if (o.schedule == "adaptive") {
+    std::fprintf(stderr, "podperf: adaptive search scope: %s\n", describe_adaptive_scope(so).c_str());
+  }
   for (const std::string& fault : fabric.describe_faults()) std::fprintf(stderr, "podperf: sim: injected %s\n", fault.c_str());
 
   const std::unique_ptr<Watchdog> watchdog = make_run_watchdog(world, recorder.get(), "sim");
   std::unique_ptr<ExitGuard> exit_guard = make_exit_guard(recorder.get());
   const bool adaptive = o.schedule == "adaptive";
-  Progress progress(adaptive ? adaptive_round_budget(o.sim_nodes, AdaptiveParams{}) : static_cast<int>(plan.steps.size()),
+  AdaptiveParams budget_params;
+  budget_params.scope = so.scope;
+  Progress progress(adaptive ? adaptive_round_budget(o.sim_nodes, budget_params) : static_cast<int>(plan.steps.size()),
                     adaptive ? "round" : (o.concurrency == "sequential" ? "pair" : "round"));
   int steps_done = 0;
   try {
@@ -137,11 +150,6 @@ int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_
       watchdog->disarm();
       return results;
     };
-    ScheduleOptions so;
-    so.schedule = o.schedule;
-    so.retest = o.retest;
-    so.seed = o.seed;
-    so.sequential = o.concurrency == "sequential";
     const ScheduleOutcome outcome = drive_schedule(
         o.sim_nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so, step,
         [&] { return recorder->suspects(); }, [&](const std::string& what) { progress.step_done(++steps_done, what); });
@@ -149,6 +157,8 @@ int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_
     if (outcome.adaptive) {
       recorder->set_rounds(outcome.rounds, outcome.rounds_planned);
       findings.push_back(adaptive_search_finding(outcome, map.nodes, full_rounds));
+      for (Finding& f : slow_group_findings(outcome.search)) findings.push_back(std::move(f));
+      recorder->set_slow_groups(outcome.search.slow_groups);
       std::fprintf(stderr, "podperf: adaptive search: %d rounds instead of %d for every pair\n", outcome.rounds,
                    full_rounds);
     }

@@ -56,6 +56,15 @@ SimFabric::SimFabric(SimModel model, int nodes, std::uint64_t seed)
         faulty.insert(i);
       }
     }
+    for (const SimUplinkFault& f : model_.slow_uplinks) {
+      const int size = model_.group_sizes[static_cast<std::size_t>(f.level)];
+      const int groups = (nodes + size - 1) / size;
+      if (f.group >= groups) {
+        throw ConfigError(fmt::format(
+            "{}: 'slow_uplink.group' = {} but {} nodes in {} groups of {} make {} groups (0 to {})", f.where, f.group,
+            nodes, model_.levels[static_cast<std::size_t>(f.level)], size, groups, groups - 1));
+      }
+    }
   }
   // Random slow nodes: drawn from their own stream (the seed), among nodes without another fault.
   if (model_.random_slow_nodes > 0) {
@@ -96,6 +105,10 @@ double SimFabric::path_factor(int a, int b) const {
       break;
     }
   }
+  for (const SimUplinkFault& u : model_.slow_uplinks) {
+    const int size = model_.group_sizes[static_cast<std::size_t>(u.level)];
+    if ((a / size == u.group) != (b / size == u.group)) f *= u.factor;
+  }
   return f;
 }
 
@@ -127,6 +140,12 @@ std::vector<std::array<int, 2>> SimFabric::slow_links() const {
   return out;
 }
 
+std::vector<std::array<int, 2>> SimFabric::slow_uplinks() const {
+  std::vector<std::array<int, 2>> out;
+  for (const SimUplinkFault& u : model_.slow_uplinks) out.push_back({u.level, u.group});
+  return out;
+}
+
 std::vector<std::string> SimFabric::describe_faults() const {
   std::vector<std::string> out;
   for (const SimNodeFault& f : model_.slow_nodes) {
@@ -144,6 +163,12 @@ std::vector<std::string> SimFabric::describe_faults() const {
     const int size = model_.group_sizes.back();
     out.push_back(fmt::format("slow rack {} (nodes {} to {}): factor {}", r.rack, r.rack * size,
                               std::min(nodes_, (r.rack + 1) * size) - 1, r.factor));
+  }
+  for (const SimUplinkFault& u : model_.slow_uplinks) {
+    const int size = model_.group_sizes[static_cast<std::size_t>(u.level)];
+    out.push_back(fmt::format("slow uplink of {} {} (nodes {} to {}): pairs leaving it get factor {}",
+                              model_.levels[static_cast<std::size_t>(u.level)], u.group, u.group * size,
+                              std::min(nodes_, (u.group + 1) * size) - 1, u.factor));
   }
   for (const std::string& s : random_faults_) out.push_back(s);
   return out;

@@ -33,6 +33,8 @@ class SimFabric {
   // slow rack, flapping, random), ascending; slow links.
   const std::vector<int>& faulty_nodes() const { return faulty_nodes_; }
   std::vector<std::array<int, 2>> slow_links() const;
+  // Slow uplinks: {level index, group index} each, as injected.
+  std::vector<std::array<int, 2>> slow_uplinks() const;
   // One line per injected fault, for the run's log.
   std::vector<std::string> describe_faults() const;
 

@@ -1,6 +1,9 @@
 #include "sim/sim_model.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "analysis/errors.hpp"
 #include "analysis/toml_check.hpp"
@@ -59,8 +62,8 @@ std::string key_where(const TomlCtx& c, std::string_view key) { return toml_wher
 SimModel parse_sim_model(std::string_view toml_text, const std::string& name, const std::string& source) {
   const toml::table root = toml_parse(toml_text, source);
   toml_reject_unknown(root,
-                      {"model", "noise", "topology", "slow_node", "slow_link", "slow_rack", "flapping_node",
-                       "random_slow_nodes"},
+                      {"model", "noise", "topology", "slow_node", "slow_link", "slow_rack", "slow_uplink",
+                       "flapping_node", "random_slow_nodes"},
                       "", source);
   SimModel m;
   m.name = name;
@@ -142,6 +145,22 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
     }
     m.slow_racks.push_back({static_cast<int>(toml_require_int(c, "rack", 0, kMaxNodes)),
                             toml_require_number(c, "factor", 1e-3, 1.0), key_where(c, "rack")});
+  });
+  for_each_table(root, "slow_uplink", source, [&](const TomlCtx& c, const std::string& where) {
+    toml_reject_unknown(c.table, {"level", "group", "factor"}, "slow_uplink.", source);
+    if (m.levels.empty()) {
+      throw ConfigError(fmt::format("{}: [[slow_uplink]] needs a [topology] (its group is one of a level's groups)",
+                                    where));
+    }
+    const std::string level = toml_require_string(c, "level");
+    const auto it = std::find(m.levels.begin(), m.levels.end(), level);
+    if (it == m.levels.end()) {
+      throw ConfigError(fmt::format("{}: 'slow_uplink.level' = \"{}\" is not a level of [topology] (levels: {})",
+                                    key_where(c, "level"), level, fmt::join(m.levels, ", ")));
+    }
+    m.slow_uplinks.push_back({static_cast<int>(it - m.levels.begin()),
+                              static_cast<int>(toml_require_int(c, "group", 0, kMaxNodes)),
+                              toml_require_number(c, "factor", 1e-3, 1.0), key_where(c, "group")});
   });
   if (root.contains("random_slow_nodes")) {
     const TomlCtx c{toml_require_table(root, "random_slow_nodes", source), "random_slow_nodes.", source};

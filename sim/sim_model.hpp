@@ -9,8 +9,9 @@
 //     node's factor with its probability, drawn per measurement); crossing factor: the topology
 //     level at which the two nodes' groups first differ;
 //   - each iteration's time is then multiplied by exp(iteration_cv x N(0,1)).
-// Faults: slow nodes, slow links (a pair factor), a slow rack (innermost topology group), flapping
-// nodes, and random slow nodes chosen by the seed.
+// Faults: slow nodes, slow links (a pair factor), a slow rack (innermost topology group), a slow
+// uplink (a group at a level: pairs with exactly one node inside it get its factor, pairs inside it
+// do not), flapping nodes, and random slow nodes chosen by the seed.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -38,6 +39,13 @@ struct SimRackFault {
   std::string where;
 };
 
+struct SimUplinkFault {
+  int level = 0;  // index into SimModel::levels
+  int group = 0;  // group index at that level (nodes group*size .. (group+1)*size - 1)
+  double factor = 1.0;
+  std::string where;
+};
+
 struct SimModel {
   std::string name;    // what --sim-model named ("healthy" or a path)
   std::string source;  // the file errors name ("configs/sim/healthy.toml (built in)" or the path)
@@ -58,6 +66,7 @@ struct SimModel {
   std::vector<SimNodeFault> flapping_nodes;
   std::vector<SimLinkFault> slow_links;
   std::vector<SimRackFault> slow_racks;
+  std::vector<SimUplinkFault> slow_uplinks;
   int random_slow_nodes = 0;  // chosen by the seed among the nodes without another fault
   double random_min_factor = 0.6;
   double random_max_factor = 0.9;

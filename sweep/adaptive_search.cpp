@@ -40,7 +40,9 @@ int adaptive_round_budget(int n, const AdaptiveParams& p) {
   // Screening, then a suspect's retests (at most confirm_lows - 1 + clear_oks + 2 * (confirm_lows - 1)),
   // then one link check.
   const int need = p.screen_rounds + (p.confirm_lows - 1) * 3 + p.clear_oks + 1;
-  return std::max(2 * log2n, need);
+  // Layered: the across matchings and a suspect group's retests (one round, two when undecided) on top.
+  const int across = p.scope == AdaptiveParams::Scope::kLayered ? p.across_rounds + 2 : 0;
+  return std::max(2 * log2n, need) + across;
 }
 
 Round random_matching(int n, std::uint64_t seed) {
@@ -54,7 +56,11 @@ Round random_matching(int n, std::uint64_t seed) {
   return round;
 }
 
-AdaptiveResult adaptive_search(int n, const AdaptiveParams& p, const MeasureRound& measure) {
+AdaptiveResult adaptive_search(int n, const AdaptiveParams& p, const MeasureRound& measure,
+                               const SearchGroups* groups) {
+  if (groups != nullptr && !groups->empty() && p.scope != AdaptiveParams::Scope::kFlat) {
+    return adaptive_search_layered(n, p, measure, *groups);
+  }
   AdaptiveResult out;
   out.max_rounds = adaptive_round_budget(n, p);
   if (n < 2) return out;
@@ -203,6 +209,8 @@ AdaptiveResult adaptive_search(int n, const AdaptiveParams& p, const MeasureRoun
     }
   }
 
+  out.screen_rounds = screen;
+  out.retest_rounds = out.rounds - screen;
   for (int i = 0; i < n; ++i) {
     const State s = state[static_cast<std::size_t>(i)];
     if (s == State::kSuspect) out.converged = false;

@@ -8,8 +8,25 @@
 // Pure: the caller measures. `measure` runs one round of disjoint node pairs and returns each pair's
 // busbw at the judged size (NaN or <= 0: the pair failed, which counts as low). Identical inputs and
 // seed give identical rounds, so every MPI rank (or a model) can follow the same plan.
+//
+// With a topology (SearchGroups) the search can be topology-aware (AdaptiveScope):
+//  - within: the screening rounds (the circle method over each group's members in a seeded order: a
+//    new partner each round) and the suspects' retests pair nodes inside one group at a chosen level
+//    (the innermost by default: a rack), so a node is judged without crossing the upper layers; nodes
+//    left over (odd groups, a group of one, unplaced nodes, no trusted partner left there) pair across
+//    groups;
+//  - layered: within, then a few matchings that pair each trusted node with a node of another group
+//    under the same parent (crossing exactly one level; across parents only for parents with a single
+//    group), so every group's uplinks are exercised. A group with two or more healthy nodes whose pairs
+//    leaving it are mostly low is a suspect group; its low pairs leaving it are measured again (or, if
+//    too few, trusted members against trusted nodes of other groups) to confirm it as a slow group
+//    (uplink). Its nodes are not blamed, and the low pairs leaving it are not links. Retest partners
+//    are chosen among the nodes in the fewest low pairs, so no healthy node collects a majority of them.
+// Every pair is judged against the baseline of its class (the level at which its nodes' groups first
+// differ), so a fabric whose crossings are a little slower by design does not look faulty.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "sweep/pair_schedule.hpp"
@@ -26,8 +43,44 @@ struct AdaptiveParams {
   int screen_rounds = 3;         // random perfect matchings before any retest
   int confirm_lows = 2;          // a suspect is slow after this many low retests
   int clear_oks = 3;             // ...cleared after clear_oks + 2 * (its low retests) good ones
-  int max_rounds = 0;            // budget; 0: 2 * ceil(log2 n), at least screen_rounds + 6
+  int max_rounds = 0;            // budget; 0: 2 * ceil(log2 n), at least screen_rounds + 6 (+ across_rounds + 2
+                                 // when layered)
   std::uint64_t seed = 0;
+  // Topology-aware variants (used only when adaptive_search is given groups).
+  enum class Scope { kFlat, kWithin, kLayered };
+  Scope scope = Scope::kFlat;
+  int level = -1;                // the within level (index into SearchGroups::levels); -1: the innermost
+  int across_rounds = 2;         // layered: matchings across groups
+  double uplink_fraction = 0.5;  // a group is suspect when more than this share of its pairs leaving it are low
+  int uplink_confirm = 2;        // retests of a suspect group's members: slow after this many low ones
+};
+
+// Where each node sits: a group index per level, outermost level first (groups keyed by the path
+// down to that level, so equal names under different parents stay apart).
+struct SearchGroups {
+  std::vector<std::string> levels;
+  std::vector<std::vector<int>> group;          // [level][node]: group index, -1 when the node is not placed
+  std::vector<std::vector<std::string>> names;  // [level][group]: the group's name at that level
+  bool empty() const { return levels.empty(); }
+};
+
+// From each node's topology path (NodeInfo::topology: one name per level, outermost first; a node
+// whose path does not have one name per level is not placed).
+SearchGroups search_groups(const std::vector<std::vector<std::string>>& paths, const std::vector<std::string>& levels);
+
+// A group whose pairs leaving it are slow while its nodes are healthy inside it.
+struct SlowGroup {
+  int level = 0;
+  int group = 0;
+  std::string level_name;
+  std::string name;
+  std::vector<int> members;   // every node of the group, ascending
+  int pairs_out = 0;          // pairs leaving it measured by the across matchings (trusted nodes only)
+  int low_out = 0;            // ...of which low
+  int confirm_pairs = 0;      // retests of its members against trusted nodes of other groups
+  int confirm_lows = 0;
+  double out_ratio = 0.0;     // median busbw of its low pairs leaving it / their class baseline
+  bool decided = true;        // false: the budget ran out before the retests decided (counted as slow)
 };
 
 // One round: disjoint pairs. repeat[i]: pairs[i] was measured before (a link check).
@@ -48,6 +101,15 @@ struct AdaptiveResult {
   std::vector<NodePair> slow_links;   // low pairs between two cleared nodes, confirmed by a repeat
   int suspects = 0;                   // nodes that were ever suspects
   int measurements = 0;               // pair measurements in all rounds
+  // Topology-aware runs: the scope used ("flat", "within", "layered"), its level, rounds per phase
+  // (screen: within-group matchings, or the flat ones; across; retests: suspects, links, groups).
+  std::string scope = "flat";
+  std::string level_name;
+  int screen_rounds = 0;
+  int across_rounds = 0;
+  int retest_rounds = 0;
+  int group_suspects = 0;             // groups that were ever suspect
+  std::vector<SlowGroup> slow_groups; // confirmed (or undecided), by level then group
 };
 
 // The budget for n nodes: 2 * ceil(log2 n) rounds, and never fewer than the screening plus retests need.
@@ -56,6 +118,16 @@ int adaptive_round_budget(int n, const AdaptiveParams& p);
 // A random perfect matching of nodes 0..n-1 (odd n: one node rests), seeded; pairs first < second.
 Round random_matching(int n, std::uint64_t seed);
 
-AdaptiveResult adaptive_search(int n, const AdaptiveParams& p, const MeasureRound& measure);
+// `groups` null or empty, or p.scope kFlat: the flat search (topology-blind). Otherwise p.scope with
+// the level p.level (checked by the caller: an index into groups->levels, or -1).
+AdaptiveResult adaptive_search(int n, const AdaptiveParams& p, const MeasureRound& measure,
+                               const SearchGroups* groups = nullptr);
+
+// The topology-aware search (adaptive_search dispatches to it; sweep/adaptive_layered.cpp).
+AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const MeasureRound& measure,
+                                       const SearchGroups& groups);
+
+// True when pair (a, b) leaves one of `slow` (exactly one of its nodes is a member).
+bool leaves_slow_group(const std::vector<SlowGroup>& slow, int a, int b);
 
 }  // namespace podperf

@@ -58,4 +58,37 @@ if [[ $rc -le 1 ]] && ! grep -q "error" <<<"$acc"; then pass "accept --from take
 acc=$("$PODPERF" accept --from "$WORK/res/t" --topology "$WORK/dup.csv" 2>&1)
 expect_eq "accept --from with a broken topology: exit 2" "$?" "2"
 expect_match "...naming file:line" "$acc" "dup.csv:3: node"
+# --schedule adaptive with the topology (layered by default): rank 0 alone reads the CSV and plans;
+# every rank follows its broadcast steps. Screening pairs stay inside a leaf, the across matchings
+# leave it; a level the topology lacks is exit 2 naming the levels, on every rank, before measuring.
+printf 'node,spine,leaf\n' >"$WORK/leaves.csv"
+for i in 0 1 2 3 4 5; do printf '%s/v%d,s1,l%d\n' "$host" "$i" $((i / 2)) >>"$WORK/leaves.csv"; done
+podperf_mpirun 6 pairs --virtual-nodes 6 -n 3 -w 1 -b 64K -e 64K --schedule adaptive --seed 4 \
+  --topology "$WORK/leaves.csv" --out "$WORK/res" --run-id layered
+expect_match "adaptive layered under mpirun: ran" "$?" "^[01]$"
+out=$(/usr/bin/python3 "$TESTS_DIR/check_run.py" "$WORK/res/layered" --nodes 6)
+expect_match "adaptive layered: run.json valid" "$out" "check_run: OK"
+if /usr/bin/python3 - "$WORK/res/layered" <<'PY'
+import json, re, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+search = [f for f in run["findings"] if f["check"] == "pairs.adaptive_search"][0]["observed"]
+assert "scope layered at level leaf: 3 screening rounds inside groups, " in search, search
+across = int(re.search(r"(\d+) across groups", search).group(1))  # 2, fewer when noise made suspects
+by_round = {}
+for line in open(sys.argv[1] + "/events.jsonl"):
+    ev = json.loads(line)
+    if ev["event"] in ("round", "retest"):
+        by_round.setdefault(ev["round"], []).extend(tuple(p["nodes"]) for p in ev["pairs"])
+for r in (1, 2, 3):  # inside each leaf of 2: always the same 3 pairs
+    assert sorted(by_round[r]) == [(0, 1), (2, 3), (4, 5)], (r, by_round.get(r))
+for r in range(4, 4 + across):  # across leaves
+    assert by_round[r] and all(a // 2 != b // 2 for a, b in by_round[r]), (r, by_round.get(r))
+PY
+then pass "adaptive layered: screening inside leaves, then across them; the search's account names the scope"
+else fail "adaptive layered: run.json/events facts"; fi
+podperf_mpirun 4 pairs --virtual-nodes 4 -n 2 -w 1 -b 64K -e 64K --schedule adaptive --topology "$WORK/leaves.csv" \
+  --adaptive-level rack --out "$WORK/res" --run-id badlevel
+expect_eq "--adaptive-level rack: exit 2" "$?" "2"
+expect_match "...naming the levels" "$(cat "$WORK/out")" "adaptive-level rack: not a level of the topology \(levels: spine, leaf\)"
+[[ ! -e "$WORK/res/badlevel" ]] && pass "bad level: no results directory" || fail "bad level left $WORK/res/badlevel"
 finish

@@ -8,6 +8,9 @@
 #   cmake --build build --target podperf_adaptive_search
 #   tests/perf/adaptive_search.sh build                         # 1024 nodes, 100 seeds, 0/1/2/4 slow
 #   tests/perf/adaptive_search.sh build --nodes 4096 --seeds 20 --slow 4
+#   tests/perf/adaptive_search.sh build --topology racks       # racks of 16 in layers of 64: 0-2 slow
+#                                                               # uplinks x 0/1/2/4 slow nodes, layered search
+#   tests/perf/adaptive_search.sh build --topology racks --layer 256 --scope within|flat --uplinks 1 --slow 4
 set -euo pipefail
 BUILD=${1:?usage: $0 BUILD_DIR [--nodes N] [--seeds K] [--first-seed S] [--model NAME] [--slow 0,1,2,4]}
 shift

@@ -2,6 +2,7 @@
 // faults change what they should and nothing else, and bad model files name file:line.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <set>
 #include <string>
@@ -44,7 +45,7 @@ double busbw(SimFabric& f, int a, int b, double bytes) {
 
 TEST(SimModel, BuiltInModelsParseAndBuild) {
   const std::vector<std::string> names = builtin_sim_models();
-  for (const char* expected : {"healthy", "stragglers", "rack", "random4"}) {
+  for (const char* expected : {"healthy", "stragglers", "rack", "random4", "uplink"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
   }
   for (const std::string& name : names) {
@@ -114,6 +115,25 @@ TEST(SimModel, TopologyCrossingSlowRackAndFlapping) {
   EXPECT_LT(slow, 140);
 }
 
+TEST(SimModel, SlowUplinkSlowsPairsLeavingItsGroupOnly) {
+  SimFabric f(load_sim_model("uplink"), 128, 1);
+  EXPECT_DOUBLE_EQ(f.pair_factor(48, 63), 1.0);          // inside rack 3
+  EXPECT_DOUBLE_EQ(f.pair_factor(48, 16), 0.99 * 0.7);   // leaving it, same layer
+  EXPECT_DOUBLE_EQ(f.pair_factor(50, 100), 0.97 * 0.7);  // leaving it and the layer
+  EXPECT_DOUBLE_EQ(f.pair_factor(0, 16), 0.99);          // elsewhere untouched
+  EXPECT_DOUBLE_EQ(f.node_factor(48), 1.0);              // its nodes are healthy
+  EXPECT_EQ(f.slow_uplinks(), (std::vector<std::array<int, 2>>{{1, 3}}));
+  EXPECT_EQ(f.faulty_nodes(), (std::vector<int>{5, 40}));
+  // At the outer level: a whole layer's uplink.
+  const std::string layer = std::string(kHealthy) +
+                            "\n[topology]\nlevels = [\"layer\", \"rack\"]\ngroup_sizes = [32, 8]\n"
+                            "crossing_factors = [1.0, 1.0]\n[[slow_uplink]]\nlevel = \"layer\"\ngroup = 1\nfactor = 0.5\n";
+  SimFabric g(parse_sim_model(layer, "t", "t.toml"), 64, 1);
+  EXPECT_DOUBLE_EQ(g.pair_factor(32, 40), 1.0);  // racks differ inside layer 1
+  EXPECT_DOUBLE_EQ(g.pair_factor(32, 0), 0.5);
+  EXPECT_DOUBLE_EQ(g.pair_factor(0, 8), 1.0);
+}
+
 TEST(SimModel, RandomSlowNodesComeFromTheSeed) {
   const SimModel m = load_sim_model("random4");
   SimFabric a(m, 256, 11), b(m, 256, 11), c(m, 256, 12);
@@ -141,6 +161,24 @@ TEST(SimModel, BadFilesNameFileAndLine) {
   EXPECT_NE(err.find("does not divide"), std::string::npos) << err;
   const std::string rack = std::string(kHealthy) + "\n[[slow_rack]]\nrack = 1\nfactor = 0.5\n";
   EXPECT_NE(error_of(rack).find("needs a [topology]"), std::string::npos) << error_of(rack);
+  const std::string uplink_no_topo = std::string(kHealthy) + "\n[[slow_uplink]]\nlevel = \"rack\"\ngroup = 1\nfactor = 0.5\n";
+  EXPECT_NE(error_of(uplink_no_topo).find("needs a [topology]"), std::string::npos) << error_of(uplink_no_topo);
+  const std::string racks = std::string(kHealthy) +
+                            "\n[topology]\nlevels = [\"layer\", \"rack\"]\ngroup_sizes = [32, 8]\n"
+                            "crossing_factors = [1.0, 1.0]\n";
+  const std::string bad_level = racks + "[[slow_uplink]]\nlevel = \"spine\"\ngroup = 1\nfactor = 0.5\n";
+  EXPECT_NE(error_of(bad_level).find("t.toml:17: 'slow_uplink.level' = \"spine\" is not a level of [topology] "
+                                     "(levels: layer, rack)"),
+            std::string::npos)
+      << error_of(bad_level);
+  const std::string bad_group = racks + "[[slow_uplink]]\nlevel = \"rack\"\ngroup = 8\nfactor = 0.5\n";
+  EXPECT_NE(error_of(bad_group).find("t.toml:18: 'slow_uplink.group' = 8 but 64 nodes in rack groups of 8 make 8"),
+            std::string::npos)
+      << error_of(bad_group);
+  const std::string bad_key = racks + "[[slow_uplink]]\nlevel = \"rack\"\ngroup = 1\nfactor = 0.5\nrack = 2\n";
+  EXPECT_NE(error_of(bad_key).find("rack"), std::string::npos) << error_of(bad_key);
+  EXPECT_NE(error_of(racks + "[[slow_uplink]]\nlevel = \"rack\"\ngroup = 1\nfactor = 0\n").find("factor"),
+            std::string::npos);
   const std::string syntax = std::string(kHealthy) + "\n[noise\n";
   EXPECT_NE(error_of(syntax).find("t.toml:12"), std::string::npos) << error_of(syntax);
   EXPECT_NE(error_of("[noise]\npair_cv = 0.0\niteration_cv = 0.0\n").find("missing table [model]"), std::string::npos);
