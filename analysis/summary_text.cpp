@@ -190,6 +190,12 @@ void render_pairs_outcome(const Run& run, std::string& out) {
       for (const std::string& c : l.likely_causes) append(out, "    likely cause: {}\n", c);
     }
   }
+  // Flagged pairs that name nothing at this cluster size (the family margin): say so, or the list
+  // above reads as unexplained.
+  for (const Finding& f : run.findings) {
+    if (f.check != "pairs.chance_flags") continue;
+    append(out, "Not named as slow links: {}\n  why: {}\n  next: {}\n", f.observed, f.expected, f.next_step);
+  }
 }
 
 }  // namespace

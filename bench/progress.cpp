@@ -14,8 +14,12 @@ std::string format_duration(double seconds) {
   return fmt::format("{}h{:02}m", total / 3600, (total % 3600) / 60);
 }
 
-Progress::Progress(int total_steps, std::string unit, std::FILE* out)
-    : total_(total_steps), unit_(std::move(unit)), out_(out), start_(std::chrono::steady_clock::now()) {}
+Progress::Progress(int total_steps, std::string unit, std::FILE* out, double min_interval_s)
+    : total_(total_steps),
+      unit_(std::move(unit)),
+      out_(out),
+      min_interval_s_(min_interval_s),
+      start_(std::chrono::steady_clock::now()) {}
 
 double Progress::elapsed_s() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -23,6 +27,10 @@ double Progress::elapsed_s() const {
 
 void Progress::step_done(int done, const std::string& detail) {
   const double elapsed = elapsed_s();
+  const bool print = total_ <= kEveryStepUpTo || done <= 1 || done >= total_ ||
+                     elapsed - last_printed_s_ >= min_interval_s_;
+  if (!print) return;
+  last_printed_s_ = elapsed;
   const double left = done > 0 ? elapsed / done * (total_ - done) : 0.0;
   fmt::print(out_, "podperf: {} {}/{} done, elapsed {}, ~{} left{}{}\n", unit_, done, total_, format_duration(elapsed),
              format_duration(left), detail.empty() ? "" : "; ", detail);

@@ -1,6 +1,8 @@
 #pragma once
-// Progress on rank 0 while rounds run: round k of R, elapsed, estimated time left. One line per
-// round on stderr (fits logs and terminals alike).
+// Progress on rank 0 while rounds run: round k of R, elapsed, estimated time left, on stderr (fits
+// logs and terminals alike). One line per step when there are few steps (kEveryStepUpTo) or steps are
+// slow; with hundreds of fast steps (a modelled fabric, small messages) at most one line a second,
+// always the first and the last.
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -9,7 +11,8 @@ namespace podperf {
 
 class Progress {
  public:
-  Progress(int total_steps, std::string unit, std::FILE* out = stderr);
+  static constexpr int kEveryStepUpTo = 50;
+  Progress(int total_steps, std::string unit, std::FILE* out = stderr, double min_interval_s = 1.0);
   // Call after step `done` (1-based) finished; `detail` is appended to the line.
   void step_done(int done, const std::string& detail);
   [[nodiscard]] double elapsed_s() const;
@@ -18,6 +21,8 @@ class Progress {
   int total_;
   std::string unit_;
   std::FILE* out_;
+  double min_interval_s_;
+  double last_printed_s_ = -1e9;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -15,6 +15,7 @@
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/stats.hpp"
+#include "analysis/summary_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 
@@ -473,6 +474,10 @@ TEST(PairFlags, FamilyMarginKeepsChanceFlagsFromBecomingLinks) {
   EXPECT_NE(chance->observed.find(std::to_string(unguarded.links.size() - 1) + " of 79800 pairs"), std::string::npos)
       << chance->observed;
   EXPECT_NE(chance->expected.find("only beyond 4.8 ("), std::string::npos) << chance->expected;
+  // The terminal summary says why the flagged pairs name no link, and what to do.
+  const std::string summary = podperf::render_summary(guarded, "/results/x");
+  EXPECT_NE(summary.find("Not named as slow links: " + chance->observed), std::string::npos) << summary;
+  EXPECT_NE(summary.find("--retest 1"), std::string::npos) << summary;
   // The same draws without the faults: the chance pairs stay flagged (visible in the heatmap and CSV)
   // but name nothing and do not make the exit code.
   std::size_t next = 0;

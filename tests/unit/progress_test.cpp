@@ -1,6 +1,7 @@
 // Progress lines: format_duration and the line Progress::step_done prints.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -53,6 +54,36 @@ TEST(Progress, StepDoneLine) {
   EXPECT_NE(text.find(" left; node0 <-> node1\n"), std::string::npos) << text;
   EXPECT_NE(text.find("podperf: round 4/4 done"), std::string::npos) << text;
   EXPECT_NE(text.find("~0.0s left\n"), std::string::npos) << "the last step has nothing left\n" << text;
+}
+
+}  // namespace
+}  // namespace podperf
+
+namespace podperf {
+namespace {
+
+std::string lines_of(int total, int steps, double min_interval_s) {
+  std::FILE* out = std::tmpfile();
+  Progress progress(total, "round", out, min_interval_s);
+  for (int i = 1; i <= steps; ++i) progress.step_done(i, "");
+  std::rewind(out);
+  std::string text(1 << 16, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), out));
+  std::fclose(out);
+  return text;
+}
+
+// Hundreds of fast steps print the first, the last and at most one line per interval in between; few
+// steps print every one.
+TEST(Progress, ManyFastStepsAreThrottled) {
+  const std::string many = lines_of(500, 500, 3600.0);
+  EXPECT_EQ(std::count(many.begin(), many.end(), '\n'), 2) << many;
+  EXPECT_NE(many.find("round 1/500 done"), std::string::npos) << many;
+  EXPECT_NE(many.find("round 500/500 done"), std::string::npos) << many;
+  const std::string every = lines_of(500, 500, 0.0);
+  EXPECT_EQ(std::count(every.begin(), every.end(), '\n'), 500);
+  const std::string few = lines_of(Progress::kEveryStepUpTo, Progress::kEveryStepUpTo, 3600.0);
+  EXPECT_EQ(std::count(few.begin(), few.end(), '\n'), Progress::kEveryStepUpTo);
 }
 
 }  // namespace
