@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <exception>
-#include <thread>
 #include <string>
 #include <vector>
 #include <utility>
 
 #include "analysis/baseline.hpp"
+#include "analysis/chunks.hpp"
+#include "analysis/sort_network.hpp"
 #include "analysis/stats.hpp"
 
 namespace podperf {
@@ -24,6 +24,15 @@ struct NoiseScratch {
 };
 double pair_noise_gbps(const PairResult& p, NoiseScratch& scratch) {
   if (p.samples_s.empty() || p.median_s <= 0.0) return 0.0;
+  if (p.samples_s.size() <= kSortNetworkMax) {
+    // The usual case (5-20 iterations): on the stack, sorted by networks (stats.hpp).
+    double busbw[kSortNetworkMax];
+    std::size_t n = 0;
+    for (double t : p.samples_s) {
+      if (t > 0.0) busbw[n++] = p.busbw_gbps * p.median_s / t;
+    }
+    return robust_sigma_small(busbw, n);
+  }
   scratch.busbw.clear();
   for (double t : p.samples_s) {
     if (t > 0.0) scratch.busbw.push_back(p.busbw_gbps * p.median_s / t);
@@ -59,22 +68,13 @@ class KeyIndex {
 // Pairs the run did not finish (watchdog, signal) say nothing about their nodes' speed: the
 // unfinished list names them instead.
 bool measured(const PairResult& p) {
-  return p.status != "timeout" && p.status != "aborted";
+  return p.status.size() != 7 || (p.status != "timeout" && p.status != "aborted");
 }
 
 const std::string& label_of(const Run& run, int node) {
   static const std::string kUnknown = "?";
   if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return kUnknown;
   return run.nodes[static_cast<std::size_t>(node)].label;
-}
-
-// Threads for judging `pairs` pairs: one below 200,000 pairs (threads cost more than they save), else
-// one per hardware thread, at most 8.
-std::size_t analysis_threads(std::size_t pairs) {
-  constexpr std::size_t kPairsPerThread = 200000;
-  if (pairs < kPairsPerThread) return 1;
-  const std::size_t hardware = std::max(1U, std::thread::hardware_concurrency());
-  return std::min<std::size_t>({hardware, 8, pairs / kPairsPerThread});
 }
 
 // A node slow only now and then (a flapping NIC or link, throttling) is flagged in a minority of its
@@ -139,43 +139,19 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   // Chunks of pairs on separate threads at scale (see below), concatenated in chunk order: the same
   // values in the same order as one pass.
   const std::size_t workers = threads > 0 ? threads : analysis_threads(run.pairs.size());
-  const std::size_t chunk = (run.pairs.size() + workers - 1) / workers;
-  const auto in_chunks = [&](auto&& work) {
-    std::vector<std::exception_ptr> errors(workers);
-    std::vector<std::thread> threads;
-    for (std::size_t w = 0; w < workers; ++w) {
-      const std::size_t begin = std::min(run.pairs.size(), w * chunk);
-      const std::size_t end = std::min(run.pairs.size(), begin + chunk);
-      auto task = [&, w, begin, end] {
-        try {
-          work(w, begin, end);
-        } catch (...) {
-          errors[w] = std::current_exception();
-        }
-      };
-      if (w + 1 == workers) {
-        task();
-      } else {
-        threads.emplace_back(task);
-      }
-    }
-    for (std::thread& th : threads) th.join();
-    for (const std::exception_ptr& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-  };
+  const auto chunks = [&](auto&& work) { in_chunks(run.pairs.size(), workers, work); };
   struct KeyValues {
     KeyIndex keys;
     std::vector<std::vector<double>> values;
     std::uint64_t judged_size_bytes = 0;
   };
   std::vector<KeyValues> chunk_values(workers);
-  in_chunks([&](std::size_t w, std::size_t begin, std::size_t end) {
+  chunks([&](std::size_t w, std::size_t begin, std::size_t end) {
     KeyValues& kv = chunk_values[w];
     for (std::size_t i = begin; i < end; ++i) {
       const PairResult& p = run.pairs[i];
       if (measured(p)) kv.judged_size_bytes = std::max(kv.judged_size_bytes, p.size_bytes);
-      if (p.status != "ok") continue;
+      if (!status_ok(p.status)) continue;
       const std::size_t k = kv.keys.find_or_add(p.op, p.size_bytes);
       if (k == kv.values.size()) kv.values.emplace_back();
       kv.values[k].push_back(p.busbw_gbps);
@@ -189,7 +165,11 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
       const auto& [op, size] = kv.keys.keys()[ck];
       const std::size_t k = keys.find_or_add(op, size);
       if (k == values.size()) values.emplace_back();
-      values[k].insert(values[k].end(), kv.values[ck].begin(), kv.values[ck].end());
+      if (values[k].empty()) {
+        values[k].swap(kv.values[ck]);  // the first chunk with this key: no copy
+      } else {
+        values[k].insert(values[k].end(), kv.values[ck].begin(), kv.values[ck].end());
+      }
       std::vector<double>().swap(kv.values[ck]);
     }
   }
@@ -198,7 +178,8 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::sort(order.begin(), order.end(), [&keys](std::size_t a, std::size_t b) { return keys.keys()[a] < keys.keys()[b]; });
   for (std::size_t k : order) {
-    const Baseline b = robust_baseline(values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
+    const Baseline b =
+        robust_baseline_in_place(values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
     baselines[k] = b;
     run.baselines.push_back(SizeBaseline{keys.keys()[k].second, b.value, b.spread, b.kept, b.total});
     std::vector<double>().swap(values[k]);  // released as soon as used
@@ -228,10 +209,11 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
       if (p.flagged) ++tally.flagged[i];
     }
     if (p.flagged) tally.judged_flagged.push_back(&p);
-    if (p.status == "ok") tally.judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
+    if (status_ok(p.status)) tally.judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
   };
   const auto flag_chunk = [&](std::size_t begin, std::size_t end, KeyIndex chunk_keys, Tally& tally) {
     NoiseScratch scratch;
+    tally.judged_ok.reserve(end - begin);  // at most one a pair; pages are touched only as filled
     for (std::size_t i = begin; i < end; ++i) {
       PairResult& p = run.pairs[i];
       p.noise_gbps = pair_noise_gbps(p, scratch);
@@ -239,7 +221,7 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
       const Baseline* base = k < baselines.size() ? &baselines[k] : nullptr;
       p.baseline_gbps = base != nullptr ? base->value : 0.0;
       p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
-      if (p.status != "ok") {
+      if (!status_ok(p.status)) {
         p.flagged = true;
         judge(p, tally);
         continue;
@@ -270,16 +252,13 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   };
   std::vector<Tally> tallies(workers);
   for (Tally& tally : tallies) tally.flagged.assign(n, 0), tally.total.assign(n, 0);
-  in_chunks([&](std::size_t w, std::size_t begin, std::size_t end) { flag_chunk(begin, end, keys, tallies[w]); });
+  chunks([&](std::size_t w, std::size_t begin, std::size_t end) { flag_chunk(begin, end, keys, tallies[w]); });
   std::vector<int> flagged = std::move(tallies.front().flagged), total = std::move(tallies.front().total);
-  std::vector<JudgedRatio> judged_ok = std::move(tallies.front().judged_ok);
   std::vector<const PairResult*> judged_flagged = std::move(tallies.front().judged_flagged);
   for (std::size_t w = 1; w < workers; ++w) {
     Tally& tally = tallies[w];
     for (std::size_t i = 0; i < n; ++i) flagged[i] += tally.flagged[i], total[i] += tally.total[i];
-    judged_ok.insert(judged_ok.end(), tally.judged_ok.begin(), tally.judged_ok.end());
     judged_flagged.insert(judged_flagged.end(), tally.judged_flagged.begin(), tally.judged_flagged.end());
-    std::vector<JudgedRatio>().swap(tally.judged_ok);  // released as soon as merged
   }
 
   std::vector<bool> is_straggler(n, false);
@@ -290,14 +269,16 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   }
   // The ratios of the stragglers' ok pairs (only theirs: at scale every node's would be gigabytes).
   std::vector<std::vector<double>> ratios(n);
-  for (const JudgedRatio& j : judged_ok) {
-    for (int node : {j.a, j.b}) {
-      if (node >= 0 && static_cast<std::size_t>(node) < n && is_straggler[static_cast<std::size_t>(node)]) {
-        ratios[static_cast<std::size_t>(node)].push_back(j.ratio);
+  for (Tally& tally : tallies) {  // in chunk order, each chunk's ok pairs released once read
+    for (const JudgedRatio& j : tally.judged_ok) {
+      for (int node : {j.a, j.b}) {
+        if (node >= 0 && static_cast<std::size_t>(node) < n && is_straggler[static_cast<std::size_t>(node)]) {
+          ratios[static_cast<std::size_t>(node)].push_back(j.ratio);
+        }
       }
     }
+    std::vector<JudgedRatio>().swap(tally.judged_ok);
   }
-  std::vector<JudgedRatio>().swap(judged_ok);
   for (std::size_t i = 0; i < n; ++i) {
     if (!is_straggler[i]) continue;
     Straggler s;
@@ -318,7 +299,7 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
     l.nodes = p->nodes;
     l.hostnames = {label_of(run, p->nodes[0]), label_of(run, p->nodes[1])};
     l.ratio = p->ratio;
-    l.evidence = p->status != "ok"
+    l.evidence = !status_ok(p->status)
                      ? fmt::format("pair {} <-> {} {}: {}", l.hostnames[0], l.hostnames[1], p->status, p->error)
                      : fmt::format(
                            "pair {} <-> {} at {:.0f}% of baseline ({:.2f} of {:.2f} GB/s); both nodes "
@@ -343,7 +324,7 @@ bool attach_retest(Run& run, const PairResult& retest) {
 
 int pairs_exit_code(const Run& run) {
   for (const PairResult& p : run.pairs) {
-    if (p.status != "ok") return 1;
+    if (!status_ok(p.status)) return 1;
     if (p.flagged && p.size_bytes == run.judged_size_bytes) return 1;
   }
   return run.stragglers.empty() && run.links.empty() ? 0 : 1;

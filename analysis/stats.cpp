@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
+
+#include "analysis/sort_network.hpp"
 
 namespace podperf {
 
@@ -37,7 +40,11 @@ double median_in_place(std::vector<double>& values) {
   const double frac = pos - static_cast<double>(lo);
   double low = 0.0;
   double high = 0.0;
-  if (values.size() <= 32) {
+  if (values.size() <= kSortNetworkMax) {
+    sort_small(values.data(), values.size());
+    low = values[lo];
+    high = values[hi];
+  } else if (values.size() <= 32) {
     // A pair's iterations: insertion sort beats nth_element's setup on a few values.
     for (std::size_t i = 1; i < values.size(); ++i) {
       const double v = values[i];
@@ -63,8 +70,42 @@ double sample_stddev(std::span<const double> values) {
   return std::sqrt(ss / static_cast<double>(values.size() - 1));
 }
 
+double robust_sigma_small(double* values, std::size_t n) {
+  if (n == 0) return 0.0;
+  // As median_in_place and robust_sigma_in_place: the order statistics at floor and ceil of the
+  // middle position, interpolated; here both sorts are sorting networks.
+  const std::size_t lo = (n - 1) / 2;
+  const std::size_t hi = n / 2;
+  const double frac = 0.5 * static_cast<double>(n - 1) - static_cast<double>(lo);
+  sort_small(values, n);
+  const double med = values[lo] + (values[hi] - values[lo]) * frac;
+  // The deviations d[i] = |values[i] - med| of the sorted values form two ascending runs:
+  // A = d[lo], d[lo - 1], ..., d[0] and B = d[lo + 1], ..., d[n - 1] (as robust_sigma_in_place
+  // merges them). The k-th smallest (from 0) of both together is the least, over the ways of taking
+  // i values from A and k + 1 - i from B, of the larger of the last values taken: no sort, no branch.
+  double d[kSortNetworkMax] = {};
+  for (std::size_t i = 0; i < n; ++i) d[i] = std::fabs(values[i] - med);
+  const std::size_t a = lo + 1;
+  const std::size_t b = n - a;
+  const auto kth = [&](std::size_t k) {
+    double best = std::numeric_limits<double>::infinity();
+    if (k < b) best = d[lo + 1 + k];                  // all k + 1 from B
+    if (k < a) best = min_of(best, d[lo - k]);         // all from A
+    const std::size_t first = std::max<std::size_t>(1, k + 1 > b ? k + 1 - b : 0);
+    const std::size_t last = std::min(k, a);
+    for (std::size_t i = first; i <= last; ++i) {      // i from A (its last d[lo + 1 - i]), the rest from B
+      best = min_of(best, max_of(d[lo + 1 - i], d[lo + 1 + k - i]));
+    }
+    return best;
+  };
+  const double low = kth(lo);
+  const double high = hi == lo ? low : kth(hi);
+  return 1.4826 * (low + (high - low) * frac);
+}
+
 double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& scratch) {
   if (values.empty()) return 0.0;
+  if (values.size() <= kSortNetworkMax) return robust_sigma_small(values.data(), values.size());
   const double med = median_in_place(values);
   const std::size_t n = values.size();
   const double pos = 0.5 * static_cast<double>(n - 1);

@@ -32,5 +32,8 @@ double median_in_place(std::vector<double>& values);
 // Sample standard deviation (n-1); 0 for fewer than 2 values. Summary::stddev is this.
 double sample_stddev(std::span<const double> values);
 double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& scratch);
+// robust_sigma_in_place of n <= kSortNetworkMax (16, analysis/sort_network.hpp) values, bit for bit
+// (NaN-free input), with sorting networks and no allocation: a pair's samples. Sorts `values`.
+double robust_sigma_small(double* values, std::size_t n);
 
 }  // namespace podperf
