@@ -2,7 +2,6 @@
 // Robust baseline of a set of bandwidths (SuperBench iteration, FIELD-NOTES section 2).
 #include <cstddef>
 #include <span>
-#include <vector>
 
 namespace podperf {
 
@@ -21,9 +20,5 @@ struct Baseline {
 // noisy healthy set cannot cascade up to its single best value. Empty input gives value 0.
 Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes,
                          double min_kept_fraction);
-// The same (robust_baseline is this on a copy), in `values`' own storage: millions of pairs at scale,
-// no copy per pass. Leaves in `values` the values kept, in their given order.
-Baseline robust_baseline_in_place(std::vector<double>& values, double threshold, int max_passes,
-                                  double min_kept_fraction);
 
 }  // namespace podperf

@@ -153,7 +153,12 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
       if (measured(p)) kv.judged_size_bytes = std::max(kv.judged_size_bytes, p.size_bytes);
       if (!status_ok(p.status)) continue;
       const std::size_t k = kv.keys.find_or_add(p.op, p.size_bytes);
-      if (k == kv.values.size()) kv.values.emplace_back();
+      if (k == kv.values.size()) {
+        kv.values.emplace_back();
+        // The first key of a chunk (all its pairs when one size was measured): room for the rest
+        // of the chunk at once (pages are touched only as filled), no regrowth copies.
+        if (k == 0) kv.values.back().reserve(end - i);
+      }
       kv.values[k].push_back(p.busbw_gbps);
     }
   });
@@ -178,8 +183,7 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::sort(order.begin(), order.end(), [&keys](std::size_t a, std::size_t b) { return keys.keys()[a] < keys.keys()[b]; });
   for (std::size_t k : order) {
-    const Baseline b =
-        robust_baseline_in_place(values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
+    const Baseline b = robust_baseline(values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
     baselines[k] = b;
     run.baselines.push_back(SizeBaseline{keys.keys()[k].second, b.value, b.spread, b.kept, b.total});
     std::vector<double>().swap(values[k]);  // released as soon as used
