@@ -132,6 +132,10 @@ std::map<std::string, double> host_busbw_ratio(const Run& run, std::size_t threa
   std::vector<std::vector<std::vector<double>>> ratios(workers, std::vector<std::vector<double>>(hosts));
   in_chunks(run.pairs.size(), workers, [&](std::size_t w, std::size_t begin, std::size_t end) {
     std::vector<std::vector<double>>& mine = ratios[w];
+    // Room for a share of the chunk's ratios per host (each pair gives two): most vectors then
+    // never grow, and none more than once or twice (growing copies them).
+    const std::size_t share = 2 * (end - begin) / hosts + 16;
+    for (std::vector<double>& r : mine) r.reserve(share + share / 4);
     for (std::size_t i = begin; i < end; ++i) {
       const PairResult& p = run.pairs[i];
       if (p.size_bytes != run.judged_size_bytes || !status_ok(p.status)) continue;

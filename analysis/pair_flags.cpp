@@ -22,10 +22,24 @@ struct NoiseScratch {
   std::vector<double> busbw;
   std::vector<double> deviations;
 };
+// The usual case (5-16 iterations, all timed): the per-iteration busbw into `out` (on the stack),
+// as below. False when the pair needs the general path.
+bool small_pair_busbw(const PairResult& p, double* out) {
+  const std::size_t count = p.samples_s.size();
+  if (count == 0 || count > kSortNetworkMax || p.median_s <= 0.0) return false;
+  const double* samples = p.samples_s.data();
+  bool all_positive = true;
+  for (std::size_t i = 0; i < count; ++i) all_positive &= samples[i] > 0.0;
+  if (!all_positive) return false;
+  const double scale = p.busbw_gbps * p.median_s;  // busbw * median / t, as below
+  for (std::size_t i = 0; i < count; ++i) out[i] = scale / samples[i];  // vectorized divisions
+  return true;
+}
+
 double pair_noise_gbps(const PairResult& p, NoiseScratch& scratch) {
   if (p.samples_s.empty() || p.median_s <= 0.0) return 0.0;
   if (p.samples_s.size() <= kSortNetworkMax) {
-    // The usual case (5-20 iterations): on the stack, sorted by networks (stats.hpp).
+    // On the stack, sorted by networks (stats.hpp).
     double busbw[kSortNetworkMax];
     std::size_t n = 0;
     for (double t : p.samples_s) {
@@ -38,6 +52,18 @@ double pair_noise_gbps(const PairResult& p, NoiseScratch& scratch) {
     if (t > 0.0) scratch.busbw.push_back(p.busbw_gbps * p.median_s / t);
   }
   return robust_sigma_in_place(scratch.busbw, scratch.deviations);
+}
+
+// pair_noise_gbps of two pairs at once when both are the usual case with as many samples (the
+// networks then sort both in one pass); false otherwise.
+bool pair_noise_gbps_2(const PairResult& p, const PairResult& q, double& p_noise, double& q_noise) {
+  double p_busbw[kSortNetworkMax];
+  double q_busbw[kSortNetworkMax];
+  if (p.samples_s.size() != q.samples_s.size() || !small_pair_busbw(p, p_busbw) || !small_pair_busbw(q, q_busbw)) {
+    return false;
+  }
+  robust_sigma_small_2(p_busbw, q_busbw, p.samples_s.size(), p_noise, q_noise);
+  return true;
 }
 
 // The (op, size) keys of a run's pairs: a handful (sizes x ops), so a linear search per pair is far
@@ -218,9 +244,18 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   const auto flag_chunk = [&](std::size_t begin, std::size_t end, KeyIndex chunk_keys, Tally& tally) {
     NoiseScratch scratch;
     tally.judged_ok.reserve(end - begin);  // at most one a pair; pages are touched only as filled
+    double next_noise = 0.0;  // the next pair's, computed with this one's
+    bool have_next = false;
     for (std::size_t i = begin; i < end; ++i) {
       PairResult& p = run.pairs[i];
-      p.noise_gbps = pair_noise_gbps(p, scratch);
+      if (have_next) {
+        p.noise_gbps = next_noise;
+        have_next = false;
+      } else if (i + 1 < end && pair_noise_gbps_2(p, run.pairs[i + 1], p.noise_gbps, next_noise)) {
+        have_next = true;
+      } else {
+        p.noise_gbps = pair_noise_gbps(p, scratch);
+      }
       const std::size_t k = chunk_keys.find(p.op, p.size_bytes);
       const Baseline* base = k < baselines.size() ? &baselines[k] : nullptr;
       p.baseline_gbps = base != nullptr ? base->value : 0.0;

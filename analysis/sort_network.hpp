@@ -1,10 +1,11 @@
 #pragma once
-// Sorting networks for at most 16 doubles: a fixed sequence of compare-exchanges (min and max, no
+// Sorting networks for at most 16 values: a fixed sequence of compare-exchanges (min and max, no
 // branch on the data), so a CPU never mispredicts on the values. For the pairs analysis's per-pair
 // median and MAD of its 5-20 samples, millions of times. The networks are Batcher's odd-even merge
 // sort, cut to n wires (wires past n would hold +infinity and never move, so their comparators drop).
 // For NaN-free input the result is the ascending order std::sort gives (equal values are
 // indistinguishable except -0.0 against 0.0, which compare equal and may come out in either order).
+// The same networks sort two samples at once, one per lane of an SSE2 register (Lanes2).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,32 @@
 namespace podperf {
 
 inline constexpr std::size_t kSortNetworkMax = 16;
+
+// min and max as one instruction each (minsd, maxsd) where there is SSE2: for NaN-free input the
+// same values as std::min and std::max, without a branch on the data (compilers turn plain ternaries
+// into compares and branches).
+inline double min_of(double a, double b) {
+#if defined(__SSE2__)
+  return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(a), _mm_set_sd(b)));
+#else
+  return b < a ? b : a;
+#endif
+}
+inline double max_of(double a, double b) {
+#if defined(__SSE2__)
+  return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(a), _mm_set_sd(b)));
+#else
+  return a < b ? b : a;
+#endif
+}
+
+#if defined(__SSE2__)
+// Two doubles, one per lane, computed on together (minpd, maxpd, and +, -, * per lane: each lane's
+// result is bit for bit what the same operations on a double give).
+using Lanes2 = __m128d;
+inline Lanes2 min_of(Lanes2 a, Lanes2 b) { return _mm_min_pd(a, b); }
+inline Lanes2 max_of(Lanes2 a, Lanes2 b) { return _mm_max_pd(a, b); }
+#endif
 
 namespace sort_network_detail {
 
@@ -43,47 +70,24 @@ constexpr Network batcher(std::size_t n) {
 template <std::size_t N>
 inline constexpr Network kNetwork = batcher(N);
 
-template <std::size_t N>
-inline void sort_fixed(double* v) {
+template <std::size_t N, class V>
+inline void sort_fixed(V* v) {
   constexpr const Network& net = kNetwork<N>;
 #pragma GCC unroll 64
   for (std::size_t c = 0; c < net.size; ++c) {
-#if defined(__SSE2__)
-    // minsd/maxsd: compilers turn the plain ternaries below into compares and branches.
-    const __m128d a = _mm_load_sd(v + net.pairs[c][0]);
-    const __m128d b = _mm_load_sd(v + net.pairs[c][1]);
-    _mm_store_sd(v + net.pairs[c][0], _mm_min_sd(a, b));
-    _mm_store_sd(v + net.pairs[c][1], _mm_max_sd(a, b));
-#else
-    const double a = v[net.pairs[c][0]];
-    const double b = v[net.pairs[c][1]];
-    v[net.pairs[c][0]] = b < a ? b : a;
-    v[net.pairs[c][1]] = b < a ? a : b;
-#endif
+    const V a = v[net.pairs[c][0]];
+    const V b = v[net.pairs[c][1]];
+    v[net.pairs[c][0]] = min_of(a, b);
+    v[net.pairs[c][1]] = max_of(a, b);
   }
 }
 
 }  // namespace sort_network_detail
 
-// min and max as one instruction each (minsd, maxsd) where there is SSE2: for NaN-free input the
-// same values as std::min and std::max, without a branch on the data.
-inline double min_of(double a, double b) {
-#if defined(__SSE2__)
-  return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(a), _mm_set_sd(b)));
-#else
-  return b < a ? b : a;
-#endif
-}
-inline double max_of(double a, double b) {
-#if defined(__SSE2__)
-  return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(a), _mm_set_sd(b)));
-#else
-  return a < b ? b : a;
-#endif
-}
-
-// Sorts v[0..n) ascending; n <= kSortNetworkMax (larger n is a caller's bug and sorts nothing).
-inline void sort_small(double* v, std::size_t n) {
+// Sorts v[0..n) ascending (each lane on its own for Lanes2); n <= kSortNetworkMax (larger n is a
+// caller's bug and sorts nothing).
+template <class V>
+inline void sort_small(V* v, std::size_t n) {
   using namespace sort_network_detail;
   switch (n) {
     case 2: sort_fixed<2>(v); break;

@@ -70,25 +70,35 @@ double sample_stddev(std::span<const double> values) {
   return std::sqrt(ss / static_cast<double>(values.size() - 1));
 }
 
-double robust_sigma_small(double* values, std::size_t n) {
-  if (n == 0) return 0.0;
+namespace {
+
+inline double abs_of(double v) { return std::fabs(v); }
+inline double splat(double v, double) { return v; }
+#if defined(__SSE2__)
+inline Lanes2 abs_of(Lanes2 v) { return _mm_andnot_pd(_mm_set1_pd(-0.0), v); }  // fabs per lane
+inline Lanes2 splat(double v, Lanes2) { return _mm_set1_pd(v); }
+#endif
+
+// robust_sigma_small on one sample (V = double) or two of the same size at once (V = Lanes2).
+template <class V>
+V robust_sigma_lanes(V* values, std::size_t n) {
   // As median_in_place and robust_sigma_in_place: the order statistics at floor and ceil of the
-  // middle position, interpolated; here both sorts are sorting networks.
+  // middle position, interpolated; the values sorted by a network.
   const std::size_t lo = (n - 1) / 2;
   const std::size_t hi = n / 2;
-  const double frac = 0.5 * static_cast<double>(n - 1) - static_cast<double>(lo);
+  const V frac = splat(0.5 * static_cast<double>(n - 1) - static_cast<double>(lo), V{});
   sort_small(values, n);
-  const double med = values[lo] + (values[hi] - values[lo]) * frac;
+  const V med = values[lo] + (values[hi] - values[lo]) * frac;
   // The deviations d[i] = |values[i] - med| of the sorted values form two ascending runs:
   // A = d[lo], d[lo - 1], ..., d[0] and B = d[lo + 1], ..., d[n - 1] (as robust_sigma_in_place
   // merges them). The k-th smallest (from 0) of both together is the least, over the ways of taking
   // i values from A and k + 1 - i from B, of the larger of the last values taken: no sort, no branch.
-  double d[kSortNetworkMax] = {};
-  for (std::size_t i = 0; i < n; ++i) d[i] = std::fabs(values[i] - med);
+  V d[kSortNetworkMax] = {};
+  for (std::size_t i = 0; i < n; ++i) d[i] = abs_of(values[i] - med);
   const std::size_t a = lo + 1;
   const std::size_t b = n - a;
   const auto kth = [&](std::size_t k) {
-    double best = std::numeric_limits<double>::infinity();
+    V best = splat(std::numeric_limits<double>::infinity(), V{});
     if (k < b) best = d[lo + 1 + k];                  // all k + 1 from B
     if (k < a) best = min_of(best, d[lo - k]);         // all from A
     const std::size_t first = std::max<std::size_t>(1, k + 1 > b ? k + 1 - b : 0);
@@ -98,9 +108,33 @@ double robust_sigma_small(double* values, std::size_t n) {
     }
     return best;
   };
-  const double low = kth(lo);
-  const double high = hi == lo ? low : kth(hi);
-  return 1.4826 * (low + (high - low) * frac);
+  const V low = kth(lo);
+  const V high = hi == lo ? low : kth(hi);
+  return splat(1.4826, V{}) * (low + (high - low) * frac);
+}
+
+}  // namespace
+
+double robust_sigma_small(double* values, std::size_t n) {
+  if (n == 0) return 0.0;
+  return robust_sigma_lanes(values, n);
+}
+
+void robust_sigma_small_2(double* first, double* second, std::size_t n, double& first_sigma, double& second_sigma) {
+#if defined(__SSE2__) && !defined(__FMA__)
+  // Without FMA the compiler cannot fuse the scalar path's multiply-adds either, so both lanes give
+  // what robust_sigma_small gives.
+  if (n > 0) {
+    Lanes2 v[kSortNetworkMax];
+    for (std::size_t i = 0; i < n; ++i) v[i] = _mm_set_pd(second[i], first[i]);
+    const Lanes2 sigma = robust_sigma_lanes(v, n);
+    first_sigma = _mm_cvtsd_f64(sigma);
+    second_sigma = _mm_cvtsd_f64(_mm_unpackhi_pd(sigma, sigma));
+    return;
+  }
+#endif
+  first_sigma = robust_sigma_small(first, n);
+  second_sigma = robust_sigma_small(second, n);
 }
 
 double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& scratch) {

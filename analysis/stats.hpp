@@ -35,5 +35,8 @@ double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& s
 // robust_sigma_in_place of n <= kSortNetworkMax (16, analysis/sort_network.hpp) values, bit for bit
 // (NaN-free input), with sorting networks and no allocation: a pair's samples. Sorts `values`.
 double robust_sigma_small(double* values, std::size_t n);
+// robust_sigma_small of two samples of the same size n <= 16 at once (one per SSE2 lane where
+// available; the same results bit for bit). Sorts both.
+void robust_sigma_small_2(double* first, double* second, std::size_t n, double& first_sigma, double& second_sigma);
 
 }  // namespace podperf
