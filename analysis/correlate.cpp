@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/chunks.hpp"
+#include "analysis/stats.hpp"
 
 namespace podperf {
 namespace {
@@ -150,6 +151,7 @@ std::map<std::string, double> host_busbw_ratio(const Run& run, std::size_t threa
   std::vector<char> has(hosts, 0);
   in_chunks(hosts, std::min(workers, hosts), [&](std::size_t, std::size_t begin, std::size_t end) {
     std::vector<double> all;
+    std::vector<double> scratch;
     for (std::size_t h = begin; h < end; ++h) {
       std::vector<double>* r = &ratios[0][h];
       if (workers > 1) {
@@ -161,9 +163,7 @@ std::map<std::string, double> host_busbw_ratio(const Run& run, std::size_t threa
         r = &all;
       }
       if (r->empty()) continue;
-      const auto mid = r->begin() + static_cast<std::ptrdiff_t>(r->size() / 2);
-      std::nth_element(r->begin(), mid, r->end());
-      medians[h] = *mid;
+      medians[h] = upper_median_in_place(*r, scratch);
       has[h] = 1;
       if (workers == 1) std::vector<double>().swap(ratios[0][h]);
     }

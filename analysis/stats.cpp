@@ -1,6 +1,7 @@
 #include "analysis/stats.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -135,6 +136,45 @@ void robust_sigma_small_2(double* first, double* second, std::size_t n, double& 
 #endif
   first_sigma = robust_sigma_small(first, n);
   second_sigma = robust_sigma_small(second, n);
+}
+
+double upper_median_in_place(std::vector<double>& values, std::vector<double>& scratch) {
+  if (values.empty()) return 0.0;
+  const std::size_t n = values.size();
+  const std::size_t k = n / 2;
+  const auto kth = values.begin() + static_cast<std::ptrdiff_t>(k);
+  constexpr std::size_t kSample = 127;
+  constexpr std::size_t kMargin = 16;  // sample ranks either side: the bracket misses rarely
+  if (n < 4 * kSample) {
+    std::nth_element(values.begin(), kth, values.end());
+    return *kth;
+  }
+  // Bracket the middle by a sorted sample of evenly spaced values, keep the values inside it (one
+  // pass without branches), and select among those alone: a quarter of them or so.
+  std::array<double, kSample> sample{};
+  for (std::size_t i = 0; i < kSample; ++i) sample[i] = values[i * n / kSample];
+  std::sort(sample.begin(), sample.end());
+  const std::size_t center = k * kSample / n;
+  const double low = sample[center > kMargin ? center - kMargin : 0];
+  const double high = sample[std::min(kSample - 1, center + kMargin)];
+  scratch.resize(n);
+  std::size_t below = 0;
+  std::size_t above = 0;
+  std::size_t inside = 0;
+  for (double v : values) {
+    below += v < low ? 1 : 0;
+    above += v > high ? 1 : 0;
+    scratch[inside] = v;
+    inside += (v >= low) & (v <= high) ? 1 : 0;
+  }
+  // All values compared (no NaN) and the k-th among those inside: it is the (k - below)-th of them.
+  if (below + inside + above == n && below <= k && k < below + inside) {
+    const auto mid = scratch.begin() + static_cast<std::ptrdiff_t>(k - below);
+    std::nth_element(scratch.begin(), mid, scratch.begin() + static_cast<std::ptrdiff_t>(inside));
+    return *mid;
+  }
+  std::nth_element(values.begin(), kth, values.end());
+  return *kth;
 }
 
 double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& scratch) {

@@ -32,6 +32,11 @@ double median_in_place(std::vector<double>& values);
 // Sample standard deviation (n-1); 0 for fewer than 2 values. Summary::stddev is this.
 double sample_stddev(std::span<const double> values);
 double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& scratch);
+// The upper median: the element at size/2 of the values in ascending order (what nth_element
+// there gives; 0 when empty), for thousands of values (a host's pair ratios): bracketed by a sorted
+// sample first, then selected among the values inside the bracket. Reorders `values`; `scratch` is a
+// reusable buffer.
+double upper_median_in_place(std::vector<double>& values, std::vector<double>& scratch);
 // robust_sigma_in_place of n <= kSortNetworkMax (16, analysis/sort_network.hpp) values, bit for bit
 // (NaN-free input), with sorting networks and no allocation: a pair's samples. Sorts `values`.
 double robust_sigma_small(double* values, std::size_t n);

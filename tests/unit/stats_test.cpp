@@ -99,3 +99,38 @@ TEST(Stats, NetworkMedianAndRobustSigmaMatchTheSortedCopiesBitForBit) {
   double two[] = {2.0, 1.0};
   EXPECT_EQ(podperf::robust_sigma_small(two, 2), 1.4826 * 0.5);
 }
+
+// upper_median_in_place (a host's median pair ratio in correlate, thousands of values): the element at
+// size/2 of the sorted values, on small sets (nth_element alone) and large ones (bracketed by a
+// sample) of narrow noise, ties, ascending values and a third of the values far below the rest (the
+// bracket then sits off the sample's middle), and with a NaN (the plain nth_element path).
+TEST(Stats, UpperMedianMatchesTheSortedElement) {
+  std::mt19937_64 rng(29);
+  std::normal_distribution<double> ratio(1.0, 0.02);
+  std::uniform_int_distribution<int> small(0, 3);
+  std::vector<double> scratch;
+  for (std::size_t n : {1u, 2u, 3u, 100u, 507u, 508u, 509u, 1000u, 4095u, 4096u}) {
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<double> values(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        switch (trial % 4) {
+          case 0: values[i] = ratio(rng); break;
+          case 1: values[i] = static_cast<double>(small(rng)); break;
+          case 2: values[i] = static_cast<double>(i); break;
+          default: values[i] = i % 3 == 0 ? 0.5 : ratio(rng); break;
+        }
+      }
+      std::vector<double> sorted = values;
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_EQ(podperf::upper_median_in_place(values, scratch), sorted[n / 2]) << "n " << n << " trial " << trial;
+    }
+  }
+  std::vector<double> empty;
+  EXPECT_EQ(podperf::upper_median_in_place(empty, scratch), 0.0);
+  std::vector<double> with_nan(1000, 1.0);
+  with_nan[10] = std::nan("");
+  with_nan[500] = 0.5;
+  std::vector<double> copy = with_nan;
+  std::nth_element(copy.begin(), copy.begin() + 500, copy.end());
+  EXPECT_EQ(podperf::upper_median_in_place(with_nan, scratch), copy[500]);
+}
