@@ -152,7 +152,15 @@ double upper_median_in_place(std::vector<double>& values, std::vector<double>& s
   // Bracket the middle by a sorted sample of evenly spaced values, keep the values inside it (one
   // pass without branches), and select among those alone: a quarter of them or so.
   std::array<double, kSample> sample{};
-  for (std::size_t i = 0; i < kSample; ++i) sample[i] = values[i * n / kSample];
+  bool comparable = true;  // no NaN (sorting needs an order)
+  for (std::size_t i = 0; i < kSample; ++i) {
+    sample[i] = values[i * n / kSample];
+    comparable &= sample[i] == sample[i];
+  }
+  if (!comparable) {
+    std::nth_element(values.begin(), kth, values.end());
+    return *kth;
+  }
   std::sort(sample.begin(), sample.end());
   const std::size_t center = k * kSample / n;
   const double low = sample[center > kMargin ? center - kMargin : 0];

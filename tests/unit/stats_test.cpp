@@ -127,10 +127,12 @@ TEST(Stats, UpperMedianMatchesTheSortedElement) {
   }
   std::vector<double> empty;
   EXPECT_EQ(podperf::upper_median_in_place(empty, scratch), 0.0);
-  std::vector<double> with_nan(1000, 1.0);
-  with_nan[10] = std::nan("");
-  with_nan[500] = 0.5;
-  std::vector<double> copy = with_nan;
-  std::nth_element(copy.begin(), copy.begin() + 500, copy.end());
-  EXPECT_EQ(podperf::upper_median_in_place(with_nan, scratch), copy[500]);
+  for (std::size_t nan_at : {0u, 10u}) {  // 0 is in the sample, 10 is not
+    std::vector<double> with_nan(1000, 1.0);
+    with_nan[nan_at] = std::nan("");
+    with_nan[500] = 0.5;
+    std::vector<double> copy = with_nan;
+    std::nth_element(copy.begin(), copy.begin() + 500, copy.end());
+    EXPECT_EQ(podperf::upper_median_in_place(with_nan, scratch), copy[500]) << nan_at;
+  }
 }
