@@ -153,7 +153,7 @@ void name_intermittent_nodes(Run& run, const PairThresholds& t, const std::vecto
 
 }  // namespace
 
-void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
+void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, JudgedPairs* judged) {
   run.baselines.clear();
   run.stragglers.clear();
   run.links.clear();
@@ -221,10 +221,6 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   // separate threads, each with its own tally; the tallies are merged in chunk order, so the result
   // is the same as one pass in order.
   const std::size_t n = run.nodes.size();
-  struct JudgedRatio {
-    int a, b;
-    double ratio;
-  };
   struct Tally {
     std::vector<int> flagged, total;
     std::vector<JudgedRatio> judged_ok;
@@ -308,7 +304,7 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   }
   // The ratios of the stragglers' ok pairs (only theirs: at scale every node's would be gigabytes).
   std::vector<std::vector<double>> ratios(n);
-  for (Tally& tally : tallies) {  // in chunk order, each chunk's ok pairs released once read
+  for (const Tally& tally : tallies) {
     for (const JudgedRatio& j : tally.judged_ok) {
       for (int node : {j.a, j.b}) {
         if (node >= 0 && static_cast<std::size_t>(node) < n && is_straggler[static_cast<std::size_t>(node)]) {
@@ -316,8 +312,13 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
         }
       }
     }
-    std::vector<JudgedRatio>().swap(tally.judged_ok);
   }
+  if (judged != nullptr) {
+    judged->chunks.clear();
+    for (Tally& tally : tallies) judged->chunks.push_back(std::move(tally.judged_ok));
+    judged->filled = true;
+  }
+  std::vector<Tally>().swap(tallies);  // the ok pairs released once read (unless handed on)
   for (std::size_t i = 0; i < n; ++i) {
     if (!is_straggler[i]) continue;
     Straggler s;

@@ -2,6 +2,7 @@
 // Flags slow pairs and names straggler nodes and slow links. Pure: works on a Run's pairs.
 #include <cstddef>
 
+#include "analysis/judged_pairs.hpp"
 #include "analysis/run.hpp"
 #include "analysis/thresholds.hpp"
 
@@ -22,7 +23,10 @@ namespace podperf {
 //    the same baseline); otherwise cleared_by_retest.
 // `threads`: 0 picks one per hardware thread (at most 8) from 200,000 pairs on, else one; the
 // result is the same for any number.
-void analyze_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0);
+// `judged`: when given, receives the pairs judged ok at the judged size for correlate() (which then
+// need not read the pairs again).
+void analyze_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0,
+                   JudgedPairs* judged = nullptr);
 
 // Records a retest measurement (a PairResult at one size) on the run's matching pair (same nodes,
 // op and size): its samples and busbw. Returns false when no such pair exists.

@@ -51,8 +51,10 @@ void BM_Analysis(benchmark::State& state, int n) {
   const MemoryWatch memory;
   const ProcessCpu cpu;
   for (auto _ : state) {
-    analyze_pairs(run, thresholds());
-    correlate(run);
+    // As PairsRecorder::analyze (bench/pairs_run.cpp): the judged pairs handed on to correlate.
+    JudgedPairs judged;
+    analyze_pairs(run, thresholds(), 0, &judged);
+    correlate(run, 6, 0, &judged);
     benchmark::DoNotOptimize(run.stragglers.data());
   }
   cpu.report(state);
@@ -68,7 +70,8 @@ void BM_AnalyzePairs(benchmark::State& state, int n) {
   const MemoryWatch memory;
   const ProcessCpu cpu;
   for (auto _ : state) {
-    analyze_pairs(run, thresholds());
+    JudgedPairs judged;
+    analyze_pairs(run, thresholds(), 0, &judged);
     benchmark::DoNotOptimize(run.stragglers.data());
   }
   cpu.report(state);
@@ -78,11 +81,12 @@ void BM_AnalyzePairs(benchmark::State& state, int n) {
 
 void BM_Correlate(benchmark::State& state, int n) {
   Run& run = cached_run(n);
-  analyze_pairs(run, thresholds());
+  JudgedPairs judged;
+  analyze_pairs(run, thresholds(), 0, &judged);
   const MemoryWatch memory;
   const ProcessCpu cpu;
   for (auto _ : state) {
-    correlate(run);
+    correlate(run, 6, 0, &judged);
     benchmark::DoNotOptimize(run.findings.data());
   }
   cpu.report(state);

@@ -170,7 +170,13 @@ TEST(Correlate, ChunkedHostMediansMatchOneSortedListPerHost) {
   small.size_bytes = 1024;
   run.pairs.insert(run.pairs.begin() + 100, small);
   run.pairs[200].nodes[1] = 99;  // no such node: counts for the host ""
-  analyze_pairs(run, load_thresholds("").pairs);
+  JudgedPairs judged_one;
+  JudgedPairs judged_three;
+  {
+    podperf::Run copy = run;
+    analyze_pairs(copy, load_thresholds("").pairs, 3, &judged_three);
+  }
+  analyze_pairs(run, load_thresholds("").pairs, 1, &judged_one);
   for (const NodeInfo& n : run.nodes) {
     run.node_metrics.push_back(NodeMetric{n.hostname, "efa_error_counter_rise", 3.0 * n.index});
   }
@@ -179,13 +185,23 @@ TEST(Correlate, ChunkedHostMediansMatchOneSortedListPerHost) {
   for (std::size_t threads : {1u, 2u, 3u, 7u, 64u}) {
     EXPECT_EQ(host_busbw_ratio(run, threads), expected) << threads << " threads";
   }
+  // From the pairs analyze_pairs judged (one chunk, or three), without reading the pairs again.
+  ASSERT_TRUE(judged_one.filled);
+  ASSERT_EQ(judged_three.chunks.size(), 3u);
+  EXPECT_EQ(host_busbw_ratio(run, 1, &judged_one), expected);
+  EXPECT_EQ(host_busbw_ratio(run, 1, &judged_three), expected);
+  const JudgedPairs unfilled;  // not from analyze_pairs: the sweep over the pairs
+  EXPECT_EQ(host_busbw_ratio(run, 2, &unfilled), expected);
   podperf::Run one = run;
   podperf::Run four = run;
+  podperf::Run handed_on = run;
   correlate(one, 6, 1);
   correlate(four, 6, 4);
+  correlate(handed_on, 6, 0, &judged_three);
   ASSERT_FALSE(one.findings.empty());
   EXPECT_EQ(nlohmann::json(four.findings).dump(), nlohmann::json(one.findings).dump());
   EXPECT_EQ(nlohmann::json(four.stragglers).dump(), nlohmann::json(one.stragglers).dump());
+  EXPECT_EQ(nlohmann::json(handed_on.findings).dump(), nlohmann::json(one.findings).dump());
 }
 
 }  // namespace
