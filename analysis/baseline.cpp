@@ -13,26 +13,54 @@ Baseline robust_baseline(std::span<const double> values, double threshold, int m
                          double min_kept_fraction) {
   Baseline out;
   out.total = values.size();
-  std::vector<double> kept(values.begin(), values.end());
-  if (kept.empty()) return out;
+  if (values.empty()) return out;
   const auto min_kept = std::max<std::size_t>(
       1, static_cast<std::size_t>(std::floor(min_kept_fraction * static_cast<double>(values.size()))));
-  double mean = std::accumulate(kept.begin(), kept.end(), 0.0) / static_cast<double>(kept.size());
+  // The values kept are all of them, then, once a pass is taken, those at or above the highest floor
+  // taken so far (each pass keeps, of those kept, the ones at or above its floor). So every pass
+  // reads the values in place, in their order: at scale millions of them, no copy per pass. Sums run
+  // in that order, as std::accumulate over a copy of the kept values would (the same bits).
+  bool filtered = false;
+  double kept_floor = 0.0;
+  const auto kept_value = [&](double v) { return !filtered || v >= kept_floor; };
+  std::size_t kept = values.size();
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  double mean = sum / static_cast<double>(kept);
   for (int pass = 1; pass <= max_passes; ++pass) {
     out.passes = pass;
     const double floor = mean * (1.0 - threshold);
-    std::vector<double> next;
-    next.reserve(kept.size());
-    for (double v : kept) {
-      if (v >= floor) next.push_back(v);
+    const double next_floor = filtered ? std::max(kept_floor, floor) : floor;
+    std::size_t next = 0;
+    double next_sum = 0.0;
+    for (double v : values) {
+      if (kept_value(v) && v >= floor) {
+        ++next;
+        next_sum += v;
+      }
     }
-    if (next.size() == kept.size() || next.empty() || next.size() < min_kept) break;
-    kept = std::move(next);
-    mean = std::accumulate(kept.begin(), kept.end(), 0.0) / static_cast<double>(kept.size());
+    if (next == kept || next == 0 || next < min_kept) break;
+    filtered = true;
+    kept_floor = next_floor;
+    kept = next;
+    mean = next_sum / static_cast<double>(kept);
   }
   out.value = mean;
-  out.spread = sample_stddev(kept);  // not summarize(): its sorts cost seconds at 8 million pairs
-  out.kept = kept.size();
+  // The sample standard deviation of the kept values (as sample_stddev; not summarize(): its sorts
+  // cost seconds at 8 million pairs).
+  if (kept >= 2) {
+    double kept_sum = 0.0;
+    for (double v : values) {
+      if (kept_value(v)) kept_sum += v;
+    }
+    const double kept_mean = kept_sum / static_cast<double>(kept);
+    double ss = 0.0;
+    for (double v : values) {
+      if (kept_value(v)) ss += (v - kept_mean) * (v - kept_mean);
+    }
+    out.spread = std::sqrt(ss / static_cast<double>(kept - 1));
+  }
+  out.kept = kept;
   return out;
 }
 

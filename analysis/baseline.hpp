@@ -1,5 +1,6 @@
 #pragma once
 // Robust baseline of a set of bandwidths (SuperBench iteration, FIELD-NOTES section 2).
+#include <cstddef>
 #include <span>
 
 namespace podperf {

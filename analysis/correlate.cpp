@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/chunks.hpp"
+#include "analysis/stats.hpp"
 #include "analysis/pair_flags.hpp"
 
 namespace podperf {
@@ -116,10 +118,7 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
   return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0.0;
 }
 
-namespace {
-// Median busbw ratio of every host over its measured pairs at the judged size (the upper median:
-// element size/2 in order).
-std::map<std::string, double> host_busbw_ratio(const Run& run) {
+std::map<std::string, double> host_busbw_ratio(const Run& run, std::size_t threads, const JudgedPairs* judged) {
   // Hosts by index, once: at scale a string-keyed map lookup per pair costs seconds.
   std::map<std::string, std::size_t> host_index;
   std::vector<std::size_t> node_host(run.nodes.size());
@@ -127,31 +126,82 @@ std::map<std::string, double> host_busbw_ratio(const Run& run) {
     node_host[i] = host_index.emplace(run.nodes[i].hostname, host_index.size()).first->second;
   }
   const std::size_t unknown = host_index.emplace(host_of(run, -1), host_index.size()).first->second;
-  std::vector<std::vector<double>> ratios(host_index.size());
-  for (const PairResult& p : run.pairs) {
-    if (p.size_bytes != run.judged_size_bytes || p.status != "ok") continue;
-    for (int node : p.nodes) {
-      const bool known = node >= 0 && static_cast<std::size_t>(node) < node_host.size();
-      ratios[known ? node_host[static_cast<std::size_t>(node)] : unknown].push_back(p.ratio);
-    }
+  const std::size_t hosts = host_index.size();
+  // At scale (millions of pairs) the sweep runs in chunks on separate threads, each with its own
+  // ratios per host; a host's median is that of all chunks' ratios together (an order statistic:
+  // the same value whatever order they were gathered in).
+  // analyze_pairs's judged pairs, when given, are these pairs already (one chunk per thread).
+  const bool from_judged = judged != nullptr && judged->filled && !judged->chunks.empty();
+  const std::size_t workers =
+      from_judged ? judged->chunks.size() : threads > 0 ? threads : analysis_threads(run.pairs.size());
+  std::vector<std::vector<std::vector<double>>> ratios(workers, std::vector<std::vector<double>>(hosts));
+  const auto add = [&](std::vector<std::vector<double>>& mine, int node, double ratio) {
+    const bool known = node >= 0 && static_cast<std::size_t>(node) < node_host.size();
+    mine[known ? node_host[static_cast<std::size_t>(node)] : unknown].push_back(ratio);
+  };
+  // Room for a share of a chunk's ratios per host (each pair gives two): most vectors then never
+  // grow, and none more than once or twice (growing copies them).
+  const auto reserve = [hosts](std::vector<std::vector<double>>& mine, std::size_t pairs) {
+    const std::size_t share = 2 * pairs / hosts + 16;
+    for (std::vector<double>& r : mine) r.reserve(share + share / 4);
+  };
+  if (from_judged) {
+    in_chunks(workers, workers, [&](std::size_t w, std::size_t, std::size_t) {
+      std::vector<std::vector<double>>& mine = ratios[w];
+      reserve(mine, judged->chunks[w].size());
+      for (const JudgedRatio& j : judged->chunks[w]) {
+        add(mine, j.a, j.ratio);
+        add(mine, j.b, j.ratio);
+      }
+    });
+  } else {
+    in_chunks(run.pairs.size(), workers, [&](std::size_t w, std::size_t begin, std::size_t end) {
+      std::vector<std::vector<double>>& mine = ratios[w];
+      reserve(mine, end - begin);
+      for (std::size_t i = begin; i < end; ++i) {
+        const PairResult& p = run.pairs[i];
+        if (p.size_bytes != run.judged_size_bytes || !status_ok(p.status)) continue;
+        add(mine, p.nodes[0], p.ratio);
+        add(mine, p.nodes[1], p.ratio);
+      }
+    });
   }
+  // The medians, hosts split among the same threads (nth_element over all of a host's ratios).
+  std::vector<double> medians(hosts, 0.0);
+  std::vector<char> has(hosts, 0);
+  in_chunks(hosts, std::min(workers, hosts), [&](std::size_t, std::size_t begin, std::size_t end) {
+    std::vector<double> all;
+    std::vector<double> scratch;
+    for (std::size_t h = begin; h < end; ++h) {
+      std::vector<double>* r = &ratios[0][h];
+      if (workers > 1) {
+        all.clear();
+        for (std::size_t w = 0; w < workers; ++w) {
+          all.insert(all.end(), ratios[w][h].begin(), ratios[w][h].end());
+          std::vector<double>().swap(ratios[w][h]);
+        }
+        r = &all;
+      }
+      if (r->empty()) continue;
+      medians[h] = upper_median_in_place(*r, scratch);
+      has[h] = 1;
+      if (workers == 1) std::vector<double>().swap(ratios[0][h]);
+    }
+  });
   std::map<std::string, double> out;
   for (const auto& [host, i] : host_index) {
-    std::vector<double>& r = ratios[i];
-    if (r.empty()) continue;
-    const auto mid = r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2);
-    std::nth_element(r.begin(), mid, r.end());
-    out[host] = *mid;
+    if (has[i] != 0) out[host] = medians[i];
   }
   return out;
 }
-}  // namespace
 
-void correlate(Run& run, std::size_t min_nodes) {
+void correlate(Run& run, std::size_t min_nodes, std::size_t threads, const JudgedPairs* judged) {
   run.findings.erase(std::remove_if(run.findings.begin(), run.findings.end(),
                                     [](const Finding& f) { return f.check.rfind("correlation.", 0) == 0; }),
                      run.findings.end());
-  const std::map<std::string, double> busbw = host_busbw_ratio(run);
+  // Only when some host signal could be related (the medians cost a pass over the pairs).
+  const std::map<std::string, double> busbw =
+      run.node_metrics.empty() ? std::map<std::string, double>{} : host_busbw_ratio(run, threads, judged);
   std::map<std::string, std::map<std::string, double>> metrics;  // name -> host -> value
   for (const NodeMetric& m : run.node_metrics) metrics[m.name][m.host] = m.value;
   for (const auto& [name, by_host] : metrics) {

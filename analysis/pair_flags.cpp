@@ -3,15 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <exception>
 #include <filesystem>
 #include <string_view>
-#include <thread>
 #include <string>
 #include <vector>
 #include <utility>
 
 #include "analysis/baseline.hpp"
+#include "analysis/chunks.hpp"
+#include "analysis/sort_network.hpp"
 #include "analysis/stats.hpp"
 
 namespace podperf {
@@ -24,13 +24,48 @@ struct NoiseScratch {
   std::vector<double> busbw;
   std::vector<double> deviations;
 };
+// The usual case (5-16 iterations, all timed): the per-iteration busbw into `out` (on the stack),
+// as below. False when the pair needs the general path.
+bool small_pair_busbw(const PairResult& p, double* out) {
+  const std::size_t count = p.samples_s.size();
+  if (count == 0 || count > kSortNetworkMax || p.median_s <= 0.0) return false;
+  const double* samples = p.samples_s.data();
+  bool all_positive = true;
+  for (std::size_t i = 0; i < count; ++i) all_positive &= samples[i] > 0.0;
+  if (!all_positive) return false;
+  const double scale = p.busbw_gbps * p.median_s;  // busbw * median / t, as below
+  for (std::size_t i = 0; i < count; ++i) out[i] = scale / samples[i];  // vectorized divisions
+  return true;
+}
+
 double pair_noise_gbps(const PairResult& p, NoiseScratch& scratch) {
   if (p.samples_s.empty() || p.median_s <= 0.0) return 0.0;
+  if (p.samples_s.size() <= kSortNetworkMax) {
+    // On the stack, sorted by networks (stats.hpp).
+    double busbw[kSortNetworkMax];
+    std::size_t n = 0;
+    for (double t : p.samples_s) {
+      if (t > 0.0) busbw[n++] = p.busbw_gbps * p.median_s / t;
+    }
+    return robust_sigma_small(busbw, n);
+  }
   scratch.busbw.clear();
   for (double t : p.samples_s) {
     if (t > 0.0) scratch.busbw.push_back(p.busbw_gbps * p.median_s / t);
   }
   return robust_sigma_in_place(scratch.busbw, scratch.deviations);
+}
+
+// pair_noise_gbps of two pairs at once when both are the usual case with as many samples (the
+// networks then sort both in one pass); false otherwise.
+bool pair_noise_gbps_2(const PairResult& p, const PairResult& q, double& p_noise, double& q_noise) {
+  double p_busbw[kSortNetworkMax];
+  double q_busbw[kSortNetworkMax];
+  if (p.samples_s.size() != q.samples_s.size() || !small_pair_busbw(p, p_busbw) || !small_pair_busbw(q, q_busbw)) {
+    return false;
+  }
+  robust_sigma_small_2(p_busbw, q_busbw, p.samples_s.size(), p_noise, q_noise);
+  return true;
 }
 
 // The (op, size) keys of a run's pairs: a handful (sizes x ops), so a linear search per pair is far
@@ -61,22 +96,13 @@ class KeyIndex {
 // Pairs the run did not finish (watchdog, signal) say nothing about their nodes' speed: the
 // unfinished list names them instead.
 bool measured(const PairResult& p) {
-  return p.status != "timeout" && p.status != "aborted";
+  return p.status.size() != 7 || (p.status != "timeout" && p.status != "aborted");
 }
 
 const std::string& label_of(const Run& run, int node) {
   static const std::string kUnknown = "?";
   if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return kUnknown;
   return run.nodes[static_cast<std::size_t>(node)].label;
-}
-
-// Threads for judging `pairs` pairs: one below 200,000 pairs (threads cost more than they save), else
-// one per hardware thread, at most 8.
-std::size_t analysis_threads(std::size_t pairs) {
-  constexpr std::size_t kPairsPerThread = 200000;
-  if (pairs < kPairsPerThread) return 1;
-  const std::size_t hardware = std::max(1U, std::thread::hardware_concurrency());
-  return std::min<std::size_t>({hardware, 8, pairs / kPairsPerThread});
 }
 
 // A node slow only now and then (a flapping NIC or link, throttling) is flagged in a minority of its
@@ -161,7 +187,7 @@ void report_chance_flags(Run& run, const PairThresholds& t, std::size_t chance, 
 
 }  // namespace
 
-void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
+void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, JudgedPairs* judged) {
   run.baselines.clear();
   run.stragglers.clear();
   run.links.clear();
@@ -173,45 +199,26 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   // Chunks of pairs on separate threads at scale (see below), concatenated in chunk order: the same
   // values in the same order as one pass.
   const std::size_t workers = threads > 0 ? threads : analysis_threads(run.pairs.size());
-  const std::size_t chunk = (run.pairs.size() + workers - 1) / workers;
-  const auto in_chunks = [&](auto&& work) {
-    std::vector<std::exception_ptr> errors(workers);
-    std::vector<std::thread> threads;
-    for (std::size_t w = 0; w < workers; ++w) {
-      const std::size_t begin = std::min(run.pairs.size(), w * chunk);
-      const std::size_t end = std::min(run.pairs.size(), begin + chunk);
-      auto task = [&, w, begin, end] {
-        try {
-          work(w, begin, end);
-        } catch (...) {
-          errors[w] = std::current_exception();
-        }
-      };
-      if (w + 1 == workers) {
-        task();
-      } else {
-        threads.emplace_back(task);
-      }
-    }
-    for (std::thread& th : threads) th.join();
-    for (const std::exception_ptr& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-  };
+  const auto chunks = [&](auto&& work) { in_chunks(run.pairs.size(), workers, work); };
   struct KeyValues {
     KeyIndex keys;
     std::vector<std::vector<double>> values;
     std::uint64_t judged_size_bytes = 0;
   };
   std::vector<KeyValues> chunk_values(workers);
-  in_chunks([&](std::size_t w, std::size_t begin, std::size_t end) {
+  chunks([&](std::size_t w, std::size_t begin, std::size_t end) {
     KeyValues& kv = chunk_values[w];
     for (std::size_t i = begin; i < end; ++i) {
       const PairResult& p = run.pairs[i];
       if (measured(p)) kv.judged_size_bytes = std::max(kv.judged_size_bytes, p.size_bytes);
-      if (p.status != "ok") continue;
+      if (!status_ok(p.status)) continue;
       const std::size_t k = kv.keys.find_or_add(p.op, p.size_bytes);
-      if (k == kv.values.size()) kv.values.emplace_back();
+      if (k == kv.values.size()) {
+        kv.values.emplace_back();
+        // The first key of a chunk (all its pairs when one size was measured): room for the rest
+        // of the chunk at once (pages are touched only as filled), no regrowth copies.
+        if (k == 0) kv.values.back().reserve(end - i);
+      }
       kv.values[k].push_back(p.busbw_gbps);
     }
   });
@@ -223,7 +230,11 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
       const auto& [op, size] = kv.keys.keys()[ck];
       const std::size_t k = keys.find_or_add(op, size);
       if (k == values.size()) values.emplace_back();
-      values[k].insert(values[k].end(), kv.values[ck].begin(), kv.values[ck].end());
+      if (values[k].empty()) {
+        values[k].swap(kv.values[ck]);  // the first chunk with this key: no copy
+      } else {
+        values[k].insert(values[k].end(), kv.values[ck].begin(), kv.values[ck].end());
+      }
       std::vector<double>().swap(kv.values[ck]);
     }
   }
@@ -244,10 +255,6 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   // separate threads, each with its own tally; the tallies are merged in chunk order, so the result
   // is the same as one pass in order.
   const std::size_t n = run.nodes.size();
-  struct JudgedRatio {
-    int a, b;
-    double ratio;
-  };
   struct Tally {
     std::vector<int> flagged, total;
     std::vector<JudgedRatio> judged_ok;
@@ -262,18 +269,28 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
       if (p.flagged) ++tally.flagged[i];
     }
     if (p.flagged) tally.judged_flagged.push_back(&p);
-    if (p.status == "ok") tally.judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
+    if (status_ok(p.status)) tally.judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
   };
   const auto flag_chunk = [&](std::size_t begin, std::size_t end, KeyIndex chunk_keys, Tally& tally) {
     NoiseScratch scratch;
+    tally.judged_ok.reserve(end - begin);  // at most one a pair; pages are touched only as filled
+    double next_noise = 0.0;  // the next pair's, computed with this one's
+    bool have_next = false;
     for (std::size_t i = begin; i < end; ++i) {
       PairResult& p = run.pairs[i];
-      p.noise_gbps = pair_noise_gbps(p, scratch);
+      if (have_next) {
+        p.noise_gbps = next_noise;
+        have_next = false;
+      } else if (i + 1 < end && pair_noise_gbps_2(p, run.pairs[i + 1], p.noise_gbps, next_noise)) {
+        have_next = true;
+      } else {
+        p.noise_gbps = pair_noise_gbps(p, scratch);
+      }
       const std::size_t k = chunk_keys.find(p.op, p.size_bytes);
       const Baseline* base = k < baselines.size() ? &baselines[k] : nullptr;
       p.baseline_gbps = base != nullptr ? base->value : 0.0;
       p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
-      if (p.status != "ok") {
+      if (!status_ok(p.status)) {
         p.flagged = true;
         judge(p, tally);
         continue;
@@ -304,16 +321,13 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   };
   std::vector<Tally> tallies(workers);
   for (Tally& tally : tallies) tally.flagged.assign(n, 0), tally.total.assign(n, 0);
-  in_chunks([&](std::size_t w, std::size_t begin, std::size_t end) { flag_chunk(begin, end, keys, tallies[w]); });
+  chunks([&](std::size_t w, std::size_t begin, std::size_t end) { flag_chunk(begin, end, keys, tallies[w]); });
   std::vector<int> flagged = std::move(tallies.front().flagged), total = std::move(tallies.front().total);
-  std::vector<JudgedRatio> judged_ok = std::move(tallies.front().judged_ok);
   std::vector<const PairResult*> judged_flagged = std::move(tallies.front().judged_flagged);
   for (std::size_t w = 1; w < workers; ++w) {
     Tally& tally = tallies[w];
     for (std::size_t i = 0; i < n; ++i) flagged[i] += tally.flagged[i], total[i] += tally.total[i];
-    judged_ok.insert(judged_ok.end(), tally.judged_ok.begin(), tally.judged_ok.end());
     judged_flagged.insert(judged_flagged.end(), tally.judged_flagged.begin(), tally.judged_flagged.end());
-    std::vector<JudgedRatio>().swap(tally.judged_ok);  // released as soon as merged
   }
 
   std::vector<bool> is_straggler(n, false);
@@ -324,14 +338,21 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
   }
   // The ratios of the stragglers' ok pairs (only theirs: at scale every node's would be gigabytes).
   std::vector<std::vector<double>> ratios(n);
-  for (const JudgedRatio& j : judged_ok) {
-    for (int node : {j.a, j.b}) {
-      if (node >= 0 && static_cast<std::size_t>(node) < n && is_straggler[static_cast<std::size_t>(node)]) {
-        ratios[static_cast<std::size_t>(node)].push_back(j.ratio);
+  for (const Tally& tally : tallies) {
+    for (const JudgedRatio& j : tally.judged_ok) {
+      for (int node : {j.a, j.b}) {
+        if (node >= 0 && static_cast<std::size_t>(node) < n && is_straggler[static_cast<std::size_t>(node)]) {
+          ratios[static_cast<std::size_t>(node)].push_back(j.ratio);
+        }
       }
     }
   }
-  std::vector<JudgedRatio>().swap(judged_ok);
+  if (judged != nullptr) {
+    judged->chunks.clear();
+    for (Tally& tally : tallies) judged->chunks.push_back(std::move(tally.judged_ok));
+    judged->filled = true;
+  }
+  std::vector<Tally>().swap(tallies);  // the ok pairs released once read (unless handed on)
   for (std::size_t i = 0; i < n; ++i) {
     if (!is_straggler[i]) continue;
     Straggler s;
@@ -355,7 +376,7 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
     const auto a = static_cast<std::size_t>(p->nodes[0]);
     const auto b = static_cast<std::size_t>(p->nodes[1]);
     if (a >= n || b >= n || is_straggler[a] || is_straggler[b]) continue;
-    if (p->status == "ok" && p->retest_samples_s.empty()) {
+    if (status_ok(p->status) && p->retest_samples_s.empty()) {
       const std::size_t k = keys.find(p->op, p->size_bytes);
       const double spread =
           k < baselines.size() ? std::min(baselines[k].spread, t.max_spread_fraction * p->baseline_gbps) : 0.0;
@@ -368,7 +389,7 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads) {
     l.nodes = p->nodes;
     l.hostnames = {label_of(run, p->nodes[0]), label_of(run, p->nodes[1])};
     l.ratio = p->ratio;
-    l.evidence = p->status != "ok"
+    l.evidence = !status_ok(p->status)
                      ? fmt::format("pair {} <-> {} {}: {}", l.hostnames[0], l.hostnames[1], p->status, p->error)
                      : fmt::format(
                            "pair {} <-> {} at {:.0f}% of baseline ({:.2f} of {:.2f} GB/s); both nodes "
@@ -408,7 +429,7 @@ int pairs_exit_code(const Run& run) {
   // A flagged pair at the judged size is a straggler's, a link, or left unnamed by the family margin
   // (chance at this cluster size, pairs.chance_flags): only the first two count.
   for (const PairResult& p : run.pairs) {
-    if (p.status != "ok") return 1;
+    if (!status_ok(p.status)) return 1;
   }
   return run.stragglers.empty() && run.links.empty() ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <string>
 
+#include "analysis/judged_pairs.hpp"
 #include "analysis/run.hpp"
 #include "analysis/thresholds.hpp"
 
@@ -26,7 +27,10 @@ namespace podperf {
 //    the same baseline); otherwise cleared_by_retest.
 // `threads`: 0 picks one per hardware thread (at most 8) from 200,000 pairs on, else one; the
 // result is the same for any number.
-void analyze_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0);
+// `judged`: when given, receives the pairs judged ok at the judged size for correlate() (which then
+// need not read the pairs again).
+void analyze_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0,
+                   JudgedPairs* judged = nullptr);
 
 // The start of a command that measures this run's pairs again the same way: "podperf pairs", or for a
 // modelled fabric (run.simulated) "podperf pairs --backend sim --sim-model NAME --sim-nodes N --seed S"

@@ -35,5 +35,16 @@ double robust_sigma_in_place(std::vector<double>& values, std::vector<double>& s
 // z with P(Z > z) = p for a standard normal Z (0 < p < 1): 1.645 for 0.05, 4.753 for 1e-6. Bisection on
 // erfc, accurate to 1e-9.
 double normal_upper_quantile(double p);
+// The upper median: the element at size/2 of the values in ascending order (what nth_element
+// there gives; 0 when empty), for thousands of values (a host's pair ratios): bracketed by a sorted
+// sample first, then selected among the values inside the bracket. Reorders `values`; `scratch` is a
+// reusable buffer.
+double upper_median_in_place(std::vector<double>& values, std::vector<double>& scratch);
+// robust_sigma_in_place of n <= kSortNetworkMax (16, analysis/sort_network.hpp) values, bit for bit
+// (NaN-free input), with sorting networks and no allocation: a pair's samples. Sorts `values`.
+double robust_sigma_small(double* values, std::size_t n);
+// robust_sigma_small of two samples of the same size n <= 16 at once (one per SSE2 lane where
+// available; the same results bit for bit). Sorts both.
+void robust_sigma_small_2(double* first, double* second, std::size_t n, double& first_sigma, double& second_sigma);
 
 }  // namespace podperf

@@ -173,11 +173,14 @@ std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& th
 }
 
 void PairsRecorder::analyze(Run& run) {
-  analyze_pairs(run, thresholds_);
+  // The pairs judged ok go from analyze_pairs to correlate (neither analysis between changes the
+  // pairs), so correlate need not read every pair again.
+  JudgedPairs judged;
+  analyze_pairs(run, thresholds_, 0, &judged);
   explain_slow_groups(run, slow_groups_, thresholds_.intermittent_min_links);
   if (!run.fs.probes.empty()) analyze_fs(run, fs_thresholds_);
   analyze_topology(run, topology_thresholds_);
-  correlate(run);
+  correlate(run, 6, 0, &judged);
 }
 nlohmann::json PairsRecorder::end_event(const Run& run) const {
   return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};

@@ -3,6 +3,9 @@
 // reports memory: the input Run's resident size and the peak while analyzing (VmHWM, reset before).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <ctime>
+
 #include "analysis/correlate.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/thresholds.hpp"
@@ -27,15 +30,34 @@ struct MemoryWatch {
   }
 };
 
+// CPU time of the whole process (every thread; Google Benchmark's CPU column is the main thread's
+// alone) per iteration, as the counter cpu_all_ms.
+struct ProcessCpu {
+  static double now_s() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  }
+  double start = now_s();
+  void report(benchmark::State& state) const {
+    const double iterations = std::max<double>(1.0, static_cast<double>(state.iterations()));
+    state.counters["cpu_all_ms"] = (now_s() - start) * 1e3 / iterations;
+  }
+};
+
 // What podperf pairs runs once after the last round.
 void BM_Analysis(benchmark::State& state, int n) {
   Run& run = cached_run(n);
   const MemoryWatch memory;
+  const ProcessCpu cpu;
   for (auto _ : state) {
-    analyze_pairs(run, thresholds());
-    correlate(run);
+    // As PairsRecorder::analyze (bench/pairs_run.cpp): the judged pairs handed on to correlate.
+    JudgedPairs judged;
+    analyze_pairs(run, thresholds(), 0, &judged);
+    correlate(run, 6, 0, &judged);
     benchmark::DoNotOptimize(run.stragglers.data());
   }
+  cpu.report(state);
   memory.report(state);
   set_pair_counters(state, run.pairs.size());
   state.counters["stragglers"] = static_cast<double>(run.stragglers.size());
@@ -46,22 +68,28 @@ void BM_Analysis(benchmark::State& state, int n) {
 void BM_AnalyzePairs(benchmark::State& state, int n) {
   Run& run = cached_run(n);
   const MemoryWatch memory;
+  const ProcessCpu cpu;
   for (auto _ : state) {
-    analyze_pairs(run, thresholds());
+    JudgedPairs judged;
+    analyze_pairs(run, thresholds(), 0, &judged);
     benchmark::DoNotOptimize(run.stragglers.data());
   }
+  cpu.report(state);
   memory.report(state);
   set_pair_counters(state, run.pairs.size());
 }
 
 void BM_Correlate(benchmark::State& state, int n) {
   Run& run = cached_run(n);
-  analyze_pairs(run, thresholds());
+  JudgedPairs judged;
+  analyze_pairs(run, thresholds(), 0, &judged);
   const MemoryWatch memory;
+  const ProcessCpu cpu;
   for (auto _ : state) {
-    correlate(run);
+    correlate(run, 6, 0, &judged);
     benchmark::DoNotOptimize(run.findings.data());
   }
+  cpu.report(state);
   memory.report(state);
   set_pair_counters(state, run.pairs.size());
 }

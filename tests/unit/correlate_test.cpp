@@ -1,8 +1,15 @@
 // correlate: slow results joined with the findings of their hosts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
 #include "analysis/correlate.hpp"
 #include "analysis/pair_flags.hpp"
+#include "analysis/run_json.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 
@@ -130,6 +137,71 @@ TEST(Correlate, HostSignalTrackingBusbwIsReported) {
   // Too few hosts: nothing reported.
   correlate(run, 9);
   for (const Finding& f : run.findings) EXPECT_NE(f.check.rfind("correlation.", 0), 0U);
+}
+
+// The hosts' median ratios the straightforward way: per host every ratio, sorted, element size/2.
+std::map<std::string, double> sorted_host_ratios(const Run& run) {
+  std::map<std::string, std::vector<double>> ratios;
+  for (const PairResult& p : run.pairs) {
+    if (p.size_bytes != run.judged_size_bytes || p.status != "ok") continue;
+    for (int node : p.nodes) {
+      const bool known = node >= 0 && static_cast<std::size_t>(node) < run.nodes.size();
+      ratios[known ? run.nodes[static_cast<std::size_t>(node)].hostname : ""].push_back(p.ratio);
+    }
+  }
+  std::map<std::string, double> out;
+  for (auto& [host, r] : ratios) {
+    std::sort(r.begin(), r.end());
+    out[host] = r[r.size() / 2];
+  }
+  return out;
+}
+
+// At scale correlate gathers the hosts' ratios in chunks of pairs on separate threads and takes each
+// host's median over all chunks: the same medians as one sorted list per host, for any number of
+// threads (more threads than hosts too), with failed pairs, pairs at another size, a node out of
+// range and two nodes sharing a hostname; and the same findings.
+TEST(Correlate, ChunkedHostMediansMatchOneSortedListPerHost) {
+  podperf::Run run = synthetic::make_run(30, [](int a, int b) { return 100.0 - 0.7 * a - 0.3 * b + (a * b) % 5; });
+  run.nodes[5].hostname = run.nodes[4].hostname;
+  run.pairs[7].status = "error";
+  run.pairs[40].status = "timeout";
+  podperf::PairResult small = run.pairs[3];
+  small.size_bytes = 1024;
+  run.pairs.insert(run.pairs.begin() + 100, small);
+  run.pairs[200].nodes[1] = 99;  // no such node: counts for the host ""
+  JudgedPairs judged_one;
+  JudgedPairs judged_three;
+  {
+    podperf::Run copy = run;
+    analyze_pairs(copy, load_thresholds("").pairs, 3, &judged_three);
+  }
+  analyze_pairs(run, load_thresholds("").pairs, 1, &judged_one);
+  for (const NodeInfo& n : run.nodes) {
+    run.node_metrics.push_back(NodeMetric{n.hostname, "efa_error_counter_rise", 3.0 * n.index});
+  }
+  const std::map<std::string, double> expected = sorted_host_ratios(run);
+  ASSERT_EQ(expected.size(), 30u);  // 29 hostnames and ""
+  for (std::size_t threads : {1u, 2u, 3u, 7u, 64u}) {
+    EXPECT_EQ(host_busbw_ratio(run, threads), expected) << threads << " threads";
+  }
+  // From the pairs analyze_pairs judged (one chunk, or three), without reading the pairs again.
+  ASSERT_TRUE(judged_one.filled);
+  ASSERT_EQ(judged_three.chunks.size(), 3u);
+  EXPECT_EQ(host_busbw_ratio(run, 1, &judged_one), expected);
+  EXPECT_EQ(host_busbw_ratio(run, 1, &judged_three), expected);
+  const JudgedPairs unfilled;  // not from analyze_pairs: the sweep over the pairs
+  EXPECT_EQ(host_busbw_ratio(run, 2, &unfilled), expected);
+  podperf::Run one = run;
+  podperf::Run four = run;
+  podperf::Run handed_on = run;
+  correlate(one, 6, 1);
+  correlate(four, 6, 4);
+  correlate(handed_on, 6, 0, &judged_three);
+  ASSERT_FALSE(one.findings.empty());
+  EXPECT_EQ(nlohmann::json(four.findings).dump(), nlohmann::json(one.findings).dump());
+  EXPECT_EQ(nlohmann::json(four.stragglers).dump(), nlohmann::json(one.stragglers).dump());
+  EXPECT_EQ(nlohmann::json(handed_on.findings).dump(), nlohmann::json(one.findings).dump());
 }
 
 }  // namespace
