@@ -8,11 +8,17 @@
 // for the median per-iteration time and for the wall time of the whole loop per iteration.
 // Short blocks (5 iterations) and many repetitions (31) pair each podperf block with a bare one run
 // right next to it, which cancels the drift of a shared machine better than a few long blocks.
+// With --empty-iters N it also measures the harness's own cost per operation, which the comparison
+// above cannot resolve on a noisy machine: both loops on an empty all_reduce (count 0: MPI returns at
+// once, so what differs is podperf's dispatch and bookkeeping inside the timed region), REPS blocks of
+// N iterations each, alternating; the median over blocks of (podperf - bare) in nanoseconds with its
+// 95% bootstrap interval, and that cost as a share of each size's measured bare operation.
 // Usage: podperf_runner_overhead [--sizes 1M,4M,16M,64M] [--iters N] [--warmup N] [--reps N]
-//                                [--bare-buffers first|last]
+//                                [--bare-buffers first|last] [--empty-iters N]
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -21,6 +27,7 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
+#include "analysis/sweep_rank.hpp"
 #include "analysis/units.hpp"
 #include "bench/backend_host.hpp"
 #include "bench/collectives.hpp"
@@ -36,6 +43,7 @@ struct Options {
   int warmup = 2;
   int reps = 31;
   bool bare_first = false;  // allocate the bare loop's buffers before podperf's group
+  int empty_iters = 0;      // > 0: also the harness cost on empty operations, blocks of this many
 };
 
 Options parse(int argc, char** argv) {
@@ -58,6 +66,8 @@ Options parse(int argc, char** argv) {
     } else if (key == "--bare-buffers") {
       if (value != "first" && value != "last") throw std::runtime_error("--bare-buffers first|last");
       o.bare_first = value == "first";
+    } else if (key == "--empty-iters") {
+      o.empty_iters = std::atoi(value.c_str());
     } else if (key == "--reps") {
       o.reps = std::atoi(value.c_str());
     } else {
@@ -104,6 +114,42 @@ Timing time_bare(MPI_Comm comm, std::vector<float>& send, std::vector<float>& re
 
 double percent(double podperf, double bare) { return bare > 0.0 ? (podperf / bare - 1.0) * 100.0 : 0.0; }
 
+// The harness's own cost per operation: both loops on an empty all_reduce, blocks alternating.
+void harness_cost(Group& group, const Op& op, const Options& o, std::vector<float>& send, std::vector<float>& recv,
+                  const std::vector<double>& bare_median_s, bool root) {
+  const Case empty{&op, DType::kFloat, 0, false, 0};
+  Options block = o;
+  block.iters = o.empty_iters;
+  block.warmup = 10;
+  std::vector<double> diff_ns, pp_ns, bare_ns;
+  for (int rep = 0; rep < o.reps; ++rep) {
+    Timing pp, bare;
+    if (rep % 2 == 0) {
+      pp = time_podperf(group, empty, block);
+      bare = time_bare(group.comm().raw(), send, recv, 0, block);
+    } else {
+      bare = time_bare(group.comm().raw(), send, recv, 0, block);
+      pp = time_podperf(group, empty, block);
+    }
+    pp_ns.push_back(pp.median_s * 1e9);
+    bare_ns.push_back(bare.median_s * 1e9);
+    diff_ns.push_back((pp.median_s - bare.median_s) * 1e9);
+  }
+  if (!root) return;
+  const auto [low, high] = bootstrap_median_interval(diff_ns, 0.95, 4000, 1);
+  const double cost = median(diff_ns);
+  std::printf(
+      "\n# harness cost per operation (empty all_reduce, %d blocks of %d iterations): podperf %.0f ns, bare %.0f ns "
+      "(medians); podperf - bare %+.1f ns (95%% interval %+.1f..%+.1f ns)\n",
+      o.reps, o.empty_iters, median(pp_ns), median(bare_ns), cost, low, high);
+  std::printf("# that cost as a share of the measured operation (upper end of the interval):\n");
+  for (std::size_t i = 0; i < o.sizes.size() && i < bare_median_s.size(); ++i) {
+    if (bare_median_s[i] <= 0.0) continue;
+    std::printf("harness %-8s %6d %10.1fus %+9.4f%%\n", format_size(o.sizes[i]).c_str(), group.comm().size(),
+                bare_median_s[i] * 1e6, std::max(std::fabs(low), std::fabs(high)) / (bare_median_s[i] * 1e9) * 100.0);
+  }
+}
+
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const Comm world = Comm::world();
@@ -132,10 +178,11 @@ int run(int argc, char** argv) {
                 "med_%", "podperf_wall", "bare_wall", "wall_%");
   }
   std::vector<std::string> summary;
+  std::vector<double> bare_median_s;  // per size: the bare operation's median over repetitions
   for (std::uint64_t size : o.sizes) {
     const Case c{&op, DType::kFloat, size, false, 0};
     const int count = static_cast<int>(size / sizeof(float));
-    std::vector<double> med_pct, wall_pct, all_pp, all_bare;
+    std::vector<double> med_pct, wall_pct, all_pp, all_bare, bare_rep_median;
     for (int rep = 0; rep < o.reps; ++rep) {
       Timing pp, bare;
       const bool podperf_first = rep % 2 == 0;  // alternate, so drift and cache effects cancel
@@ -146,6 +193,7 @@ int run(int argc, char** argv) {
         bare = time_bare(group->comm().raw(), send, recv, count, o);
         pp = time_podperf(*group, c, o);
       }
+      bare_rep_median.push_back(bare.median_s);
       all_pp.insert(all_pp.end(), pp.samples_s.begin(), pp.samples_s.end());
       all_bare.insert(all_bare.end(), bare.samples_s.begin(), bare.samples_s.end());
       med_pct.push_back(percent(pp.median_s, bare.median_s));
@@ -164,6 +212,7 @@ int run(int argc, char** argv) {
                   format_size(size).c_str(), world.size(), percent(median(all_pp), median(all_bare)),
                   median(med_pct), q1, q3, *mn, *mx, median(wall_pct));
     summary.emplace_back(line);
+    bare_median_s.push_back(median(bare_rep_median));
   }
   if (root) {
     std::printf(
@@ -175,6 +224,7 @@ int run(int argc, char** argv) {
                 "per-rep range", "wall");
     for (const std::string& s : summary) std::printf("%s\n", s.c_str());
   }
+  if (o.empty_iters > 0) harness_cost(*group, op, o, send, recv, bare_median_s, root);
   return 0;
 }
 

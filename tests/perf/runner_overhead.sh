@@ -2,7 +2,8 @@
 # The runner's per-operation timing overhead against a bare MPI_Barrier+MPI_Allreduce loop, under
 # mpirun on this machine, for 2 and 4 ranks. Measures; passes or fails nothing (non-zero only when a
 # run fails). Usage: runner_overhead.sh BUILD_DIR [RANKS...]   (default ranks: 2 4)
-# Environment: SIZES (1M,4M,16M,64M), ITERS (5), WARMUP (2), REPS (31), MPIRUN_ARGS.
+# Environment: SIZES (1M,4M,16M,64M), ITERS (5), WARMUP (2), REPS (31), EMPTY_ITERS (200: blocks of the
+# harness-cost measurement on empty operations), MPIRUN_ARGS.
 set -euo pipefail
 build=${1:?usage: runner_overhead.sh BUILD_DIR [RANKS...]}
 shift
@@ -26,7 +27,8 @@ for np in "${ranks[@]}"; do
     echo "== $np ranks, bare buffers allocated $placement" | tee -a "$out"
     # shellcheck disable=SC2086
     mpirun --oversubscribe --bind-to none -np "$np" ${MPIRUN_ARGS:-} "$bin" --sizes "${SIZES:-1M,4M,16M,64M}" \
-      --iters "${ITERS:-5}" --warmup "${WARMUP:-2}" --reps "${REPS:-31}" --bare-buffers "$placement" | tee -a "$out"
+      --iters "${ITERS:-5}" --warmup "${WARMUP:-2}" --reps "${REPS:-31}" --bare-buffers "$placement" \
+      --empty-iters "${EMPTY_ITERS:-200}" | tee -a "$out"
   done
 done
 
@@ -69,3 +71,11 @@ for key in order:
     pool = statistics.fmean(pooled.get(key, [float("nan")]))
     print(f"{key[0]:<8} {key[1]:>5} {estimate:>+8.2f}% {lo:>+8.2f}%..{hi:>+7.2f}% {pool:>+7.2f}%  {verdict}")
 PY
+
+# The harness's own cost, measured on empty operations (noise-free at the nanosecond level, unlike the
+# comparison above): per rank count and placement, then as a share of each size's operation.
+echo
+echo "# harness cost per operation, measured on empty all_reduce (each rank count and placement):"
+grep -E '^# harness cost' "$out" | sed 's/^# harness cost per operation /  /'
+echo "# as a share of the operation (upper end of the interval): size, ranks, bare median, share"
+grep -E '^harness ' "$out" | sed 's/^harness /  /'

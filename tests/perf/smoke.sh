@@ -26,7 +26,7 @@ done
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo \
   OMPI_MCA_oob_tcp_if_include=lo
 if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-out=$(timeout 60 mpirun --oversubscribe -np 2 "$overhead" --sizes 1M --iters 2 --warmup 1 --reps 2 2>&1) || {
+out=$(timeout 60 mpirun --oversubscribe -np 2 "$overhead" --sizes 1M --iters 2 --warmup 1 --reps 2 --empty-iters 5 2>&1) || {
   echo "$out"
   echo "FAIL podperf_runner_overhead exited non-zero"
   exit 1
@@ -36,4 +36,9 @@ if ! grep -qE '^1M +2 ' <<<"$out"; then
   echo "FAIL podperf_runner_overhead printed no summary line for 1 MiB on 2 ranks"
   exit 1
 fi
-echo "PASS podperf_runner_overhead (2 ranks, 1 MiB)"
+if ! grep -qE '^harness 1M +2 ' <<<"$out"; then
+  echo "$out"
+  echo "FAIL podperf_runner_overhead printed no harness-cost line for 1 MiB on 2 ranks"
+  exit 1
+fi
+echo "PASS podperf_runner_overhead (2 ranks, 1 MiB, harness cost)"
