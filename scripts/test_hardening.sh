@@ -5,7 +5,7 @@
 #   - the unit and cli tests, leak detection on;
 #   - the MPI tests that cover podperf's own code paths (options and the adaptive schedule,
 #     collectives, the filesystem probes and their faults) and the modelled fabric (cli.sim_pairs,
-#     an MPI singleton), leak detection off (Open MPI's own allocations);
+#     cli.sim_uplink: an MPI singleton), leak detection off (Open MPI's own allocations);
 #   - every libFuzzer target for PODPERF_FUZZ_SECONDS (default 10) from its seed corpus.
 # Any sanitizer report fails the test that produced it (halt on error). Idempotent and incremental.
 set -euo pipefail
@@ -18,9 +18,10 @@ cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DPODPERF_FUZZ=ON -DPO
 cmake --build "$build" -j "$(nproc)"
 cd "$build"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# cli.sim_pairs starts MPI (a singleton): with the MPI tests, whose Open MPI allocations leak by design.
+# cli.sim_pairs and cli.sim_uplink start MPI (a singleton): with the MPI tests, whose Open MPI allocations
+# leak by design.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest --output-on-failure --timeout 600 -L 'unit|cli' \
-  -E '^cli\.sim_pairs$'
+  -E '^cli\.sim_(pairs|uplink)$'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ctest --output-on-failure --timeout 600 \
-  -R '^(mpi\.(pairs_options|collective|fs|fs_faults)|cli\.sim_pairs)$'
+  -R '^(mpi\.(pairs_options|collective|fs|fs_faults)|cli\.sim_(pairs|uplink))$'
 "$root/tests/fuzz/run.sh" "$build" "$seconds"
