@@ -166,6 +166,17 @@ std::vector<FsQuantity> fs_quantities(const std::string& probe, bool per_node) {
   return {{"mb_per_s", "MB/s", "MB/s", true, &FsRankResult::mb_per_s}};
 }
 
+// The key of a busbw metric made of pairs (one pair, or a topology class): kind, op, type and size.
+MetricKey pair_busbw_key(const char* kind, const PairResult& p) {
+  MetricKey key;
+  key.kind = kind;
+  key.quantity = "busbw_gbps";
+  key.op = p.op;
+  key.dtype = p.dtype;
+  key.size_bytes = p.size_bytes;
+  return key;
+}
+
 MetricTable collect_metrics(const Run& run) {
   MetricTable table;
   for (const PairResult& p : run.pairs) {
@@ -173,12 +184,7 @@ MetricTable collect_metrics(const Run& run) {
     std::string a = node_label(run, p.nodes[0]);
     std::string b = node_label(run, p.nodes[1]);
     if (b < a) std::swap(a, b);
-    MetricKey key;
-    key.kind = "pair";
-    key.quantity = "busbw_gbps";
-    key.op = p.op;
-    key.dtype = p.dtype;
-    key.size_bytes = p.size_bytes;
+    MetricKey key = pair_busbw_key("pair", p);
     key.nodes = a + "<->" + b;
     const std::string name = fmt::format("pair {} {} {} {} busbw", key.nodes, p.op, p.dtype, format_size(p.size_bytes));
     table.add(name, key, "GB/s", true, busbw_samples(p.samples_s, p.busbw_gbps, p.median_s));
@@ -194,12 +200,7 @@ MetricTable collect_metrics(const Run& run) {
     for (const PairResult& p : run.pairs) {
       if (p.status != "ok" || p.busbw_gbps <= 0.0 || !std::isfinite(p.busbw_gbps)) continue;
       const int level = topology_split_level(run, p.nodes[0], p.nodes[1]);
-      MetricKey key;
-      key.kind = "topology_class";
-      key.quantity = "busbw_gbps";
-      key.op = p.op;
-      key.dtype = p.dtype;
-      key.size_bytes = p.size_bytes;
+      MetricKey key = pair_busbw_key("topology_class", p);
       key.group = class_names[static_cast<std::size_t>(level + 1)];
       const std::string name = fmt::format("pairs {} {} {} {} busbw (per pair)", key.group, p.op, p.dtype,
                                            format_size(p.size_bytes));

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sweep/adaptive_search.hpp"
+#include "sweep/search_util.hpp"
 #include "sweep/splitmix.hpp"
 
 namespace podperf {
@@ -17,23 +18,9 @@ using Rng = SplitMix;
 
 constexpr std::size_t kMinClassPairs = 8;  // a class's own baseline from this many ok pairs on
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  double m = v[mid];
-  if (v.size() % 2 == 0) m = (m + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid))) / 2.0;
-  return m;
-}
-
-NodePair ordered(int a, int b) {
-  return a < b ? NodePair{a, b} : NodePair{b, a};
-}
-
-template <typename T>
-void shuffle(std::vector<T>& v, Rng& rng) {
-  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
-}
+using search::median_of;
+using search::ordered;
+using search::shuffle;
 
 enum class State { kGood, kSuspect, kSlow, kCleared };
 enum class GroupState { kNone, kSuspect, kSlow, kCleared };

@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "sweep/search_util.hpp"
 #include "sweep/splitmix.hpp"
 
 namespace podperf {
@@ -13,16 +14,8 @@ namespace {
 
 using Rng = SplitMix;
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  double m = v[mid];
-  if (v.size() % 2 == 0) m = (m + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid))) / 2.0;
-  return m;
-}
-
-NodePair ordered(int a, int b) { return a < b ? NodePair{a, b} : NodePair{b, a}; }
+using search::median_of;
+using search::ordered;
 
 enum class State { kUnknown, kGood, kSuspect, kSlow, kCleared };
 
@@ -49,7 +42,7 @@ Round random_matching(int n, std::uint64_t seed) {
   Rng rng{seed};
   std::vector<int> order(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
-  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  search::shuffle(order, rng);
   Round round;
   for (std::size_t i = 0; i + 1 < order.size(); i += 2) round.push_back(ordered(order[i], order[i + 1]));
   std::sort(round.begin(), round.end());

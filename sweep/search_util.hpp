@@ -1,0 +1,34 @@
+#pragma once
+// Small helpers the adaptive searches share (sweep/adaptive_search, sweep/adaptive_layered): the median
+// of a few busbw values, a pair in canonical order, and a seeded shuffle. sweep/ cannot use
+// analysis/stats (analysis depends on sweep).
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "sweep/pair_schedule.hpp"
+#include "sweep/splitmix.hpp"
+
+namespace podperf::search {
+
+// The median (mean of the two middle values for an even count); 0 when empty.
+inline double median_of(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  double m = v[mid];
+  if (v.size() % 2 == 0) m = (m + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid))) / 2.0;
+  return m;
+}
+
+// {a, b} with the smaller index first.
+inline NodePair ordered(int a, int b) { return a < b ? NodePair{a, b} : NodePair{b, a}; }
+
+// Fisher-Yates with the search's seeded generator: the same seed gives the same order everywhere.
+template <typename T>
+void shuffle(std::vector<T>& v, SplitMix& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
+}
+
+}  // namespace podperf::search
