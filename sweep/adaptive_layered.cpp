@@ -191,15 +191,9 @@ AdaptiveResult adaptive_search_layered(int n, const AdaptiveParams& p, const Mea
   out.screen_rounds = screen;
 
   // The screening baseline and the healthy spread (as a share of the baseline).
-  std::vector<double> ok;
-  for (const auto& [pair, busbw] : screened) {
-    if (std::isfinite(busbw) && busbw > 0.0) ok.push_back(busbw);
-  }
-  out.baseline = median_of(ok);
-  std::vector<double> dev;
-  for (double v : ok) dev.push_back(std::abs(v - out.baseline));
-  const double spread_share =
-      out.baseline > 0.0 ? std::min(1.4826 * median_of(dev), p.max_spread_fraction * out.baseline) / out.baseline : 0.0;
+  const search::ScreenBaseline screening = search::screen_baseline(screened, p.max_spread_fraction);
+  out.baseline = screening.baseline;
+  const double spread_share = out.baseline > 0.0 ? screening.spread / out.baseline : 0.0;
 
   std::vector<State> state(un, State::kGood);
   std::vector<Votes> votes(un);

@@ -84,14 +84,9 @@ AdaptiveResult adaptive_search(int n, const AdaptiveParams& p, const MeasureRoun
   }
 
   // The baseline and the healthy spread from the screening pairs (the healthy majority).
-  std::vector<double> ok;
-  for (const auto& [pair, busbw] : screened) {
-    if (std::isfinite(busbw) && busbw > 0.0) ok.push_back(busbw);
-  }
-  out.baseline = median_of(ok);
-  std::vector<double> dev;
-  for (double v : ok) dev.push_back(std::abs(v - out.baseline));
-  const double spread = std::min(1.4826 * median_of(dev), p.max_spread_fraction * out.baseline);
+  const search::ScreenBaseline screening = search::screen_baseline(screened, p.max_spread_fraction);
+  out.baseline = screening.baseline;
+  const double spread = screening.spread;
   auto low = [&](double busbw) {
     if (!std::isfinite(busbw) || busbw <= 0.0) return true;
     const double gap = out.baseline - busbw;

@@ -3,6 +3,7 @@
 // of a few busbw values, a pair in canonical order, and a seeded shuffle. sweep/ cannot use
 // analysis/stats (analysis depends on sweep).
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -29,6 +30,27 @@ inline NodePair ordered(int a, int b) { return a < b ? NodePair{a, b} : NodePair
 template <typename T>
 void shuffle(std::vector<T>& v, SplitMix& rng) {
   for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
+}
+
+// The screening baseline (median busbw of the pairs that ran) and the healthy spread (1.4826 x MAD,
+// at most max_spread_fraction of the baseline), from the screening rounds' (pair, busbw) results: the
+// healthy majority sets both, so a few slow pairs move neither.
+struct ScreenBaseline {
+  double baseline = 0.0;
+  double spread = 0.0;
+};
+inline ScreenBaseline screen_baseline(const std::vector<std::pair<NodePair, double>>& screened,
+                                      double max_spread_fraction) {
+  std::vector<double> ok;
+  for (const auto& [pair, busbw] : screened) {
+    if (std::isfinite(busbw) && busbw > 0.0) ok.push_back(busbw);
+  }
+  ScreenBaseline out;
+  out.baseline = median_of(ok);
+  std::vector<double> dev;
+  for (double v : ok) dev.push_back(std::abs(v - out.baseline));
+  out.spread = std::min(1.4826 * median_of(dev), max_spread_fraction * out.baseline);
+  return out;
 }
 
 }  // namespace podperf::search
