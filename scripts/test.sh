@@ -6,7 +6,15 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
-(cd "${PODPERF_BUILD_DIR:-$root/build}" && ctest --output-on-failure --timeout 900 "$@")
+cd "${PODPERF_BUILD_DIR:-$root/build}"
+if [[ $# -gt 0 ]]; then
+  ctest --output-on-failure --timeout 900 "$@"
+else
+  # The unit and cli tests are independent processes: on every core at once. The MPI, cluster and
+  # perf tests one at a time (they oversubscribe the cores, and some judge timing between nodes).
+  ctest --output-on-failure --timeout 900 -j "$(nproc)" -L '^(unit|cli)$'
+  ctest --output-on-failure --timeout 900 -LE '^(unit|cli)$'
+fi
 if [[ $# -eq 0 && -z "${PODPERF_SKIP_HARDENING:-}" ]]; then
   "$root/scripts/test_hardening.sh"
 fi

@@ -20,7 +20,7 @@ cd "$build"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # cli.sim_pairs and cli.sim_uplink start MPI (a singleton): with the MPI tests, whose Open MPI allocations
 # leak by design.
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest --output-on-failure --timeout 600 -L 'unit|cli' \
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest --output-on-failure --timeout 600 -j "$(nproc)" -L 'unit|cli' \
   -E '^cli\.sim_(pairs|uplink)$'
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ctest --output-on-failure --timeout 600 \
   -R '^(mpi\.(pairs_options|collective|fs|fs_faults)|cli\.sim_(pairs|uplink))$'
