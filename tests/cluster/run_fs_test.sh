@@ -7,7 +7,8 @@
 #     run.json valid, nothing left in the directory; exit 0 with no slow node, else exit 1 (this
 #     2-core machine is noisy) but never 3.
 #   L-slow: h3's processes confined to 5% of a CPU (a cgroup cpu quota: its slurmd for srun, its
-#     orted via rsh-agent.sh for mpirun): exit 1 and .fs.slow_nodes names h3 and no other host.
+#     orted via rsh-agent.sh for mpirun): exit 1 and .fs.slow_nodes names h3 as the slowest by far
+#     (another host flagged by the VM's noise is tolerated only mildly: worst ratio 0.5 or more).
 #   srun only: h3's signals root is the Lustre OST-imbalance fixture: the OST CONCERN is h3's first
 #     likely cause.
 # Root needed (namespaces, cgroups): exit 77 (skipped) without it. No CPU cgroup controller: the slow
@@ -138,15 +139,24 @@ for l in $LAUNCHERS; do
     fi
     if [ "$rc" = 1 ]; then note "$l-slow: exit 1"; else err "$l-slow: exit $rc, want 1"; tail -20 "$RESULTS/$l-slow.log"; fi
     check_common "$l-slow"
-    jq_check "$l-slow" "the slow nodes are exactly [h3]" '[.fs.slow_nodes[].label] == ["h3"]'
-    if grep -A1 "^Slow filesystem nodes (1):" "$RESULTS/$l-slow.log" | grep -q "^  h3 (node"; then
+    # h3 is named and is by far the slowest. Another node may be flagged by this 2-core VM's noise (as
+    # in the healthy run, where that is allowed), but only mildly: its worst ratio stays above 0.5.
+    jq_check "$l-slow" "h3 is a slow node, the slowest, and any other flagged node only mildly (noise)" \
+      '([.fs.slow_nodes[] | select(.label == "h3")] | length) == 1 and
+       (.fs.slow_nodes | min_by(.worst_ratio) | .label) == "h3" and
+       ([.fs.slow_nodes[] | select(.label != "h3") | .worst_ratio] | all(. >= 0.5))'
+    if [ "$(jq '.fs.slow_nodes | length' "$RESULTS/$l-slow/run.json")" != 1 ]; then
+      note "$l-slow: noise flagged $(jq -r '[.fs.slow_nodes[] | select(.label != "h3") | "\(.label) (\(.worst_ratio))"] | join(",")' "$RESULTS/$l-slow/run.json") as well"
+    fi
+    if awk '/^Slow filesystem nodes \([0-9]+\):/ {list = 1; next} list && !/^  / {list = 0} list' "$RESULTS/$l-slow.log" |
+      grep -q "^  h3 (node"; then
       note "$l-slow: the terminal summary names h3"
     else
       err "$l-slow: the terminal summary does not name h3"
     fi
     if [ "$l" = srun ]; then
       jq_check "$l-slow" "h3's first likely cause is the Lustre OST imbalance" \
-        '.fs.slow_nodes[0].likely_causes[0] | startswith("signals.lustre_ost")'
+        '.fs.slow_nodes[] | select(.label == "h3") | .likely_causes[0] | startswith("signals.lustre_ost")'
     fi
   fi
 
