@@ -15,6 +15,7 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/stats.hpp"
+#include "analysis/text.hpp"
 #include "analysis/toml_check.hpp"
 #include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
@@ -258,9 +259,6 @@ MetricTable collect_metrics(const Run& run) {
 
 // ---- comparability ----
 
-std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
-  return fmt::format("{}", fmt::join(items, sep));
-}
 
 // Items of a not in b, in a's order.
 std::vector<std::string> minus(const std::vector<std::string>& a, const std::vector<std::string>& b) {
@@ -278,8 +276,8 @@ void note_sets(std::vector<ComparabilityNote>& out, const std::string& what, con
   const auto b = minus(before, after);
   const auto a = minus(after, before);
   if (b.empty() && a.empty()) return;
-  out.push_back({what, b.empty() ? "(none only here)" : "only here: " + join(b),
-                 a.empty() ? "(none only here)" : "only here: " + join(a)});
+  out.push_back({what, b.empty() ? "(none only here)" : "only here: " + text::join(b),
+                 a.empty() ? "(none only here)" : "only here: " + text::join(a)});
 }
 
 void note_values(std::vector<ComparabilityNote>& out, const std::string& what, const std::string& before,
@@ -366,7 +364,7 @@ std::vector<ComparabilityNote> comparability(const Run& before, const Run& after
         Version{"signals.efa_versions", "EFA versions"}}) {
     const auto b = finding_values(before, v.check);
     const auto a = finding_values(after, v.check);
-    if (!b.empty() && !a.empty()) note_values(out, v.what, join(b, "; "), join(a, "; "));
+    if (!b.empty() && !a.empty()) note_values(out, v.what, text::join(b, "; "), text::join(a, "; "));
   }
   note_sets(out, "environment", environment_items(before), environment_items(after));
   note_values(out, "topology", before.topology_source, after.topology_source);
@@ -695,7 +693,7 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
   auto examples = [](const std::vector<std::string>& names) {
     std::vector<std::string> first(names.begin(),
                                    names.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, names.size())));
-    return join(first, "; ") + (names.size() > 3 ? "; ..." : "");
+    return text::join(first, "; ") + (names.size() > 3 ? "; ..." : "");
   };
   if (!c.only_before.empty())
     out += fmt::format("Only in BEFORE: {} ({})\n", c.only_before.size(), examples(c.only_before));

@@ -3,6 +3,7 @@
 // Every line is tested with plain string_view searches (no regex): a 100k-line log parses in
 // milliseconds, and damaged input cannot make a pattern backtrack.
 #include "analysis/nccl_log.hpp"
+#include "analysis/text.hpp"
 
 #include <fmt/format.h>
 
@@ -33,15 +34,9 @@ constexpr const char* kSource = "nccl-log";
 
 bool has(string_view s, string_view needle) { return s.find(needle) != string_view::npos; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_host_char(char c) { return is_alnum(c) || c == '-' || c == '_' || c == '.'; }
 
-string_view trim(string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 string_view leading_digits(string_view s) {
   std::size_t n = 0;
@@ -87,7 +82,7 @@ std::size_t utf8_length(string_view s, std::size_t i) {
 // Text safe to put in a report: valid UTF-8 kept, control bytes and broken sequences become '?',
 // at most kMaxTextBytes bytes (cut on a character boundary, "..." appended).
 std::string clean_text(string_view s) {
-  s = trim(s);
+  s = text::trim(s);
   std::string out;
   out.reserve(std::min(s.size(), kMaxTextBytes) + 3);
   for (std::size_t i = 0; i < s.size();) {
@@ -273,7 +268,7 @@ class Parser {
  public:
   void line(string_view raw, bool cut) {
     ++out_.lines;
-    const string_view text = trim(raw);
+    const string_view text = text::trim(raw);
     if (text.empty()) return;
     const Marker m = find_marker(text);
     if (m.found) {
@@ -282,7 +277,7 @@ class Parser {
       const Prefix p = parse_prefix(text.substr(0, m.pos));
       const std::size_t idx = p.ok ? process(p.host, p.pid) : kAnon;
       if (p.ok && p.dev >= 0) add_unique(facts(idx).cuda_devices, p.dev, kMaxDevices);
-      message(idx, trim(text.substr(m.msg)), m.warn);
+      message(idx, text::trim(text.substr(m.msg)), m.warn);
       return;
     }
     // NCCL prints "NCCL version 2.21.5+cuda12.4" without a prefix at some debug levels and versions.
@@ -392,7 +387,7 @@ class Parser {
   void transport(NcclProcessFacts& f, string_view msg) {
     // "Channel 00/0 : 0[0] -> 8[0] [send] via NET/Libfabric/0/GDRDMA", "... via NET/AWS Libfabric/3(1)/GDRDMA/Shared",
     // "Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read", "Channel 00 : 0[0] -> 1[1] via SHM/direct/direct"
-    auto component = [](string_view s) { return trim(s.substr(0, s.find('/'))); };
+    auto component = [](string_view s) { return text::trim(s.substr(0, s.find('/'))); };
     if (std::size_t k = msg.find("via NET/"); k != string_view::npos) {
       const string_view rest = msg.substr(k + 8);
       const string_view name = component(rest);
@@ -480,23 +475,12 @@ class Parser {
 
 // ---- findings ----
 
-std::string join(const std::vector<std::string>& items, string_view sep) {
-  std::string out;
-  for (const auto& i : items) {
-    if (!out.empty()) out += sep;
-    out += i;
-  }
-  return out;
-}
 
-std::string join(const std::set<std::string>& items, string_view sep) {
-  return join(std::vector<std::string>(items.begin(), items.end()), sep);
-}
 
 std::string quote_first(const std::vector<std::string>& msgs) {
   std::vector<std::string> shown(msgs.begin(), msgs.begin() + static_cast<std::ptrdiff_t>(
                                                                    std::min(msgs.size(), kShownInFinding)));
-  std::string out = join(shown, " | ");
+  std::string out = text::join(shown, " | ");
   if (msgs.size() > shown.size()) out += fmt::format(" | (+{} more)", msgs.size() - shown.size());
   return out;
 }
@@ -576,7 +560,7 @@ void host_findings(const HostGroup& g, int expected_efa_nics, std::vector<Findin
     });
     if (socket_logged) {
       f.observed = where(g.host) + "NET/Socket (NCCL's TCP fallback)";
-      if (!all.socket_ifaces.empty()) f.observed += " on " + join(all.socket_ifaces, ",");
+      if (!all.socket_ifaces.empty()) f.observed += " on " + text::join(all.socket_ifaces, ",");
       if (all.plugin_missing) f.observed += "; NET/Plugin: libnccl-net.so not found";
     } else {
       f.observed = where(g.host) + "NET/Plugin: libnccl-net.so not found and no network plugin loaded (the "
@@ -634,7 +618,7 @@ void host_findings(const HostGroup& g, int expected_efa_nics, std::vector<Findin
     if (!wrong.empty()) {
       const bool fewer = std::any_of(counts.begin(), counts.end(), [&](int c) { return c < expected_efa_nics; });
       Finding f = make(Tag::kConcern, "nccl.efa_nic_count", g.host);
-      f.observed = where(g.host) + fmt::format("NET/OFI found {} nics (provider efa)", join(wrong, " and "));
+      f.observed = where(g.host) + fmt::format("NET/OFI found {} nics (provider efa)", text::join(wrong, " and "));
       f.expected = fmt::format("found {} nics (the instance type's EFA count)", expected_efa_nics);
       f.meaning = fewer ? "libfabric sees fewer EFA devices than this instance type has: interfaces missing, down, "
                           "not passed into the container, or filtered (FI_EFA_IFACE)"
@@ -677,8 +661,8 @@ void host_findings(const HostGroup& g, int expected_efa_nics, std::vector<Findin
   for (const auto& path : all.intra_paths) (path.starts_with("SHM/") ? shm_paths : p2p_paths).push_back(path);
   if (!shm_paths.empty()) {
     Finding f = make(Tag::kConcern, "nccl.shm_intra_node", g.host);
-    f.observed = where(g.host) + "via " + join(shm_paths, ", ") + " between GPUs of this node";
-    if (!p2p_paths.empty()) f.observed += " (other pairs via " + join(p2p_paths, ", ") + ")";
+    f.observed = where(g.host) + "via " + text::join(shm_paths, ", ") + " between GPUs of this node";
+    if (!p2p_paths.empty()) f.observed += " (other pairs via " + text::join(p2p_paths, ", ") + ")";
     f.expected = "via P2P/CUMEM or P2P/IPC (NVLink) inside a node";
     f.meaning = "NCCL cannot use peer-to-peer access between these GPUs and copies through host shared memory: "
                 "PCIe ACS or IOMMU settings, a virtualized topology, NCCL_P2P_DISABLE / NCCL_P2P_LEVEL, or "
@@ -755,10 +739,10 @@ void host_findings(const HostGroup& g, int expected_efa_nics, std::vector<Findin
     Finding f = make(Tag::kOk, "nccl.summary", g.host);
     std::vector<std::string> parts{describe_transport(all)};
     if (!all.ofi_fabric.empty()) parts.push_back("fabric " + all.ofi_fabric);
-    if (!all.intra_paths.empty()) parts.push_back(join(all.intra_paths, "+"));
+    if (!all.intra_paths.empty()) parts.push_back(text::join(all.intra_paths, "+"));
     if (all.channels > 0) parts.push_back(fmt::format("{} channels", all.channels));
     if (!all.nccl_version.empty()) parts.push_back("NCCL " + version_label(all));
-    f.observed = join(parts, ", ");
+    f.observed = text::join(parts, ", ");
     f.expected = "a network plugin with GDRDMA between nodes, P2P (NVLink) inside the node";
     if (expected_efa_nics > 0) f.expected += fmt::format(", {} EFA NICs", expected_efa_nics);
     f.meaning = fmt::format("NCCL's transport on this host looks healthy ({} process(es) logged)", n);
@@ -778,7 +762,7 @@ NcclLogSummary parse_nccl_log(string_view text) {
     const std::size_t nl = text.find('\n', start);
     if (nl == string_view::npos) {
       const string_view last = text.substr(start);
-      const bool cut = saw_newline && !trim(last).empty();
+      const bool cut = saw_newline && !text::trim(last).empty();
       if (cut) parser.set_truncated();
       parser.line(last, cut);
       break;
@@ -828,8 +812,8 @@ std::vector<Finding> nccl_log_findings(const NcclLogSummary& s, int expected_efa
   if (versions.size() > 1) {
     Finding f = make(Tag::kConcern, "nccl.version_drift", "");
     std::vector<std::string> groups;
-    for (const auto& [v, hosts] : versions) groups.push_back(fmt::format("NCCL {} on {}", v, join(hosts, ", ")));
-    f.observed = join(groups, "; ");
+    for (const auto& [v, hosts] : versions) groups.push_back(fmt::format("NCCL {} on {}", v, text::join(hosts, ", ")));
+    f.observed = text::join(groups, "; ");
     f.expected = "one NCCL version (and CUDA build) across every process of the job";
     f.meaning = "Processes loaded different NCCL libraries: different container images, Python wheels, or "
                 "LD_LIBRARY_PATH on some nodes";
@@ -906,12 +890,12 @@ NcclLogSummary parse_nccl_log_dir(const std::string& dir) {
 std::string describe_transport(const NcclProcessFacts& f) {
   if (is_socket_net(f)) {
     std::string s = "Socket (TCP fallback)";
-    if (!f.socket_ifaces.empty()) s += " on " + join(f.socket_ifaces, ",");
+    if (!f.socket_ifaces.empty()) s += " on " + text::join(f.socket_ifaces, ",");
     return s;
   }
   if (f.net.empty() && f.ofi_provider.empty()) {
     if (!f.intra_paths.empty()) {
-      return "intra-node only (" + join(f.intra_paths, "+") + ")";
+      return "intra-node only (" + text::join(f.intra_paths, "+") + ")";
     }
     return "unknown transport";
   }

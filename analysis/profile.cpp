@@ -9,7 +9,7 @@
 #include "analysis/errors.hpp"
 #include "analysis/toml_check.hpp"
 #include "analysis/toml_require.hpp"
-#include "sweep/sizes.hpp"
+#include "analysis/units.hpp"
 
 namespace podperf {
 namespace {

@@ -10,6 +10,7 @@
 #include "analysis/fs_analysis.hpp"
 #include "analysis/report_common.hpp"
 #include "analysis/svg.hpp"
+#include "analysis/text.hpp"
 #include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 
@@ -55,11 +56,6 @@ std::string num_cell(const std::string& text) {
   return "<td class=\"num\">" + escape(text) + "</td>";
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 // An HTML list of escaped items ("" when empty).
 std::string list(const std::vector<std::string>& items, const char* tag = "ol") {
@@ -254,7 +250,7 @@ void render_topology(const Run& run, std::string& out) {
   append(out, "<section id=\"topology\">\n<h2>Topology: pairs by the outermost level they cross, at {}</h2>\n",
          format_size(cmp.size_bytes));
   append(out, "<p class=\"note\">Levels (outermost first): {}; from {}. Ratio against the {} median{}.</p>\n",
-         escape(join(run.topology_levels, ", ")), escape(run.topology_source.empty() ? "the run" : run.topology_source),
+         escape(text::join(run.topology_levels, ", ")), escape(run.topology_source.empty() ? "the run" : run.topology_source),
          escape(cmp.reference.empty() ? "(no reference)" : cmp.reference),
          cmp.straggler_pairs_left_out == 0
              ? ""
@@ -484,7 +480,7 @@ void render_fs(const Run& run, std::string& out) {
         "<th>likely causes</th><th>next step</th></tr>\n";
     for (const FsSlowNode& s : fs.slow_nodes) {
       append(out, "<tr>{}{}{}{}<td>{}</td>{}</tr>\n", cell(fmt::format("{} (node {})", s.label, s.node)),
-             cell(join(s.probes, ", ")), num_cell(fmt::format("{:.0f}%", s.worst_ratio * 100.0)), cell(s.evidence),
+             cell(text::join(s.probes, ", ")), num_cell(fmt::format("{:.0f}%", s.worst_ratio * 100.0)), cell(s.evidence),
              list(s.likely_causes), cell(s.next_step));
     }
     out += "</table>\n";
@@ -529,7 +525,7 @@ void render_metadata(const Run& run, std::string& out) {
   };
   item("run id", run.run_id);
   item("command", run.command);
-  item("command line", join(run.argv, " "));
+  item("command line", text::join(run.argv, " "));
   item("podperf version", run.podperf_version);
   item("schema version", fmt::format("{}", run.schema_version));
   item("started", run.started_at);
@@ -543,7 +539,7 @@ void render_metadata(const Run& run, std::string& out) {
     item("op, type", run.options.op + ", " + run.options.dtype);
     std::vector<std::string> sizes;
     for (std::uint64_t s : run.options.sizes_bytes) sizes.push_back(format_size(s));
-    item("sizes", join(sizes, " "));
+    item("sizes", text::join(sizes, " "));
     item("iterations", fmt::format("{} timed, {} warm-up; check {}; per-iteration time: {}", run.options.iters,
                                    run.options.warmup, run.options.check ? "on" : "off", run.options.time_combine));
   }
@@ -564,7 +560,7 @@ void render_metadata(const Run& run, std::string& out) {
     std::vector<std::string> ranks;
     for (int r : n.ranks) ranks.push_back(fmt::format("{}", r));
     append(out, "<tr>{}{}{}{}{}{}</tr>\n", num_cell(fmt::format("{}", n.index)), cell(n.label), cell(n.hostname),
-           cell(n.instance_type), cell(n.instance_id), cell(join(ranks, " ")));
+           cell(n.instance_type), cell(n.instance_id), cell(text::join(ranks, " ")));
   }
   out += "</table>\n</section>\n";
 }

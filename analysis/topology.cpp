@@ -8,7 +8,7 @@
 #include <iterator>
 
 #include "analysis/errors.hpp"
-#include "analysis/text_lines.hpp"
+#include "analysis/text.hpp"
 
 namespace podperf {
 namespace {
@@ -20,11 +20,11 @@ std::string short_name(const std::string& host) {
 }  // namespace
 
 std::string detect_topology_format(std::string_view text, const std::string& source) {
-  const std::string_view all = trim_space(text);
+  const std::string_view all = text::trim(text);
   if (all.empty()) throw InputError(fmt::format("{}: the topology file is empty", source));
   if (all.front() == '{') return "eks";
-  for (std::string_view line : split_lines(text)) {
-    line = trim_space(line);
+  for (std::string_view line : text::split_lines(text)) {
+    line = text::trim(line);
     if (line.empty() || line.front() == '#') continue;
     for (const char* key : {"SwitchName=", "BlockName=", "BlockSizes="}) {
       const std::string_view k(key);

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "analysis/errors.hpp"
-#include "analysis/text_lines.hpp"
+#include "analysis/text.hpp"
 #include "analysis/topology.hpp"
 
 namespace podperf {
@@ -14,7 +14,7 @@ std::vector<std::string> split_fields(std::string_view line) {
   while (true) {
     const std::size_t comma = line.find(',', start);
     out.emplace_back(
-        trim_space(line.substr(start, comma == std::string_view::npos ? line.size() - start : comma - start)));
+        text::trim(line.substr(start, comma == std::string_view::npos ? line.size() - start : comma - start)));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -27,11 +27,11 @@ Topology parse_csv_topology(std::string_view text, const std::string& source) {
   Topology t;
   t.source = source;
   t.format = "csv";
-  const std::vector<std::string_view> lines = split_lines(text);
+  const std::vector<std::string_view> lines = text::split_lines(text);
   std::map<std::string, std::size_t> line_of;
   bool header = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view line = trim_space(lines[i]);
+    const std::string_view line = text::trim(lines[i]);
     const std::size_t lineno = i + 1;
     if (line.empty() || line.front() == '#') continue;
     if (line.find('"') != std::string_view::npos) {

@@ -10,7 +10,7 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/hostlist.hpp"
-#include "analysis/text_lines.hpp"
+#include "analysis/text.hpp"
 #include "analysis/topology.hpp"
 
 namespace podperf {
@@ -137,12 +137,12 @@ Topology tree(const std::vector<Entry>& switches, const std::string& source) {
 Topology parse_slurm_topology(std::string_view text, const std::string& source) {
   std::vector<Entry> switches;
   std::vector<Entry> blocks;
-  const std::vector<std::string_view> lines = split_lines(text);
+  const std::vector<std::string_view> lines = text::split_lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
     const std::size_t hash = line.find('#');
     if (hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trim_space(line);
+    line = text::trim(line);
     if (line.empty()) continue;
     const std::string where = fmt::format("{}:{}", source, i + 1);
     const std::map<std::string, std::string> kv = tokens(line, where);

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "analysis/errors.hpp"
+#include "analysis/file_write.hpp"
 #include "analysis/junit.hpp"
 #include "analysis/profile.hpp"
 #include "analysis/run_json.hpp"
@@ -40,14 +41,6 @@ AcceptSetup prepare(const AcceptOptions& o) {
     }
   }
   return s;
-}
-
-// Writes `text` to `path` (replacing it). Throws RuntimeFailure naming the file.
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw RuntimeFailure(fmt::format("cannot write {}", path));
 }
 
 bool given(const AcceptOptions& o, const char* name) {
@@ -106,7 +99,7 @@ int accept_from(const AcceptOptions& o, const AcceptSetup& setup) {
   std::fflush(stdout);
   if (!o.junit.empty()) {
     try {
-      write_text(o.junit, render_junit(run));
+      write_file_atomically(o.junit, render_junit(run));
     } catch (const RuntimeFailure& e) {
       std::fprintf(stderr, "podperf: error: %s\n", e.what());
       return kExitRuntime;
@@ -153,7 +146,7 @@ int accept_live(int* argc, char*** argv, const Cli& cli, const AcceptSetup& setu
     if (!junit.empty()) files.push_back(junit);
     for (const std::string& f : files) {
       try {
-        write_text(f, xml);
+        write_file_atomically(f, xml);
         out += fmt::format("JUnit: {}\n", f);
       } catch (const std::exception& e) {
         out += fmt::format("podperf: error: {}\n", e.what());

@@ -22,6 +22,7 @@
 #include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
 #include "bench/watchdog.hpp"
+#include "analysis/units.hpp"
 #include "sweep/sizes.hpp"
 
 namespace podperf {

@@ -8,6 +8,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/compare_html.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/file_write.hpp"
 #include "analysis/offline_command.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/topology.hpp"

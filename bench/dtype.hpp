@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "bench/dtype_enum.hpp"
+#include "kernels/dtype_enum.hpp"
 
 namespace podperf {
 

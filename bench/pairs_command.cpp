@@ -42,7 +42,6 @@
 #include "bench/runner.hpp"
 #include "bench/watchdog.hpp"
 #include "sweep/pair_schedule.hpp"
-#include "sweep/sizes.hpp"
 
 namespace podperf {
 namespace {

@@ -17,6 +17,7 @@
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
 #include "bench/runner.hpp"
+#include "analysis/units.hpp"
 #include "sweep/sizes.hpp"
 
 namespace podperf {

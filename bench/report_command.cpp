@@ -12,6 +12,7 @@
 
 #include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/file_write.hpp"
 #include "analysis/offline_command.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
@@ -33,24 +34,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Writes `text` to `path` via `path`.tmp and a rename. Throws RuntimeFailure naming the file.
-void write_file(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    if (!file) throw RuntimeFailure(fmt::format("{}: cannot open for writing", tmp.string()));
-    file << text;
-    file.flush();
-    if (!file) throw RuntimeFailure(fmt::format("{}: write failed", tmp.string()));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw RuntimeFailure(fmt::format("{}: cannot rename into place", path.string()));
-  }
-}
-
 // events.jsonl -> Run, analyzed as the command that wrote it would have (pairs and filesystem
 // judgments with the built-in thresholds, correlation). Says on `err` that it was rebuilt.
 Run rebuild_from_events(const std::string& path, std::ostream& err) {
@@ -70,10 +53,6 @@ Run rebuild_from_events(const std::string& path, std::ostream& err) {
 }
 
 }  // namespace
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  write_file(path, text);
-}
 
 std::string report_file_name(const std::string& format) {
   if (format == "junit") return "junit.xml";
@@ -122,7 +101,7 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
     }
     const fs::path target =
         options.out.empty() ? run_json.parent_path() / report_file_name(options.format) : fs::path(options.out);
-    write_file(target, text);
+    write_file_atomically(target.string(), text);
     err << "podperf: wrote " << target.string() << "\n";
     return kExitOk;
   });
@@ -131,7 +110,7 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
 void write_reports(const Run& run, const std::string& results_dir) noexcept {
   for (const char* format : {"html", "md"}) {
     try {
-      write_file(fs::path(results_dir) / report_file_name(format), render_report(run, format));
+      write_file_atomically((fs::path(results_dir) / report_file_name(format)).string(), render_report(run, format));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "podperf: warning: %s report not written: %s\n", format, e.what());
     }

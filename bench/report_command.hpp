@@ -30,9 +30,6 @@ std::string report_file_name(const std::string& format);
 // unless it went to `out`. The run's own outcome does not change the exit code.
 int run_report_command(const ReportOptions& options, std::ostream& out, std::ostream& err);
 
-// Writes `text` to `path` through `path`.tmp and a rename. Throws RuntimeFailure naming the file.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 // Writes report.html and report.md into `results_dir` (beside run.json), each through a temporary
 // file and a rename. A failure is a warning on stderr, never an exception: the run is already saved.
 void write_reports(const Run& run, const std::string& results_dir) noexcept;

@@ -4,7 +4,7 @@
 // kernels/pattern_device.cu. Only built with PODPERF_WITH_CUDA.
 #include <cstdint>
 
-#include "bench/dtype_enum.hpp"
+#include "kernels/dtype_enum.hpp"
 
 namespace podperf {
 

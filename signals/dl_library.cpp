@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-#include "signals/text.hpp"
+#include "analysis/text.hpp"
 
 namespace podperf {
 

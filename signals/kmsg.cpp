@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "signals/text.hpp"
+#include "analysis/text.hpp"
 
 namespace podperf {
 namespace {

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "signals/dl_library.hpp"
-#include "signals/text.hpp"
+#include "analysis/text.hpp"
 
 namespace podperf {
 namespace {

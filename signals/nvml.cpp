@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "signals/dl_library.hpp"
-#include "signals/text.hpp"
+#include "analysis/text.hpp"
 
 namespace podperf {
 namespace {

@@ -12,6 +12,7 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/toml_check.hpp"
+#include "analysis/units.hpp"
 
 namespace podperf {
 namespace {
@@ -1020,19 +1021,6 @@ std::string xid_key(const XidEvent& e) {
 }
 
 }  // namespace
-
-std::string format_bytes(std::uint64_t bytes) {
-  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  double v = static_cast<double>(bytes);
-  int u = 0;
-  while (v >= 1024.0 && u < 5) {
-    v /= 1024.0;
-    ++u;
-  }
-  if (u == 0) return fmt::format("{} B", bytes);
-  if (std::fabs(v - std::round(v)) < 0.05) return fmt::format("{:.0f} {}", v, kUnits[u]);
-  return fmt::format("{:.1f} {}", v, kUnits[u]);
-}
 
 Rules parse_rules(std::string_view toml_text, const std::string& source) {
   const toml::table root = toml_parse(toml_text, source);

@@ -75,7 +75,5 @@ std::vector<Finding> evaluate_delta(const HostSnapshot& before, const HostSnapsh
 // one INFO drift.nodes.
 std::vector<Finding> evaluate_drift(const std::vector<HostSnapshot>& nodes);
 
-// "64 MiB", "1.5 GiB", "512 B".
-std::string format_bytes(std::uint64_t bytes);
 
 }  // namespace podperf

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <system_error>
 
-#include "signals/text.hpp"
+#include "analysis/text.hpp"
 
 namespace podperf {
 namespace {

@@ -11,40 +11,6 @@
 
 namespace podperf {
 
-std::uint64_t parse_size(std::string_view text, std::string_view what) {
-  const std::string shown(text);
-  std::uint64_t value = 0;
-  const char* begin = text.data();
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec == std::errc::result_out_of_range) throw UsageError(fmt::format("{}: size '{}' is too large", what, shown));
-  if (ec != std::errc() || ptr == begin) {
-    throw UsageError(fmt::format("{}: '{}' is not a size (expected a whole number of bytes with an optional K, M or G "
-                                 "suffix, e.g. 64K, 4M, 1G)",
-                                 what, shown));
-  }
-  std::string suffix(ptr, end);
-  for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::uint64_t multiplier = 1;
-  if (suffix.empty() || suffix == "B") {
-    multiplier = 1;
-  } else if (suffix == "K" || suffix == "KB" || suffix == "KIB") {
-    multiplier = 1ULL << 10;
-  } else if (suffix == "M" || suffix == "MB" || suffix == "MIB") {
-    multiplier = 1ULL << 20;
-  } else if (suffix == "G" || suffix == "GB" || suffix == "GIB") {
-    multiplier = 1ULL << 30;
-  } else if (suffix == "T" || suffix == "TB" || suffix == "TIB") {
-    multiplier = 1ULL << 40;
-  } else {
-    throw UsageError(fmt::format("{}: '{}' has an unknown suffix '{}' (expected K, M, G or T)", what, shown,
-                                 std::string(ptr, end)));
-  }
-  if (value > std::numeric_limits<std::uint64_t>::max() / multiplier) {
-    throw UsageError(fmt::format("{}: size '{}' is too large", what, shown));
-  }
-  return value * multiplier;
-}
 
 std::vector<std::uint64_t> size_sweep(std::uint64_t min_bytes, std::uint64_t max_bytes, std::uint64_t factor,
                                       std::uint64_t increment_bytes, std::uint64_t type_bytes) {

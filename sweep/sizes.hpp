@@ -1,14 +1,10 @@
 #pragma once
-// Message sizes: parsing with K/M/G suffixes (binary, as nccl-tests) and size sweeps (-b -e -f -i).
+// Message size sweeps (-b -e -f -i), nccl-tests semantics; parse_size is in analysis/units.hpp.
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 namespace podperf {
-
-// "8", "64K", "4M", "1G", "2GiB", "512KB" -> bytes (multiples of 1024). Throws UsageError naming
-// `what` (the flag) on garbage, negative numbers or overflow.
-std::uint64_t parse_size(std::string_view text, std::string_view what);
 
 // nccl-tests semantics: from min_bytes to max_bytes inclusive, multiplying by `factor` (>= 2), or,
 // when increment_bytes > 0, adding it instead. Each size is rounded down to a multiple of

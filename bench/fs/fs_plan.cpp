@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "analysis/errors.hpp"
-#include "sweep/sizes.hpp"
+#include "analysis/units.hpp"
 
 namespace podperf {
 namespace {

@@ -23,7 +23,6 @@
 #include "bench/fs/probes.hpp"
 #include "bench/job.hpp"
 #include "bench/progress.hpp"
-#include "signals/rules.hpp"
 #include "signals/snapshot.hpp"
 
 namespace podperf {

@@ -32,7 +32,6 @@
 #include "bench/backend_host.hpp"
 #include "bench/collectives.hpp"
 #include "bench/runner.hpp"
-#include "sweep/sizes.hpp"
 
 namespace podperf {
 namespace {

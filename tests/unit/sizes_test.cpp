@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/errors.hpp"
+#include "analysis/units.hpp"
 #include "sweep/sizes.hpp"
 
 namespace podperf {
