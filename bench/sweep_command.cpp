@@ -12,6 +12,7 @@
 #include <ostream>
 
 #include "analysis/errors.hpp"
+#include "analysis/file_write.hpp"
 #include "analysis/offline_command.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/stats.hpp"
@@ -67,19 +68,6 @@ std::string default_sweep_id() {
   std::tm tm{};
   gmtime_r(&t, &tm);
   return fmt::format("sweep-{:%Y%m%d-%H%M%S}-p{}", tm, static_cast<long>(getpid()));
-}
-
-void write_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.flush();
-    if (!f) throw RuntimeFailure(fmt::format("{}: cannot write", tmp.string()));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw RuntimeFailure(fmt::format("{}: cannot rename into place: {}", path.string(), ec.message()));
 }
 
 // The largest size a point measured, its busbw: the one number of the progress line.
@@ -143,8 +131,8 @@ nlohmann::json sweep_json(const Sweep& s, const std::vector<SweepRankGroup>& gro
 
 void save(const Sweep& s, const std::string& status) {
   const std::vector<SweepRankGroup> groups = rank_sweep(s.results);
-  write_atomically(s.dir / "sweep.json", sweep_json(s, groups, status).dump(2) + "\n");
-  write_atomically(s.dir / "sweep.csv", sweep_csv(groups));
+  write_file_atomically((s.dir / "sweep.json").string(), sweep_json(s, groups, status).dump(2) + "\n");
+  write_file_atomically((s.dir / "sweep.csv").string(), sweep_csv(groups));
 }
 
 SweepPointResult run_point(const Sweep& s, const SweepPoint& point, const std::string& exe, double timeout_s) {
@@ -258,7 +246,7 @@ int run(const SweepCliOptions& o, std::ostream& out, std::ostream& err) {
   out << fmt::format("results: {}\n", s.dir.string());
   out.flush();
   s.started_at = iso8601_now();
-  write_atomically(s.dir / "sweep.toml", s.file_text);
+  write_file_atomically((s.dir / "sweep.toml").string(), s.file_text);
   save(s, "running");
 
   bool interrupted = false;
