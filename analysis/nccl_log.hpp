@@ -1,6 +1,8 @@
 #pragma once
 // Parser for NCCL debug logs (NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,NET; NCCL_DEBUG_FILE=dir/nccl.%h.%p)
 // and the rules that turn what it finds into findings (FIELD-NOTES section 5). Pure: no MPI, no CUDA.
+// The parser is analysis/nccl_log_parse.cpp, the rules analysis/nccl_log_findings.cpp, what both share
+// analysis/nccl_log_facts.hpp.
 //
 // A line NCCL writes looks like
 //   ip-10-1-2-3:12345:12346 [0] NCCL INFO NET/OFI Selected provider is efa, fabric is efa-direct (found 32 nics)
