@@ -9,7 +9,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "analysis/collective_table.hpp"
+#include "analysis/report/collective_table.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/run_json.hpp"
 #include "bench/backend_select.hpp"

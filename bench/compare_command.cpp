@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "analysis/compare.hpp"
-#include "analysis/compare_html.hpp"
+#include "analysis/report/compare_html.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
 #include "analysis/offline_command.hpp"

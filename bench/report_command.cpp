@@ -20,13 +20,13 @@
 #include "analysis/thresholds.hpp"
 #include "analysis/topology.hpp"
 #include "analysis/topology_analysis.hpp"
-#include "analysis/junit.hpp"
+#include "analysis/report/junit.hpp"
 #include "analysis/profile.hpp"
 #include "analysis/sku.hpp"
 #include "analysis/verdict.hpp"
-#include "analysis/report_csv.hpp"
-#include "analysis/report_html.hpp"
-#include "analysis/report_markdown.hpp"
+#include "analysis/report/csv.hpp"
+#include "analysis/report/html.hpp"
+#include "analysis/report/markdown.hpp"
 #include "analysis/run_json.hpp"
 
 namespace podperf {

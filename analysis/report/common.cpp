@@ -1,13 +1,13 @@
-#include "analysis/report_common.hpp"
+#include "analysis/report/common.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "analysis/collective_table.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
+#include "analysis/report/collective_table.hpp"
 #include "analysis/topology_analysis.hpp"
 
 namespace podperf {

@@ -1,4 +1,4 @@
-#include "analysis/report_html.hpp"
+#include "analysis/report/html.hpp"
 
 #include <fmt/format.h>
 
@@ -8,8 +8,8 @@
 #include <set>
 
 #include "analysis/fs_analysis.hpp"
-#include "analysis/report_common.hpp"
-#include "analysis/svg.hpp"
+#include "analysis/report/common.hpp"
+#include "analysis/report/svg.hpp"
 #include "analysis/text.hpp"
 #include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
@@ -56,7 +56,6 @@ std::string num_cell(const std::string& text) {
   return "<td class=\"num\">" + escape(text) + "</td>";
 }
 
-
 // An HTML list of escaped items ("" when empty).
 std::string list(const std::vector<std::string>& items, const char* tag = "ol") {
   if (items.empty()) return "";
@@ -75,8 +74,9 @@ void render_header(const Run& run, std::string& out) {
          escape(run.started_at.empty() ? "?" : run.started_at), escape(run.finished_at.empty() ? "?" : run.finished_at),
          escape(run.status));
   if (run.simulated) {
-    append(out, "<p class=\"banner\" id=\"simulated\" style=\"background:#fff3cd;border:2px solid #b8860b;padding:0.5em;"
-                "font-weight:bold\">{}</p>\n",
+    append(out,
+           "<p class=\"banner\" id=\"simulated\" style=\"background:#fff3cd;border:2px solid #b8860b;padding:0.5em;"
+           "font-weight:bold\">{}</p>\n",
            escape(simulated_note(run)));
   }
 }
@@ -250,7 +250,8 @@ void render_topology(const Run& run, std::string& out) {
   append(out, "<section id=\"topology\">\n<h2>Topology: pairs by the outermost level they cross, at {}</h2>\n",
          format_size(cmp.size_bytes));
   append(out, "<p class=\"note\">Levels (outermost first): {}; from {}. Ratio against the {} median{}.</p>\n",
-         escape(text::join(run.topology_levels, ", ")), escape(run.topology_source.empty() ? "the run" : run.topology_source),
+         escape(text::join(run.topology_levels, ", ")),
+         escape(run.topology_source.empty() ? "the run" : run.topology_source),
          escape(cmp.reference.empty() ? "(no reference)" : cmp.reference),
          cmp.straggler_pairs_left_out == 0
              ? ""
@@ -301,9 +302,10 @@ std::string sku_line_note(const Run& run, bool drawn) {
            "(<code>podperf accept</code> records its SKU's published figures).";
   }
   if (run.verdict.sku_busbw.empty() && run.backend != "nccl") {
-    return fmt::format("No published SKU baseline drawn: {}'s figures are NCCL between GPUs, and this run used the {} "
-                       "backend.",
-                       escape(run.verdict.sku), escape(run.backend));
+    return fmt::format(
+        "No published SKU baseline drawn: {}'s figures are NCCL between GPUs, and this run used the {} "
+        "backend.",
+        escape(run.verdict.sku), escape(run.backend));
   }
   if (run.verdict.sku_busbw.empty()) {
     return fmt::format("No published SKU baseline drawn: {} publishes no 2-node busbw figure.",
@@ -311,8 +313,9 @@ std::string sku_line_note(const Run& run, bool drawn) {
   }
   std::vector<std::string> sizes;
   for (const SkuBusbwPoint& p : run.verdict.sku_busbw) sizes.push_back(format_size(p.size_bytes));
-  return fmt::format("No published SKU baseline drawn: {} publishes figures at {}, outside the sizes this run measured.",
-                     escape(run.verdict.sku), fmt::join(sizes, ", "));
+  return fmt::format(
+      "No published SKU baseline drawn: {} publishes figures at {}, outside the sizes this run measured.",
+      escape(run.verdict.sku), fmt::join(sizes, ", "));
 }
 
 void render_busbw_charts(const Run& run, std::string& out) {
@@ -480,8 +483,8 @@ void render_fs(const Run& run, std::string& out) {
         "<th>likely causes</th><th>next step</th></tr>\n";
     for (const FsSlowNode& s : fs.slow_nodes) {
       append(out, "<tr>{}{}{}{}<td>{}</td>{}</tr>\n", cell(fmt::format("{} (node {})", s.label, s.node)),
-             cell(text::join(s.probes, ", ")), num_cell(fmt::format("{:.0f}%", s.worst_ratio * 100.0)), cell(s.evidence),
-             list(s.likely_causes), cell(s.next_step));
+             cell(text::join(s.probes, ", ")), num_cell(fmt::format("{:.0f}%", s.worst_ratio * 100.0)),
+             cell(s.evidence), list(s.likely_causes), cell(s.next_step));
     }
     out += "</table>\n";
   }
