@@ -11,6 +11,7 @@
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
 #include "analysis/report/junit.hpp"
+#include "analysis/report/verdict_text.hpp"
 #include "analysis/profile.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/sku.hpp"

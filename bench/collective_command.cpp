@@ -9,6 +9,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "analysis/collective_outcome.hpp"
 #include "analysis/report/collective_table.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/run_json.hpp"

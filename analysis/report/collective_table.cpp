@@ -106,11 +106,4 @@ std::string render_collective_table(const Run& run, const std::string& results_d
   return out;
 }
 
-int collective_exit_code(const Run& run) {
-  for (const CollectiveResult& r : run.collectives) {
-    if (r.status != "ok" && r.status != "skipped") return 1;
-  }
-  return 0;
-}
-
 }  // namespace podperf

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
+#include "analysis/collective_outcome.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
-#include "analysis/report/collective_table.hpp"
 #include "analysis/topology_analysis.hpp"
 
 namespace podperf {

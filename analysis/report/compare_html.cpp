@@ -7,6 +7,7 @@
 #include <iterator>
 #include <map>
 
+#include "analysis/report/comparison_text.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/svg.hpp"
 #include "analysis/units.hpp"
