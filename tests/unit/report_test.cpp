@@ -16,6 +16,7 @@
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/report/csv.hpp"
+#include "analysis/report/formats.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/common.hpp"
 #include "analysis/report/markdown.hpp"
