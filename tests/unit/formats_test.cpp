@@ -27,7 +27,7 @@ Run fixture_run() {
 }
 
 TEST(ReportFormats, EveryRowRendersTheFixtureRunIntoAFileOfItsOwn) {
-  const Run run = fixture_run();
+  const podperf::Run run = fixture_run();
   std::set<std::string_view> names, files;
   ASSERT_FALSE(report_formats().empty());
   for (const ReportFormat& f : report_formats()) {
