@@ -3,55 +3,17 @@
 // present in both runs (busbw per pair or collective case, filesystem MB/s, IOPS and p99 latency per
 // probe and per node) the change in percent with a confidence interval, a Mann-Whitney U test on the
 // per-iteration (or per-rank) samples, and a verdict; plus the ways the two runs are not comparable.
+// The judge only: its settings are in compare_settings, its statistics in change_stats, and its printers
+// in the wing (analysis/report/comparison_text, comparison_json, compare_html). Floor: analysis/.
 #include <cstdint>
-#include <nlohmann/json.hpp>
-#include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "analysis/change_stats.hpp"
+#include "analysis/compare_settings.hpp"
 #include "analysis/run.hpp"
 
 namespace podperf {
-
-// Thresholds of podperf compare (configs/compare.toml, command-line overrides).
-struct CompareSettings {
-  double alpha = 0.05;              // significance level of the two-sided Mann-Whitney U test
-  double min_change_percent = 2.0;  // a significant change smaller than this is noise
-  int min_samples = 4;              // fewer samples in either run: not tested (n = m = 3 cannot reach p < 0.05)
-  double confidence = 0.95;         // of the interval of the change
-  int bootstrap_resamples = 1000;   // of the interval; fixed seed, so the same inputs give the same output
-  // benjamini-hochberg: p values adjusted for the number of metrics tested (false discovery rate), so a
-  // run with thousands of pairs does not call some of them changed by chance; none: raw p values.
-  std::string correction = "benjamini-hochberg";
-  std::string source;  // where the settings came from
-};
-
-// Parses TOML text ([compare] table); throws ConfigError naming `source`, line and key.
-CompareSettings parse_compare_settings(std::string_view toml_text, const std::string& source);
-// Loads `path`, or the embedded configs/compare.toml when path is empty. Throws ConfigError.
-CompareSettings load_compare_settings(const std::string& path);
-
-// Two-sided Mann-Whitney U test of samples a and b.
-struct MannWhitneyResult {
-  double u = 0.0;        // U of a: pairs (a_i, b_j) with a_i > b_j, ties counting 1/2
-  double z = 0.0;        // normal approximation's z (0 when exact)
-  double p_value = 1.0;  // two-sided
-  bool exact = false;    // exact null distribution (no ties, n*m <= 400); else normal approximation with tie
-                         // and continuity correction
-};
-// Empty a or b: p_value 1. Pure.
-MannWhitneyResult mann_whitney_u(std::span<const double> a, std::span<const double> b);
-
-// Percentile-bootstrap interval of 100 * (median(after) / median(before) - 1), in percent, from
-// `resamples` resamples of each sample drawn with a std::mt19937_64 seeded with `seed` (deterministic
-// on every platform). Empty inputs or a zero median: {0, 0}.
-struct PercentInterval {
-  double low_percent = 0.0;
-  double high_percent = 0.0;
-};
-PercentInterval bootstrap_change_interval(std::span<const double> before, std::span<const double> after,
-                                          double confidence, int resamples, std::uint64_t seed);
 
 // What one metric is. Fields that do not apply to its kind are empty (or 0 / false).
 struct MetricKey {
@@ -126,17 +88,5 @@ Comparison compare_runs(const Run& before, const Run& after, const CompareSettin
 double regression_percent(const MetricComparison& m);
 // True when some metric's verdict is slower and its regression_percent exceeds fail_on_percent.
 bool regressed_beyond(const Comparison& c, double fail_on_percent);
-
-// Terminal text: summary and comparability first, then slower and faster metrics (largest first),
-// then counts of the rest. `fail_on_percent` is named in the summary.
-std::string comparison_text(const Comparison& c, double fail_on_percent);
-
-// A metric's value with its unit as the text prints it ("12.34 GB/s", "1234 MB/s", "812.3 us").
-std::string format_metric_value(double v, const std::string& unit);
-// A p value as the text prints it: "0.0123", "<0.0001", "-" when not tested (negative).
-std::string format_p_value(double p);
-
-// Machine projection (podperf compare --json). p_value and the interval are null when not tested.
-nlohmann::json comparison_json(const Comparison& c);
 
 }  // namespace podperf

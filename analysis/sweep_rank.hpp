@@ -1,15 +1,19 @@
 #pragma once
 // podperf sweep: ranking the points of a sweep by busbw per message size. Pure: the runs are read by
-// the caller; this turns their per-iteration samples into intervals, ranks and the best setting.
+// the caller; this turns their per-iteration samples into intervals, ranks and the best setting. Its
+// printers (text, CSV, JSON) are in the wing (analysis/report/sweep_tables). Floor: analysis/.
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "analysis/run.hpp"
 
 namespace podperf {
+
+// The ranking's interval: its confidence and bootstrap resamples (fixed seeds per point and size).
+inline constexpr double kSweepConfidence = 0.95;
+inline constexpr int kSweepResamples = 2000;
 
 // One measured case of a point: per-iteration busbw (busbw x median time / iteration time).
 struct SweepCase {
@@ -38,7 +42,7 @@ struct SweepRankEntry {
   int point = 0;  // SweepPointResult::index
   std::string label;
   double median_gbps = 0.0;
-  double ci_low_gbps = 0.0;   // 95% percentile-bootstrap interval of the median
+  double ci_low_gbps = 0.0;  // 95% percentile-bootstrap interval of the median
   double ci_high_gbps = 0.0;
   std::size_t samples = 0;
 };
@@ -59,17 +63,10 @@ std::vector<SweepCase> sweep_cases(const Run& run);
 
 // Percentile-bootstrap interval of the median of `values`: `resamples` resamples with a
 // std::mt19937_64 seeded with `seed`. Fewer than 2 values: {median, median}.
-std::pair<double, double> bootstrap_median_interval(const std::vector<double>& values, double confidence,
-                                                    int resamples, std::uint64_t seed);
+std::pair<double, double> bootstrap_median_interval(const std::vector<double>& values, double confidence, int resamples,
+                                                    std::uint64_t seed);
 
 // Groups by (op, dtype, size), ranks by median busbw (higher first; ties by point index).
 std::vector<SweepRankGroup> rank_sweep(const std::vector<SweepPointResult>& points);
-
-// The ranking tables and the best setting per size, for the terminal.
-std::string sweep_ranking_text(const std::vector<SweepRankGroup>& groups, const std::vector<SweepPointResult>& points);
-// One CSV row (RFC 4180, CRLF) per group and point: the ranking tables.
-std::string sweep_csv(const std::vector<SweepRankGroup>& groups);
-nlohmann::json sweep_points_json(const std::vector<SweepPointResult>& points);
-nlohmann::json sweep_ranking_json(const std::vector<SweepRankGroup>& groups);
 
 }  // namespace podperf

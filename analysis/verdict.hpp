@@ -2,7 +2,8 @@
 // Acceptance verdicts (podperf accept): every node of a finished, analyzed Run judged against a profile
 // (configs/profiles) and, where known, the instance type's published busbw (configs/skus). Pure: reads
 // the run's analysis (flags, stragglers, links, filesystem slow nodes, findings); computes no new
-// measurement statistics except each node's median pair busbw at the judged size.
+// measurement statistics except each node's median pair busbw at the judged size. Its printer is in the
+// wing (analysis/report/verdict_text). Floor: analysis/.
 #include <optional>
 #include <string>
 
@@ -48,16 +49,5 @@ std::optional<Sku> choose_sku(const Run& run, const std::optional<Sku>& forced);
 // 0 when every node passes (PASS or WARN: a warning is printed, not failed) and no run-wide check
 // fails; 1 when the verdict is FAIL. (2 usage and 3 runtime failures are the command's.)
 int accept_exit_code(const Verdict& verdict);
-
-// The verdict for people: run status, each node with its reasons (and its busbw against the SKU minimum
-// when that passes), run-wide and skipped checks, counts, and the drain
-// list as commands to paste (printed only, never run):
-//   scontrol update NodeName=h3,h7 State=DRAIN Reason="podperf accept: straggler"
-//   kubectl cordon h3 h7
-std::string render_verdict(const Run& run);
-
-// The drain commands alone (empty when nothing is to be drained): one scontrol line per distinct set of
-// failed checks, one kubectl cordon line for every host.
-std::string render_drain_commands(const Run& run);
 
 }  // namespace podperf

@@ -10,7 +10,8 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
-#include "analysis/junit.hpp"
+#include "analysis/report/junit.hpp"
+#include "analysis/report/verdict_text.hpp"
 #include "analysis/profile.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/sku.hpp"

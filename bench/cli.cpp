@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "analysis/errors.hpp"
+#include "analysis/report/formats.hpp"
 #include "bench/run_metadata.hpp"
 
 namespace podperf {
@@ -376,10 +377,8 @@ std::optional<int> parse_cli(int argc, char** argv, Cli& cli) {
       "render a finished run (run.json, or its results directory) as a self-contained HTML report (inline SVG "
       "charts), a Markdown summary for a ticket, or a CSV of every measurement (no MPI needed)");
   report->add_option("RUN", cli.report.run, "run.json, or the results directory holding it")->required();
-  report->add_option("--format", cli.report.format,
-                     "html, md, csv, or junit (the acceptance verdict as JUnit XML; a run podperf accept never judged "
-                     "is judged with the quick profile)")
-      ->check(CLI::IsMember({"html", "md", "csv", "junit"}))
+  report->add_option("--format", cli.report.format, report_formats_help())
+      ->check(CLI::IsMember(report_format_names()))
       ->capture_default_str();
   report->add_option("--out", cli.report.out,
                      "file to write (default: report.html/.md/.csv beside run.json; - for stdout)");

@@ -9,7 +9,8 @@
 #include <mutex>
 #include <sstream>
 
-#include "analysis/collective_table.hpp"
+#include "analysis/collective_outcome.hpp"
+#include "analysis/report/collective_table.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/run_json.hpp"
 #include "bench/backend_select.hpp"

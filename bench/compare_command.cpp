@@ -6,13 +6,14 @@
 #include <ostream>
 
 #include "analysis/compare.hpp"
-#include "analysis/compare_html.hpp"
+#include "analysis/report/compare_html.hpp"
+#include "analysis/report/comparison_json.hpp"
+#include "analysis/report/comparison_text.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
 #include "analysis/offline_command.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/topology.hpp"
-#include "bench/report_command.hpp"
 
 namespace podperf {
 

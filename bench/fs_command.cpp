@@ -7,7 +7,7 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
-#include "analysis/summary_text.hpp"
+#include "analysis/report/summary_text.hpp"
 #include "bench/fs/fs_plan.hpp"
 #include "bench/fs/fs_stage.hpp"
 #include "bench/job.hpp"

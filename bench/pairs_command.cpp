@@ -18,7 +18,7 @@
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
-#include "analysis/summary_text.hpp"
+#include "analysis/report/summary_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "analysis/units.hpp"
 #include "bench/adaptive_scope.hpp"

@@ -12,7 +12,7 @@
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
-#include "analysis/summary_text.hpp"
+#include "analysis/report/summary_text.hpp"
 #include "analysis/topology_analysis.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"

@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <optional>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -20,13 +17,7 @@
 #include "analysis/thresholds.hpp"
 #include "analysis/topology.hpp"
 #include "analysis/topology_analysis.hpp"
-#include "analysis/junit.hpp"
-#include "analysis/profile.hpp"
-#include "analysis/sku.hpp"
-#include "analysis/verdict.hpp"
-#include "analysis/report_csv.hpp"
-#include "analysis/report_html.hpp"
-#include "analysis/report_markdown.hpp"
+#include "analysis/report/formats.hpp"
 #include "analysis/run_json.hpp"
 
 namespace podperf {
@@ -53,29 +44,6 @@ Run rebuild_from_events(const std::string& path, std::ostream& err) {
 }
 
 }  // namespace
-
-std::string report_file_name(const std::string& format) {
-  if (format == "junit") return "junit.xml";
-  return format == "md" ? "report.md" : format == "csv" ? "report.csv" : "report.html";
-}
-
-std::string render_report(const Run& run, const std::string& format) {
-  if (format == "html") return render_html(run);
-  if (format == "md") return render_markdown(run);
-  if (format == "csv") return render_csv(run);
-  if (format == "junit") {
-    // The verdict's checks; a run podperf accept never judged is judged here with the quick profile
-    // and the SKU of its instance type (as `podperf accept --from RUN` would), in memory only.
-    if (run.verdict.status.empty()) {
-      Run judged = run;
-      const std::optional<Sku> sku = choose_sku(judged, std::nullopt);
-      judged.verdict = judge(judged, load_profile("quick"), sku ? &*sku : nullptr);
-      return render_junit(judged);
-    }
-    return render_junit(run);
-  }
-  throw UsageError(fmt::format("--format {}: expected html, md, csv or junit", format));
-}
 
 int run_report_command(const ReportOptions& options, std::ostream& out, std::ostream& err) {
   return run_offline_command("podperf", err, [&] {
@@ -105,16 +73,6 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
     err << "podperf: wrote " << target.string() << "\n";
     return kExitOk;
   });
-}
-
-void write_reports(const Run& run, const std::string& results_dir) noexcept {
-  for (const char* format : {"html", "md"}) {
-    try {
-      write_file_atomically((fs::path(results_dir) / report_file_name(format)).string(), render_report(run, format));
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "podperf: warning: %s report not written: %s\n", format, e.what());
-    }
-  }
 }
 
 }  // namespace podperf

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "analysis/run_json.hpp"
-#include "bench/report_command.hpp"
+#include "analysis/report/formats.hpp"
 #include "bench/run_metadata.hpp"
 
 namespace podperf {

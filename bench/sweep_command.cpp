@@ -17,6 +17,7 @@
 #include "analysis/run_json.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/sweep_rank.hpp"
+#include "analysis/report/sweep_tables.hpp"
 #include "analysis/toml_check.hpp"
 #include "analysis/units.hpp"
 #include "bench/launch.hpp"

@@ -5,7 +5,7 @@
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_events.hpp"
 #include "analysis/run_json.hpp"
-#include "analysis/summary_text.hpp"
+#include "analysis/report/summary_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 

@@ -13,11 +13,11 @@
 
 #include "analysis/correlate.hpp"
 #include "analysis/pair_flags.hpp"
-#include "analysis/report_csv.hpp"
-#include "analysis/report_html.hpp"
-#include "analysis/report_markdown.hpp"
+#include "analysis/report/csv.hpp"
+#include "analysis/report/html.hpp"
+#include "analysis/report/markdown.hpp"
 #include "analysis/run_json.hpp"
-#include "analysis/summary_text.hpp"
+#include "analysis/report/summary_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "tests/perf/bench_common.hpp"
 

@@ -2,7 +2,7 @@
 // faster, another NCCL version) as a golden file, and assertions: self-contained, the summary first,
 // the charts by group with one coloured row per metric, escaping, many metrics capped, untested
 // metrics, and the command writing the page (exit 3 when it cannot).
-#include "analysis/compare_html.hpp"
+#include "analysis/report/compare_html.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "analysis/errors.hpp"
+#include "analysis/report/comparison_json.hpp"
+#include "analysis/report/comparison_text.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/stats.hpp"
 #include "bench/compare_command.hpp"

@@ -16,7 +16,7 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/fs_capacity.hpp"
-#include "analysis/fs_text.hpp"
+#include "analysis/report/fs_text.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"

@@ -1,5 +1,5 @@
 // JUnit XML of a verdict (analysis/junit): a golden string, escaping, determinism.
-#include "analysis/junit.hpp"
+#include "analysis/report/junit.hpp"
 
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/stats.hpp"
-#include "analysis/summary_text.hpp"
+#include "analysis/report/summary_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 

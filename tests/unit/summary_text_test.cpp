@@ -7,7 +7,7 @@
 #include "analysis/fs_analysis.hpp"
 #include "analysis/nccl_log.hpp"
 #include "analysis/pair_flags.hpp"
-#include "analysis/summary_text.hpp"
+#include "analysis/report/summary_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "analysis/pair_flags.hpp"
-#include "analysis/report_common.hpp"
-#include "analysis/report_csv.hpp"
-#include "analysis/report_html.hpp"
-#include "analysis/report_markdown.hpp"
-#include "analysis/summary_text.hpp"
+#include "analysis/report/common.hpp"
+#include "analysis/report/csv.hpp"
+#include "analysis/report/html.hpp"
+#include "analysis/report/markdown.hpp"
+#include "analysis/report/summary_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "golden.hpp"
 #include "synthetic_run.hpp"

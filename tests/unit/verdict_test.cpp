@@ -12,6 +12,7 @@
 
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
+#include "analysis/report/verdict_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 

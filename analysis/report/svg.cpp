@@ -1,4 +1,4 @@
-#include "analysis/svg.hpp"
+#include "analysis/report/svg.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,8 @@
 #pragma once
 // The nccl-tests style table of a collective run: per group, op and type, one row per size with
 // out-of-place and in-place time, algbw, busbw and #wrong, plus the per-iteration spread. A
-// projection of the Run: computes no numbers but the column layout.
+// projection of the Run: computes no numbers but the column layout. Floor: the printers' wing
+// (analysis/report/); pure, local; throws nothing. (The run's exit code is analysis/collective_outcome.)
 #include <string>
 
 #include "analysis/run.hpp"
@@ -9,8 +10,5 @@
 namespace podperf {
 
 std::string render_collective_table(const Run& run, const std::string& results_dir);
-
-// 1 when any case of the run has wrong results or failed, else 0.
-int collective_exit_code(const Run& run);
 
 }  // namespace podperf

@@ -1,4 +1,4 @@
-#include "analysis/fs_text.hpp"
+#include "analysis/report/fs_text.hpp"
 
 #include <fmt/format.h>
 

@@ -1,10 +1,10 @@
-#include "analysis/junit.hpp"
+#include "analysis/report/junit.hpp"
 
 #include <fmt/format.h>
 
 #include <iterator>
 
-#include "analysis/report_common.hpp"
+#include "analysis/report/common.hpp"
 
 namespace podperf {
 namespace {

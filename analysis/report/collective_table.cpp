@@ -1,12 +1,12 @@
-#include "analysis/collective_table.hpp"
+#include "analysis/report/collective_table.hpp"
 
 #include <fmt/format.h>
-
-#include "analysis/findings_text.hpp"
 
 #include <iterator>
 #include <map>
 #include <tuple>
+
+#include "analysis/report/findings_text.hpp"
 
 namespace podperf {
 namespace {
@@ -20,7 +20,9 @@ std::string redop(const std::string& op) {
   return op == "all_reduce" || op == "reduce" || op == "reduce_scatter" ? "sum" : "none";
 }
 
-std::string root(const std::string& op) { return op == "broadcast" || op == "reduce" ? "0" : "-1"; }
+std::string root(const std::string& op) {
+  return op == "broadcast" || op == "reduce" ? "0" : "-1";
+}
 
 void cells(std::string& out, const CollectiveResult* r) {
   if (r == nullptr) {
@@ -48,8 +50,9 @@ std::string render_collective_table(const Run& run, const std::string& results_d
   }
   append(out, "\n# podperf collective — run {} — {} backend, {} ranks on {} nodes, times combined: {}\n", run.run_id,
          run.backend, run.ranks, run.nodes.size(), run.options.time_combine);
-  append(out, "# iterations {} (warm-up {}), check {}; time = median per iteration; cv = stddev/mean of the "
-              "out-of-place iterations\n",
+  append(out,
+         "# iterations {} (warm-up {}), check {}; time = median per iteration; cv = stddev/mean of the "
+         "out-of-place iterations\n",
          run.options.iters, run.options.warmup, run.options.check ? "on" : "off");
   std::vector<std::string> failures;
   for (const Key& key : order) {
@@ -73,10 +76,9 @@ std::string render_collective_table(const Run& run, const std::string& results_d
       append(out, " {:>6.1f}\n", pair.first != nullptr ? pair.first->cv * 100.0 : 0.0);
       for (const CollectiveResult* r : {pair.first, pair.second}) {
         if (r != nullptr && r->status != "ok" && r->status != "skipped") {
-          failures.push_back(fmt::format("{} {} {} {} bytes {}: {}{}", group, op, dtype, size,
-                                         r->in_place ? "in-place" : "out-of-place", r->status,
-                                         r->status == "wrong" ? fmt::format(" ({} wrong elements)", r->wrong)
-                                                              : " " + r->error));
+          failures.push_back(fmt::format(
+              "{} {} {} {} bytes {}: {}{}", group, op, dtype, size, r->in_place ? "in-place" : "out-of-place",
+              r->status, r->status == "wrong" ? fmt::format(" ({} wrong elements)", r->wrong) : " " + r->error));
         }
       }
       if (pair.first != nullptr && pair.first->status == "ok") {
@@ -85,8 +87,9 @@ std::string render_collective_table(const Run& run, const std::string& results_d
       }
     }
     if (last_size > 0) {
-      append(out, "# busbw at the largest size ({} B): {:.2f} GB/s — the figure to compare with baselines (an average "
-                  "over all sizes is dominated by small messages)\n",
+      append(out,
+             "# busbw at the largest size ({} B): {:.2f} GB/s — the figure to compare with baselines (an average "
+             "over all sizes is dominated by small messages)\n",
              last_size, last_busbw);
     }
   }
@@ -101,13 +104,6 @@ std::string render_collective_table(const Run& run, const std::string& results_d
   if (!run.findings.empty() || !run.nccl_log.empty()) out += "#\n" + render_findings(run, "# ");
   if (!results_dir.empty()) append(out, "# Results: {}/run.json, events.jsonl\n", results_dir);
   return out;
-}
-
-int collective_exit_code(const Run& run) {
-  for (const CollectiveResult& r : run.collectives) {
-    if (r.status != "ok" && r.status != "skipped") return 1;
-  }
-  return 0;
 }
 
 }  // namespace podperf

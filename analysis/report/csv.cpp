@@ -1,4 +1,4 @@
-#include "analysis/report_csv.hpp"
+#include "analysis/report/csv.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/report_common.hpp"
+#include "analysis/report/common.hpp"
 #include "analysis/topology_analysis.hpp"
 
 namespace podperf {

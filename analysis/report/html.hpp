@@ -5,6 +5,8 @@
 // bars per probe (ids "fs-bars-<probe>") with the slow node marked, stragglers, slow links and
 // findings with their causes and next steps, and the run's metadata. A projection of the Run: it
 // computes layout (positions, colours, order) only. Deterministic: the same Run gives the same bytes.
+// Floor: the printers' wing (analysis/report/); pure, local. The page's frame (head, header, verdict)
+// is html.cpp; each section is a file of its own (html_pairs, html_busbw, html_fs, html_findings).
 #include <string>
 #include <string_view>
 

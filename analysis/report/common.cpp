@@ -1,10 +1,10 @@
-#include "analysis/report_common.hpp"
+#include "analysis/report/common.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "analysis/collective_table.hpp"
+#include "analysis/collective_outcome.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"

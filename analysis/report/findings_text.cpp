@@ -1,4 +1,4 @@
-#include "analysis/findings_text.hpp"
+#include "analysis/report/findings_text.hpp"
 
 #include <fmt/format.h>
 
@@ -29,7 +29,8 @@ std::string render_findings(const Run& run, const std::string& prefix) {
     if (!f.effect.empty()) line(fmt::format("        effect: {}", f.effect));
     if (!f.next_step.empty()) line(fmt::format("        next:   {}", f.next_step));
   }
-  if (ok + info > 0) line(fmt::format("{} OK and {} INFO findings (what was absent or unreadable) in run.json", ok, info));
+  if (ok + info > 0)
+    line(fmt::format("{} OK and {} INFO findings (what was absent or unreadable) in run.json", ok, info));
   return out;
 }
 

@@ -1,4 +1,4 @@
-#include "analysis/report_markdown.hpp"
+#include "analysis/report/markdown.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <map>
 
 #include "analysis/fs_analysis.hpp"
-#include "analysis/report_common.hpp"
+#include "analysis/report/common.hpp"
 #include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 

@@ -1,4 +1,4 @@
-#include "analysis/summary_text.hpp"
+#include "analysis/report/summary_text.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <iterator>
 #include <map>
 
-#include "analysis/findings_text.hpp"
-#include "analysis/fs_text.hpp"
-#include "analysis/report_common.hpp"
+#include "analysis/report/common.hpp"
+#include "analysis/report/findings_text.hpp"
+#include "analysis/report/fs_text.hpp"
 #include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 
@@ -89,8 +89,9 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
   std::string out;
 
   bool any_virtual = std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return n.is_virtual; });
-  append(out, "\npodperf {} — run {} — {} backend, {} ranks on {} nodes{}\n", run.command, run.run_id, run.backend, run.ranks,
-      run.nodes.size(), any_virtual ? " (VIRTUAL nodes: ranks of one host split for a local demo; not a fabric test)" : "");
+  append(out, "\npodperf {} — run {} — {} backend, {} ranks on {} nodes{}\n", run.command, run.run_id, run.backend,
+         run.ranks, run.nodes.size(),
+         any_virtual ? " (VIRTUAL nodes: ranks of one host split for a local demo; not a fabric test)" : "");
   if (run.simulated) append(out, "{}\n", simulated_note(run));
   // A run with filesystem probes and no pairs (podperf fs) has no pair rounds, matrix or stragglers.
   const bool pairs_section = !run.pairs.empty() || run.fs.probes.empty();
@@ -115,8 +116,8 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
     }
     for (const SizeBaseline& b : run.baselines) {
       if (b.size_bytes == run.judged_size_bytes) {
-        append(out, "baseline at {}: {:.3f} GB/s (robust mean of {} of {} pairs)\n", format_size(b.size_bytes), b.baseline_gbps,
-            b.pairs_kept, b.pairs_total);
+        append(out, "baseline at {}: {:.3f} GB/s (robust mean of {} of {} pairs)\n", format_size(b.size_bytes),
+               b.baseline_gbps, b.pairs_kept, b.pairs_total);
       }
     }
   }
@@ -137,20 +138,23 @@ void render_pairs_outcome(const Run& run, std::string& out) {
   for (const PairResult& p : run.pairs) {
     if (p.flagged && (p.size_bytes == run.judged_size_bytes || p.status != "ok")) flagged.push_back(&p);
   }
-  std::sort(flagged.begin(), flagged.end(), [](const PairResult* a, const PairResult* b) { return a->ratio < b->ratio; });
+  std::sort(flagged.begin(), flagged.end(),
+            [](const PairResult* a, const PairResult* b) { return a->ratio < b->ratio; });
   if (flagged.empty()) {
     append(out, "\nFlagged pairs: none (threshold {:.0f}% below baseline)\n", run.options.threshold * 100.0);
   } else {
-    append(out, "\nFlagged pairs ({}; threshold {:.0f}% below baseline):\n", flagged.size(), run.options.threshold * 100.0);
+    append(out, "\nFlagged pairs ({}; threshold {:.0f}% below baseline):\n", flagged.size(),
+           run.options.threshold * 100.0);
     for (std::size_t i = 0; i < flagged.size() && i < kMaxListedPairs; ++i) {
       const PairResult& p = *flagged[i];
       if (p.status != "ok") {
-        append(out, "  {} <-> {} {} {}: {}{}\n", label(run, p.nodes[0]), label(run, p.nodes[1]), format_size(p.size_bytes),
-            p.status, p.wrong > 0 ? fmt::format("{} wrong elements ", p.wrong) : "", p.error);
+        append(out, "  {} <-> {} {} {}: {}{}\n", label(run, p.nodes[0]), label(run, p.nodes[1]),
+               format_size(p.size_bytes), p.status, p.wrong > 0 ? fmt::format("{} wrong elements ", p.wrong) : "",
+               p.error);
       } else {
         append(out, "  {} <-> {} {}: {:.3f} GB/s, {:.0f}% of baseline {:.3f} (noise ±{:.3f}){}\n",
-               label(run, p.nodes[0]), label(run, p.nodes[1]), format_size(p.size_bytes), p.busbw_gbps,
-               p.ratio * 100.0, p.baseline_gbps, p.noise_gbps,
+               label(run, p.nodes[0]), label(run, p.nodes[1]), format_size(p.size_bytes), p.busbw_gbps, p.ratio * 100.0,
+               p.baseline_gbps, p.noise_gbps,
                p.retest_samples_s.empty() ? "" : fmt::format("; retest {:.3f} GB/s confirms", p.retest_busbw_gbps));
         // What NCCL's log says about the two hosts (the Socket TCP fallback, no GDRDMA, ...).
         for (int node : p.nodes) {
@@ -163,11 +167,12 @@ void render_pairs_outcome(const Run& run, std::string& out) {
         }
       }
     }
-    if (flagged.size() > kMaxListedPairs) append(out, "  ... and {} more in run.json\n", flagged.size() - kMaxListedPairs);
+    if (flagged.size() > kMaxListedPairs)
+      append(out, "  ... and {} more in run.json\n", flagged.size() - kMaxListedPairs);
   }
 
-  const auto cleared = std::count_if(run.pairs.begin(), run.pairs.end(),
-                                     [](const PairResult& p) { return p.cleared_by_retest; });
+  const auto cleared =
+      std::count_if(run.pairs.begin(), run.pairs.end(), [](const PairResult& p) { return p.cleared_by_retest; });
   if (cleared > 0) {
     append(out, "Cleared by retest: {} pair(s) below the baseline at first, within it when measured again\n", cleared);
   }

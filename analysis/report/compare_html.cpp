@@ -1,4 +1,4 @@
-#include "analysis/compare_html.hpp"
+#include "analysis/report/compare_html.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,9 @@
 #include <iterator>
 #include <map>
 
-#include "analysis/report_html.hpp"
-#include "analysis/svg.hpp"
+#include "analysis/report/comparison_text.hpp"
+#include "analysis/report/html.hpp"
+#include "analysis/report/svg.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {

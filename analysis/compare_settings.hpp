@@ -1,0 +1,28 @@
+#pragma once
+// podperf compare's thresholds: configs/compare.toml (embedded) or a file given on the command line,
+// then command-line overrides. Floor: analysis/; local. The loaders throw ConfigError naming the
+// file, line and key.
+#include <string>
+#include <string_view>
+
+namespace podperf {
+
+// Thresholds of podperf compare (configs/compare.toml, command-line overrides).
+struct CompareSettings {
+  double alpha = 0.05;              // significance level of the two-sided Mann-Whitney U test
+  double min_change_percent = 2.0;  // a significant change smaller than this is noise
+  int min_samples = 4;              // fewer samples in either run: not tested (n = m = 3 cannot reach p < 0.05)
+  double confidence = 0.95;         // of the interval of the change
+  int bootstrap_resamples = 1000;   // of the interval; fixed seed, so the same inputs give the same output
+  // benjamini-hochberg: p values adjusted for the number of metrics tested (false discovery rate), so a
+  // run with thousands of pairs does not call some of them changed by chance; none: raw p values.
+  std::string correction = "benjamini-hochberg";
+  std::string source;  // where the settings came from
+};
+
+// Parses TOML text ([compare] table); throws ConfigError naming `source`, line and key.
+CompareSettings parse_compare_settings(std::string_view toml_text, const std::string& source);
+// Loads `path`, or the embedded configs/compare.toml when path is empty. Throws ConfigError.
+CompareSettings load_compare_settings(const std::string& path);
+
+}  // namespace podperf

@@ -1,0 +1,66 @@
+// The machine projection of a comparison (podperf compare --json). Floor: the printers' wing
+// (analysis/report/); pure, local; throws nothing. Every number is the Comparison's.
+#include "analysis/report/comparison_json.hpp"
+
+namespace podperf {
+
+nlohmann::json comparison_json(const Comparison& c) {
+  using nlohmann::json;
+  json metrics = json::array();
+  for (const MetricComparison& m : c.metrics) {
+    const MetricKey& k = m.key;
+    json key = {{"kind", k.kind}, {"quantity", k.quantity}};
+    if (!k.op.empty()) key["op"] = k.op;
+    if (!k.dtype.empty()) key["dtype"] = k.dtype;
+    if (k.kind == "pair" || k.kind == "collective" || k.kind == "topology_class") key["size_bytes"] = k.size_bytes;
+    if (k.kind == "collective") key["in_place"] = k.in_place;
+    if (!k.nodes.empty()) key["nodes"] = k.nodes;
+    if (!k.group.empty()) key["group"] = k.group;
+    if (!k.probe.empty()) key["probe"] = k.probe;
+    if (!k.node.empty()) key["node"] = k.node;
+    const bool tested = m.p_value >= 0.0;
+    metrics.push_back({{"key", key},
+                       {"name", m.name},
+                       {"unit", m.unit},
+                       {"higher_is_better", m.higher_is_better},
+                       {"before", m.before},
+                       {"after", m.after},
+                       {"change_percent", m.change_percent},
+                       {"ci_low_percent", tested ? json(m.ci_low_percent) : json(nullptr)},
+                       {"ci_high_percent", tested ? json(m.ci_high_percent) : json(nullptr)},
+                       {"p_value", tested ? json(m.p_value) : json(nullptr)},
+                       {"p_adjusted", tested ? json(m.p_adjusted) : json(nullptr)},
+                       {"exact", m.exact},
+                       {"n_before", m.n_before},
+                       {"n_after", m.n_after},
+                       {"verdict", m.verdict}});
+  }
+  json notes = json::array();
+  for (const ComparabilityNote& n : c.comparability) {
+    notes.push_back({{"what", n.what}, {"before", n.before}, {"after", n.after}});
+  }
+  const ComparisonSummary& s = c.summary;
+  return {{"before", {{"source", c.before_source}, {"run_id", c.before_run_id}}},
+          {"after", {{"source", c.after_source}, {"run_id", c.after_run_id}}},
+          {"settings",
+           {{"alpha", c.settings.alpha},
+            {"min_change_percent", c.settings.min_change_percent},
+            {"min_samples", c.settings.min_samples},
+            {"confidence", c.settings.confidence},
+            {"bootstrap_resamples", c.settings.bootstrap_resamples},
+            {"correction", c.settings.correction},
+            {"source", c.settings.source}}},
+          {"summary",
+           {{"faster", s.faster},
+            {"slower", s.slower},
+            {"no_change", s.no_change},
+            {"untested", s.untested},
+            {"only_before", s.only_before},
+            {"only_after", s.only_after}}},
+          {"comparability", notes},
+          {"metrics", metrics},
+          {"only_before", c.only_before},
+          {"only_after", c.only_after}};
+}
+
+}  // namespace podperf

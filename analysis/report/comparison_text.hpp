@@ -1,0 +1,20 @@
+#pragma once
+// The terminal text of a comparison (podperf compare) and the way it writes values and p values
+// (shared with the --html page). Floor: the printers' wing (analysis/report/); pure, local; throws
+// nothing. A projection of the Comparison: layout only, no number is computed.
+#include <string>
+
+#include "analysis/compare.hpp"
+
+namespace podperf {
+
+// Terminal text: summary and comparability first, then slower and faster metrics (largest first),
+// then counts of the rest. `fail_on_percent` is named in the summary.
+std::string comparison_text(const Comparison& c, double fail_on_percent);
+
+// A metric's value with its unit as the text prints it ("12.34 GB/s", "1234 MB/s", "812.3 us").
+std::string format_metric_value(double v, const std::string& unit);
+// A p value as the text prints it: "0.0123", "<0.0001", "-" when not tested (negative).
+std::string format_p_value(double p);
+
+}  // namespace podperf

@@ -1,0 +1,124 @@
+// The ranking of a sweep's points (podperf sweep) as terminal text, sweep.csv and the JSON of
+// sweep.json. Floor: the printers' wing (analysis/report/); pure, local; throws nothing.
+#include "analysis/report/sweep_tables.hpp"
+
+#include <fmt/format.h>
+
+#include "analysis/report/csv.hpp"
+#include "analysis/stats.hpp"
+#include "analysis/units.hpp"
+
+namespace podperf {
+
+std::string sweep_ranking_text(const std::vector<SweepRankGroup>& groups, const std::vector<SweepPointResult>& points) {
+  std::string out;
+  out += fmt::format(
+      "Ranking by busbw (GB/s) per op, type and message size: the median of the per-iteration busbw, with its 95% "
+      "percentile-bootstrap interval ({} resamples)\n",
+      kSweepResamples);
+  if (groups.empty()) out += "  no point measured anything\n";
+  for (const SweepRankGroup& g : groups) {
+    out += fmt::format("\n{} {} {}\n", g.op, g.dtype, format_size(g.size_bytes));
+    out += fmt::format("  {:>4}  {:>10}  {:>21}  {:>5}  {}\n", "rank", "busbw", "95% interval", "n", "point");
+    for (std::size_t i = 0; i < g.entries.size(); ++i) {
+      const SweepRankEntry& e = g.entries[i];
+      out += fmt::format("  {:>4}  {:>10.4g}  [{:>9.4g}, {:>9.4g}]  {:>5}  #{} {}\n", i + 1, e.median_gbps,
+                         e.ci_low_gbps, e.ci_high_gbps, e.samples, e.point, e.label);
+    }
+  }
+  if (!groups.empty()) {
+    out += "\nBest setting per message size:\n";
+    for (const SweepRankGroup& g : groups) {
+      const SweepRankEntry& b = g.entries.front();
+      std::string note;
+      if (g.entries.size() < 2) {
+        note = "the only point measured";
+      } else if (g.best_clear) {
+        note = fmt::format("ahead of #{} beyond both intervals", g.entries[1].point);
+      } else {
+        note = fmt::format("within noise of #{} (intervals overlap)", g.entries[1].point);
+      }
+      out +=
+          fmt::format("  {} {} {:>6}: #{} {}  {:.4g} GB/s [{:.4g}, {:.4g}]  {}\n", g.op, g.dtype,
+                      format_size(g.size_bytes), b.point, b.label, b.median_gbps, b.ci_low_gbps, b.ci_high_gbps, note);
+    }
+  }
+  std::size_t failed = 0;
+  for (const SweepPointResult& p : points) failed += p.status != "ok" ? 1 : 0;
+  if (failed > 0) {
+    out += fmt::format("\nPoints that did not complete ({}):\n", failed);
+    for (const SweepPointResult& p : points) {
+      if (p.status == "ok") continue;
+      if (p.status == "not_run") {
+        out += fmt::format("  #{} {}: not run\n", p.index, p.label);
+      } else {
+        out += fmt::format("  #{} {}: {} (exit {})\n", p.index, p.label, p.status, p.exit_code);
+      }
+    }
+  }
+  return out;
+}
+
+std::string sweep_csv(const std::vector<SweepRankGroup>& groups) {
+  std::string out =
+      "op,dtype,size_bytes,rank,point,settings,median_busbw_gbps,ci_low_gbps,ci_high_gbps,samples,best\r\n";
+  for (const SweepRankGroup& g : groups) {
+    for (std::size_t i = 0; i < g.entries.size(); ++i) {
+      const SweepRankEntry& e = g.entries[i];
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\r\n", csv_field(g.op), csv_field(g.dtype), g.size_bytes,
+                         i + 1, e.point, csv_field(e.label), e.median_gbps, e.ci_low_gbps, e.ci_high_gbps, e.samples,
+                         i == 0 ? "true" : "false");
+    }
+  }
+  return out;
+}
+
+nlohmann::json sweep_points_json(const std::vector<SweepPointResult>& points) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const SweepPointResult& p : points) {
+    nlohmann::json cases = nlohmann::json::array();
+    for (const SweepCase& c : p.cases) {
+      cases.push_back({{"op", c.op},
+                       {"dtype", c.dtype},
+                       {"size_bytes", c.size_bytes},
+                       {"median_busbw_gbps", median(c.busbw_gbps)},
+                       {"samples", c.busbw_gbps.size()}});
+    }
+    out.push_back({{"index", p.index},
+                   {"name", p.name},
+                   {"settings", p.label},
+                   {"env", p.env},
+                   {"argv", p.argv},
+                   {"status", p.status},
+                   {"exit_code", p.exit_code},
+                   {"error", p.error},
+                   {"run_dir", p.run_dir},
+                   {"duration_s", p.duration_s},
+                   {"cases", cases}});
+  }
+  return out;
+}
+
+nlohmann::json sweep_ranking_json(const std::vector<SweepRankGroup>& groups) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const SweepRankGroup& g : groups) {
+    nlohmann::json entries = nlohmann::json::array();
+    for (const SweepRankEntry& e : g.entries) {
+      entries.push_back({{"point", e.point},
+                         {"settings", e.label},
+                         {"median_busbw_gbps", e.median_gbps},
+                         {"ci_low_gbps", e.ci_low_gbps},
+                         {"ci_high_gbps", e.ci_high_gbps},
+                         {"samples", e.samples}});
+    }
+    out.push_back({{"op", g.op},
+                   {"dtype", g.dtype},
+                   {"size_bytes", g.size_bytes},
+                   {"best_point", g.entries.front().point},
+                   {"best_clear", g.best_clear},
+                   {"entries", entries}});
+  }
+  return out;
+}
+
+}  // namespace podperf
