@@ -199,7 +199,11 @@ class NcclGroup final : public Group {
         case OpKind::kReduceScatter:  // recvbuff == sendbuff + rank * recvcount
           out = send + rank * k.chunk * type_bytes;
           break;
-        default:  // all_reduce, broadcast, reduce: sendbuff == recvbuff
+        case OpKind::kAllReduce:  // all_reduce, broadcast, reduce: sendbuff == recvbuff
+        case OpKind::kBroadcast:
+        case OpKind::kReduce:
+        case OpKind::kAllToAll:  // no in-place form: guard_in_place refused them above
+        case OpKind::kSendRecv:
           out = send;
           break;
       }

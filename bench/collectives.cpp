@@ -65,7 +65,10 @@ CaseCounts case_counts(const Op& op, std::uint64_t size_bytes, std::size_t type_
       c.send_count = c.chunk * n;
       c.recv_count = c.chunk * n;
       break;
-    default:
+    case OpKind::kAllReduce:
+    case OpKind::kBroadcast:
+    case OpKind::kReduce:
+    case OpKind::kSendRecv:
       c.chunk = elements;
       c.send_count = elements;
       c.recv_count = elements;
