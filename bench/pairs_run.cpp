@@ -7,13 +7,12 @@
 #include <cstdio>
 #include <mutex>
 
-#include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
+#include "analysis/judge_run.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/summary_text.hpp"
-#include "analysis/topology_analysis.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
 #include "bench/runner.hpp"
@@ -112,9 +111,7 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
 PairsRecorder::PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t)
     : RunRecorder(std::move(run), dir),
       map_(map),
-      thresholds_(t.pairs),
-      fs_thresholds_(t.fs),
-      topology_thresholds_(t.topology) {}
+      thresholds_(t) {}
 
 // The step's receive buffers; rank 0's main thread posts receives into them.
 std::vector<Slot>& PairsRecorder::begin_step(int round, std::vector<Slot> slots, bool retest) {
@@ -158,7 +155,7 @@ void PairsRecorder::set_slow_groups(std::vector<SlowGroup> groups) {
 
 std::vector<NodePair> PairsRecorder::suspects() {
   std::lock_guard lock(mutex_);
-  return retest_candidates(run_, thresholds_);
+  return retest_candidates(run_, thresholds_.pairs);
 }
 
 std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds) {
@@ -173,16 +170,7 @@ std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& th
   return out;
 }
 
-void PairsRecorder::analyze(Run& run) {
-  // The pairs judged ok go from analyze_pairs to correlate (neither analysis between changes the
-  // pairs), so correlate need not read every pair again.
-  JudgedPairs judged;
-  analyze_pairs(run, thresholds_, 0, &judged);
-  explain_slow_groups(run, slow_groups_, thresholds_.intermittent_min_links);
-  if (!run.fs.probes.empty()) analyze_fs(run, fs_thresholds_);
-  analyze_topology(run, topology_thresholds_);
-  correlate(run, 6, 0, &judged);
-}
+void PairsRecorder::analyze(Run& run) { judge_run(run, thresholds_, judge_inputs(slow_groups_)); }
 nlohmann::json PairsRecorder::end_event(const Run& run) const {
   return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};
 }

@@ -90,9 +90,7 @@ class PairsRecorder final : public RunRecorder {
   void keep_partial(Run& run, const std::string& status, const std::string& error) override;
 
   const NodeMap& map_;
-  PairThresholds thresholds_;
-  FsThresholds fs_thresholds_;
-  TopologyThresholds topology_thresholds_;
+  Thresholds thresholds_;
   int step_round_ = 0;
   bool retest_ = false;
   std::vector<Slot> slots_;

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analysis/errors.hpp"
+#include "analysis/judge_run.hpp"
 #include "analysis/pair_flags.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
@@ -78,8 +79,7 @@ SimRunResult simulate_pairs(SimFabric& fabric, const Plan& plan, const NodeMap& 
                                step, suspects, [](const std::string&) {});
   out.run.rounds_completed = out.outcome.rounds;
   out.run.rounds_planned = out.outcome.rounds_planned;
-  analyze_pairs(out.run, plan.thresholds.pairs);
-  explain_slow_groups(out.run, out.outcome.search.slow_groups, plan.thresholds.pairs.intermittent_min_links);
+  judge_run(out.run, plan.thresholds, judge_inputs(out.outcome.search.slow_groups));
   return out;
 }
 
