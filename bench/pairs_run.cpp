@@ -13,10 +13,10 @@
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/summary_text.hpp"
+#include "analysis/units.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
 #include "bench/runner.hpp"
-#include "analysis/units.hpp"
 #include "sweep/sizes.hpp"
 
 namespace podperf {
@@ -107,11 +107,8 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   return run;
 }
 
-
 PairsRecorder::PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t)
-    : RunRecorder(std::move(run), dir),
-      map_(map),
-      thresholds_(t) {}
+    : RunRecorder(std::move(run), dir), map_(map), thresholds_(t) {}
 
 // The step's receive buffers; rank 0's main thread posts receives into them.
 std::vector<Slot>& PairsRecorder::begin_step(int round, std::vector<Slot> slots, bool retest) {
@@ -148,14 +145,42 @@ void PairsRecorder::set_rounds(int completed, int planned) {
   run_.rounds_planned = planned;
 }
 
-void PairsRecorder::set_slow_groups(std::vector<SlowGroup> groups) {
-  std::lock_guard lock(mutex_);
-  slow_groups_ = std::move(groups);
+std::vector<Finding> PairsRecorder::finish_schedule(const ScheduleOutcome& outcome) {
+  if (!outcome.adaptive) return {};
+  set_rounds(outcome.rounds, outcome.rounds_planned);
+  int full_rounds = 0;
+  {
+    std::lock_guard lock(mutex_);
+    slow_groups_ = outcome.search.slow_groups;
+    full_rounds = run_.rounds_full_schedule;
+  }
+  std::fprintf(stderr, "podperf: adaptive search: %d rounds instead of %d for every pair\n", outcome.rounds,
+               full_rounds);
+  std::vector<Finding> findings{adaptive_search_finding(outcome, map_.nodes, full_rounds)};
+  for (Finding& f : slow_group_findings(outcome.search)) findings.push_back(std::move(f));
+  return findings;
 }
 
 std::vector<NodePair> PairsRecorder::suspects() {
   std::lock_guard lock(mutex_);
   return retest_candidates(run_, thresholds_.pairs);
+}
+
+ScheduleOptions schedule_options(const PairsOptions& o) {
+  ScheduleOptions so;
+  so.schedule = o.schedule;
+  so.retest = o.retest;
+  so.seed = o.seed;
+  so.sequential = o.concurrency == "sequential";
+  return so;
+}
+
+Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t plan_steps) {
+  const bool adaptive = so.schedule == "adaptive";
+  AdaptiveParams budget_params;
+  budget_params.scope = so.scope;
+  return Progress(adaptive ? adaptive_round_budget(nodes, budget_params) : static_cast<int>(plan_steps),
+                  so.sequential && !adaptive ? "pair" : "round");
 }
 
 std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds) {
@@ -170,7 +195,9 @@ std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& th
   return out;
 }
 
-void PairsRecorder::analyze(Run& run) { judge_run(run, thresholds_, judge_inputs(slow_groups_)); }
+void PairsRecorder::analyze(Run& run) {
+  judge_run(run, thresholds_, judge_inputs(slow_groups_));
+}
 nlohmann::json PairsRecorder::end_event(const Run& run) const {
   return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};
 }
