@@ -97,8 +97,7 @@ class HostGroup final : public Group {
       case OpKind::kReduceScatter:
       case OpKind::kAllToAll:
       case OpKind::kBroadcast:
-      case OpKind::kSendRecv:
-        break;
+      case OpKind::kSendRecv: break;
     }
   }
 

@@ -203,9 +203,7 @@ class NcclGroup final : public Group {
         case OpKind::kBroadcast:
         case OpKind::kReduce:
         case OpKind::kAllToAll:  // no in-place form: guard_in_place refused them above
-        case OpKind::kSendRecv:
-          out = send;
-          break;
+        case OpKind::kSendRecv: out = send; break;
       }
     }
     launch(c, k, send, recv);
