@@ -1,3 +1,5 @@
+// Flags slow pairs and names stragglers and links (see pair_flags.hpp), in named steps over the pairs
+// (two passes, chunked on threads at scale, merged in order). Floor: analysis; pure; throws nothing.
 #include "analysis/pair_flags.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,5 @@
+// The topology-aware adaptive search's glue (see adaptive_scope.hpp). Floor: bench; local; UsageError
+// for a scope or level the topology does not allow.
 #include "bench/adaptive_scope.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,6 @@
+// The host backend (see backend_host.hpp): collectives on host memory through MPI. Every OpKind is
+// listed in each switch (no default: a new op fails to compile here). Floor: bench; collective over a
+// group; UsageError for dtypes it does not run.
 #include "bench/backend_host.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,5 @@
+// The NCCL backend (see backend_nccl.hpp), built with CUDA. Every OpKind is listed in each switch (no
+// default: a new op fails to compile here). Floor: bench; collective over a group.
 #include "bench/backend_nccl.hpp"
 
 #include <cuda_runtime.h>

@@ -1,3 +1,6 @@
+// podperf collective (see collective_command.hpp): the plan (ops, dtypes, sizes, groups), rank 0's
+// recorder, one op on every group at once, the findings. Floor: bench; collective over the world;
+// UsageError for bad options, MPI errors end the job (rank 0 keeps what was measured).
 #include "bench/collective_command.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// The collectives as data (see collectives.hpp). Floor: bench; pure; UsageError for an unknown op.
 #include "bench/collectives.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,7 @@
+// podperf pairs|run|accept on the MPI backends (see pairs_command.hpp): the job's start, rank 0's
+// recorder, one step of pairs at once, the schedule (rank 0 drives, the others follow its broadcasts),
+// the filesystem stage and the findings. Floor: bench; collective over the world; UsageError for bad
+// options, MPI and I/O errors end the job (rank 0 keeps what was measured).
 #include "bench/pairs_command.hpp"
 
 #include <fmt/format.h>

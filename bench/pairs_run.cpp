@@ -1,3 +1,6 @@
+// What every pairs run shares (see pairs_run.hpp): the plan, the Run's metadata, the schedule's options
+// and progress, and rank 0's recorder. Floor: bench; local (rank 0 for the recorder); UsageError for a
+// bad plan.
 #include "bench/pairs_run.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,5 @@
+// podperf pairs --backend sim (see sim_pairs.hpp): the modelled fabric's node map and slots, the run in
+// memory (simulate_pairs) and the command. Floor: bench; local (one process); UsageError for bad options.
 #include "bench/sim_pairs.hpp"
 
 #include <fmt/format.h>
