@@ -1,13 +1,15 @@
+// Flags slow pairs and names stragglers and links (see pair_flags.hpp), in named steps over the pairs
+// (two passes, chunked on threads at scale, merged in order). Floor: analysis; pure; throws nothing.
 #include "analysis/pair_flags.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <string_view>
 #include <string>
-#include <vector>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "analysis/baseline.hpp"
 #include "analysis/chunks.hpp"
@@ -33,7 +35,7 @@ bool small_pair_busbw(const PairResult& p, double* out) {
   bool all_positive = true;
   for (std::size_t i = 0; i < count; ++i) all_positive &= samples[i] > 0.0;
   if (!all_positive) return false;
-  const double scale = p.busbw_gbps * p.median_s;  // busbw * median / t, as below
+  const double scale = p.busbw_gbps * p.median_s;                       // busbw * median / t, as below
   for (std::size_t i = 0; i < count; ++i) out[i] = scale / samples[i];  // vectorized divisions
   return true;
 }
@@ -111,9 +113,9 @@ const std::string& label_of(const Run& run, int node) {
 void name_intermittent_nodes(Run& run, const PairThresholds& t, const std::vector<int>& flagged,
                              const std::vector<int>& total) {
   constexpr const char* kCheck = "pairs.intermittent_node";
-  run.findings.erase(std::remove_if(run.findings.begin(), run.findings.end(),
-                                    [](const Finding& f) { return f.check == kCheck; }),
-                     run.findings.end());
+  run.findings.erase(
+      std::remove_if(run.findings.begin(), run.findings.end(), [](const Finding& f) { return f.check == kCheck; }),
+      run.findings.end());
   const std::size_t n = run.nodes.size();
   std::vector<std::vector<std::string>> partners(n);
   for (const LinkFinding& l : run.links) {
@@ -163,9 +165,9 @@ double link_family_z(std::size_t pairs, const PairThresholds& t) {
 // replacing any from an earlier pass.
 void report_chance_flags(Run& run, const PairThresholds& t, std::size_t chance, std::size_t judged, double z) {
   constexpr const char* kCheck = "pairs.chance_flags";
-  run.findings.erase(std::remove_if(run.findings.begin(), run.findings.end(),
-                                    [](const Finding& f) { return f.check == kCheck; }),
-                     run.findings.end());
+  run.findings.erase(
+      std::remove_if(run.findings.begin(), run.findings.end(), [](const Finding& f) { return f.check == kCheck; }),
+      run.findings.end());
   if (chance == 0) return;
   Finding f;
   f.tag = Tag::kInfo;
@@ -185,20 +187,16 @@ void report_chance_flags(Run& run, const PairThresholds& t, std::size_t chance, 
   run.findings.push_back(std::move(f));
 }
 
-}  // namespace
+// The ok pairs' busbw per (op, size) key, keys in order of first appearance.
+struct KeyedValues {
+  KeyIndex keys;
+  std::vector<std::vector<double>> values;
+};
 
-void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, JudgedPairs* judged) {
-  run.baselines.clear();
-  run.stragglers.clear();
-  run.links.clear();
-  run.judged_size_bytes = 0;
-
-  // Baselines per (op, size) from the ok pairs; run.baselines in (op, size) order.
-  // At scale every pass over the pairs costs a memory-bound sweep of gigabytes: this one also finds
-  // the size nodes are judged at (the largest measured), and the next does everything else.
-  // Chunks of pairs on separate threads at scale (see below), concatenated in chunk order: the same
-  // values in the same order as one pass.
-  const std::size_t workers = threads > 0 ? threads : analysis_threads(run.pairs.size());
+// Pass 1 over the pairs: run.judged_size_bytes (the largest size measured) and the ok pairs' busbw per
+// (op, size). Chunks of pairs on separate threads at scale, concatenated in chunk order: the same
+// values in the same order as one pass.
+KeyedValues collect_busbw(Run& run, std::size_t workers) {
   const auto chunks = [&](auto&& work) { in_chunks(run.pairs.size(), workers, work); };
   struct KeyValues {
     KeyIndex keys;
@@ -222,157 +220,183 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, Judge
       kv.values[k].push_back(p.busbw_gbps);
     }
   });
-  KeyIndex keys;
-  std::vector<std::vector<double>> values;
+  KeyedValues out;
   for (KeyValues& kv : chunk_values) {
     run.judged_size_bytes = std::max(run.judged_size_bytes, kv.judged_size_bytes);
     for (std::size_t ck = 0; ck < kv.keys.keys().size(); ++ck) {
       const auto& [op, size] = kv.keys.keys()[ck];
-      const std::size_t k = keys.find_or_add(op, size);
-      if (k == values.size()) values.emplace_back();
-      if (values[k].empty()) {
-        values[k].swap(kv.values[ck]);  // the first chunk with this key: no copy
+      const std::size_t k = out.keys.find_or_add(op, size);
+      if (k == out.values.size()) out.values.emplace_back();
+      if (out.values[k].empty()) {
+        out.values[k].swap(kv.values[ck]);  // the first chunk with this key: no copy
       } else {
-        values[k].insert(values[k].end(), kv.values[ck].begin(), kv.values[ck].end());
+        out.values[k].insert(out.values[k].end(), kv.values[ck].begin(), kv.values[ck].end());
       }
       std::vector<double>().swap(kv.values[ck]);
     }
   }
-  std::vector<Baseline> baselines(values.size());
-  std::vector<std::size_t> order(values.size());
+  return out;
+}
+
+// The robust baseline of each key (indexed as the keys), and run.baselines in (op, size) order; the
+// values are released as soon as used.
+std::vector<Baseline> compute_baselines(Run& run, KeyedValues& kv, const PairThresholds& t) {
+  std::vector<Baseline> baselines(kv.values.size());
+  std::vector<std::size_t> order(kv.values.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&keys](std::size_t a, std::size_t b) { return keys.keys()[a] < keys.keys()[b]; });
+  const KeyIndex& keys = kv.keys;
+  std::sort(order.begin(), order.end(),
+            [&keys](std::size_t a, std::size_t b) { return keys.keys()[a] < keys.keys()[b]; });
   for (std::size_t k : order) {
-    const Baseline b = robust_baseline(values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
+    const Baseline b = robust_baseline(kv.values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
     baselines[k] = b;
     run.baselines.push_back(SizeBaseline{keys.keys()[k].second, b.value, b.spread, b.kept, b.total});
-    std::vector<double>().swap(values[k]);  // released as soon as used
+    std::vector<double>().swap(kv.values[k]);
   }
+  return baselines;
+}
 
-  // Nodes are judged at the largest size measured: per node its pairs there and how many are flagged;
-  // the ok pairs' ratios (for the stragglers' medians) and the flagged pairs (links) for later.
-  // Each pair is judged on its own, so at scale the pairs are split into contiguous chunks judged on
-  // separate threads, each with its own tally; the tallies are merged in chunk order, so the result
-  // is the same as one pass in order.
+// One chunk's tally at the judged size: per node its pairs and how many are flagged; the ok pairs'
+// ratios (for the stragglers' medians) and the flagged pairs (links) for later.
+struct Tally {
+  std::vector<int> flagged, total;
+  std::vector<JudgedRatio> judged_ok;
+  std::vector<const PairResult*> judged_flagged;
+};
+
+// A pair at the judged size (and measured) into the tally.
+void tally_pair(const Run& run, std::size_t n, const PairResult& p, Tally& tally) {
+  if (p.size_bytes != run.judged_size_bytes || !measured(p)) return;
+  for (int node : p.nodes) {
+    if (node < 0 || static_cast<std::size_t>(node) >= n) continue;
+    const auto i = static_cast<std::size_t>(node);
+    ++tally.total[i];
+    if (p.flagged) ++tally.flagged[i];
+  }
+  if (p.flagged) tally.judged_flagged.push_back(&p);
+  if (status_ok(p.status)) tally.judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
+}
+
+// Pass 2 over pairs [begin, end): each pair's noise, baseline, ratio and flag (a retest may clear it),
+// tallied.
+void flag_chunk(Run& run, const PairThresholds& t, const KeyIndex& keys, const std::vector<Baseline>& baselines,
+                std::size_t begin, std::size_t end, Tally& tally) {
   const std::size_t n = run.nodes.size();
-  struct Tally {
-    std::vector<int> flagged, total;
-    std::vector<JudgedRatio> judged_ok;
-    std::vector<const PairResult*> judged_flagged;
-  };
-  const auto judge = [&run, n](const PairResult& p, Tally& tally) {
-    if (p.size_bytes != run.judged_size_bytes || !measured(p)) return;
-    for (int node : p.nodes) {
-      if (node < 0 || static_cast<std::size_t>(node) >= n) continue;
-      const auto i = static_cast<std::size_t>(node);
-      ++tally.total[i];
-      if (p.flagged) ++tally.flagged[i];
+  KeyIndex chunk_keys = keys;
+  NoiseScratch scratch;
+  tally.judged_ok.reserve(end - begin);  // at most one a pair; pages are touched only as filled
+  double next_noise = 0.0;               // the next pair's, computed with this one's
+  bool have_next = false;
+  for (std::size_t i = begin; i < end; ++i) {
+    PairResult& p = run.pairs[i];
+    if (have_next) {
+      p.noise_gbps = next_noise;
+      have_next = false;
+    } else if (i + 1 < end && pair_noise_gbps_2(p, run.pairs[i + 1], p.noise_gbps, next_noise)) {
+      have_next = true;
+    } else {
+      p.noise_gbps = pair_noise_gbps(p, scratch);
     }
-    if (p.flagged) tally.judged_flagged.push_back(&p);
-    if (status_ok(p.status)) tally.judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
-  };
-  const auto flag_chunk = [&](std::size_t begin, std::size_t end, KeyIndex chunk_keys, Tally& tally) {
-    NoiseScratch scratch;
-    tally.judged_ok.reserve(end - begin);  // at most one a pair; pages are touched only as filled
-    double next_noise = 0.0;  // the next pair's, computed with this one's
-    bool have_next = false;
-    for (std::size_t i = begin; i < end; ++i) {
-      PairResult& p = run.pairs[i];
-      if (have_next) {
-        p.noise_gbps = next_noise;
-        have_next = false;
-      } else if (i + 1 < end && pair_noise_gbps_2(p, run.pairs[i + 1], p.noise_gbps, next_noise)) {
-        have_next = true;
-      } else {
-        p.noise_gbps = pair_noise_gbps(p, scratch);
-      }
-      const std::size_t k = chunk_keys.find(p.op, p.size_bytes);
-      const Baseline* base = k < baselines.size() ? &baselines[k] : nullptr;
-      p.baseline_gbps = base != nullptr ? base->value : 0.0;
-      p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
-      if (!status_ok(p.status)) {
-        p.flagged = true;
-        judge(p, tally);
-        continue;
-      }
-      // The healthy spread guards small deviations only: capped at max_spread_fraction of the
-      // baseline, so a noisy cluster cannot hide a pair at a fraction of it.
-      const double spread =
-          base != nullptr ? std::min(base->spread, t.max_spread_fraction * p.baseline_gbps) : 0.0;
-      auto slow = [&](double busbw, double noise) {
-        const double gap = p.baseline_gbps - busbw;
-        return busbw < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * noise &&
-               gap > t.spread_factor * spread;
-      };
-      p.flagged = slow(p.busbw_gbps, p.noise_gbps);
-      p.cleared_by_retest = false;
-      if (p.flagged && !p.retest_samples_s.empty()) {
-        std::vector<double> retest_busbw;
-        for (double r : p.retest_samples_s) {
-          if (r > 0.0) retest_busbw.push_back(p.retest_busbw_gbps * median(p.retest_samples_s) / r);
-        }
-        if (!slow(p.retest_busbw_gbps, robust_sigma(retest_busbw))) {
-          p.flagged = false;
-          p.cleared_by_retest = true;
-        }
-      }
-      judge(p, tally);
+    const std::size_t k = chunk_keys.find(p.op, p.size_bytes);
+    const Baseline* base = k < baselines.size() ? &baselines[k] : nullptr;
+    p.baseline_gbps = base != nullptr ? base->value : 0.0;
+    p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
+    if (!status_ok(p.status)) {
+      p.flagged = true;
+      tally_pair(run, n, p, tally);
+      continue;
     }
-  };
-  std::vector<Tally> tallies(workers);
-  for (Tally& tally : tallies) tally.flagged.assign(n, 0), tally.total.assign(n, 0);
-  chunks([&](std::size_t w, std::size_t begin, std::size_t end) { flag_chunk(begin, end, keys, tallies[w]); });
-  std::vector<int> flagged = std::move(tallies.front().flagged), total = std::move(tallies.front().total);
-  std::vector<const PairResult*> judged_flagged = std::move(tallies.front().judged_flagged);
-  for (std::size_t w = 1; w < workers; ++w) {
-    Tally& tally = tallies[w];
-    for (std::size_t i = 0; i < n; ++i) flagged[i] += tally.flagged[i], total[i] += tally.total[i];
-    judged_flagged.insert(judged_flagged.end(), tally.judged_flagged.begin(), tally.judged_flagged.end());
+    // The healthy spread guards small deviations only: capped at max_spread_fraction of the
+    // baseline, so a noisy cluster cannot hide a pair at a fraction of it.
+    const double spread = base != nullptr ? std::min(base->spread, t.max_spread_fraction * p.baseline_gbps) : 0.0;
+    auto slow = [&](double busbw, double noise) {
+      const double gap = p.baseline_gbps - busbw;
+      return busbw < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * noise &&
+             gap > t.spread_factor * spread;
+    };
+    p.flagged = slow(p.busbw_gbps, p.noise_gbps);
+    p.cleared_by_retest = false;
+    if (p.flagged && !p.retest_samples_s.empty()) {
+      std::vector<double> retest_busbw;
+      for (double r : p.retest_samples_s) {
+        if (r > 0.0) retest_busbw.push_back(p.retest_busbw_gbps * median(p.retest_samples_s) / r);
+      }
+      if (!slow(p.retest_busbw_gbps, robust_sigma(retest_busbw))) {
+        p.flagged = false;
+        p.cleared_by_retest = true;
+      }
+    }
+    tally_pair(run, n, p, tally);
   }
+}
 
-  std::vector<bool> is_straggler(n, false);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (total[i] == 0) continue;
-    const double share = static_cast<double>(flagged[i]) / static_cast<double>(total[i]);
+// The chunks' tallies merged in chunk order (the same as one pass in order): per node flagged and
+// total pairs at the judged size, and the flagged pairs.
+struct Judged {
+  std::vector<int> flagged, total;
+  std::vector<const PairResult*> flagged_pairs;
+};
+Judged merge_tallies(std::vector<Tally>& tallies, std::size_t n) {
+  Judged out;
+  out.flagged = std::move(tallies.front().flagged);
+  out.total = std::move(tallies.front().total);
+  out.flagged_pairs = std::move(tallies.front().judged_flagged);
+  for (std::size_t w = 1; w < tallies.size(); ++w) {
+    Tally& tally = tallies[w];
+    for (std::size_t i = 0; i < n; ++i) out.flagged[i] += tally.flagged[i], out.total[i] += tally.total[i];
+    out.flagged_pairs.insert(out.flagged_pairs.end(), tally.judged_flagged.begin(), tally.judged_flagged.end());
+  }
+  return out;
+}
+
+// Nodes whose flagged share of pairs at the judged size is above straggler_fraction.
+std::vector<bool> find_stragglers(const Judged& j, const PairThresholds& t) {
+  std::vector<bool> is_straggler(j.total.size(), false);
+  for (std::size_t i = 0; i < j.total.size(); ++i) {
+    if (j.total[i] == 0) continue;
+    const double share = static_cast<double>(j.flagged[i]) / static_cast<double>(j.total[i]);
     if (share > t.straggler_fraction) is_straggler[i] = true;
   }
-  // The ratios of the stragglers' ok pairs (only theirs: at scale every node's would be gigabytes).
+  return is_straggler;
+}
+
+// run.stragglers with their evidence; the median ratio of each straggler's ok pairs (only theirs: at
+// scale every node's would be gigabytes).
+void name_stragglers(Run& run, const Judged& j, const std::vector<bool>& is_straggler,
+                     const std::vector<Tally>& tallies) {
+  const std::size_t n = is_straggler.size();
   std::vector<std::vector<double>> ratios(n);
   for (const Tally& tally : tallies) {
-    for (const JudgedRatio& j : tally.judged_ok) {
-      for (int node : {j.a, j.b}) {
+    for (const JudgedRatio& r : tally.judged_ok) {
+      for (int node : {r.a, r.b}) {
         if (node >= 0 && static_cast<std::size_t>(node) < n && is_straggler[static_cast<std::size_t>(node)]) {
-          ratios[static_cast<std::size_t>(node)].push_back(j.ratio);
+          ratios[static_cast<std::size_t>(node)].push_back(r.ratio);
         }
       }
     }
   }
-  if (judged != nullptr) {
-    judged->chunks.clear();
-    for (Tally& tally : tallies) judged->chunks.push_back(std::move(tally.judged_ok));
-    judged->filled = true;
-  }
-  std::vector<Tally>().swap(tallies);  // the ok pairs released once read (unless handed on)
   for (std::size_t i = 0; i < n; ++i) {
     if (!is_straggler[i]) continue;
     Straggler s;
     s.node = static_cast<int>(i);
     s.hostname = run.nodes[i].label;
-    s.flagged_pairs = flagged[i];
-    s.total_pairs = total[i];
+    s.flagged_pairs = j.flagged[i];
+    s.total_pairs = j.total[i];
     s.median_ratio = median(ratios[i]);
-    s.evidence = fmt::format("{} of {} pairs flagged at {} bytes; median busbw {:.0f}% of baseline", flagged[i],
-                             total[i], run.judged_size_bytes, s.median_ratio * 100.0);
+    s.evidence = fmt::format("{} of {} pairs flagged at {} bytes; median busbw {:.0f}% of baseline", j.flagged[i],
+                             j.total[i], run.judged_size_bytes, s.median_ratio * 100.0);
     run.stragglers.push_back(std::move(s));
   }
-  // A flagged pair between two healthy nodes is a link only beyond the family margin (see
-  // PairThresholds::link_family_alpha): failed pairs and pairs confirmed by a retest always are.
-  std::size_t judged_pairs = 0;
-  for (std::size_t i = 0; i < n; ++i) judged_pairs += static_cast<std::size_t>(total[i]);
-  judged_pairs /= 2;
-  const double family_z = link_family_z(judged_pairs, t);
+}
+
+// The flagged pairs between two healthy nodes: a link (run.links) when it failed, was confirmed by a
+// retest, or lies beyond the family margin z (see PairThresholds::link_family_alpha). Returns how many
+// were left unnamed (chance flags).
+std::size_t name_links(Run& run, const Judged& j, const std::vector<bool>& is_straggler, const KeyIndex& keys,
+                       const std::vector<Baseline>& baselines, const PairThresholds& t, double family_z) {
+  const std::size_t n = is_straggler.size();
   std::size_t chance_flags = 0;
-  for (const PairResult* p : judged_flagged) {
+  for (const PairResult* p : j.flagged_pairs) {
     const auto a = static_cast<std::size_t>(p->nodes[0]);
     const auto b = static_cast<std::size_t>(p->nodes[1]);
     if (a >= n || b >= n || is_straggler[a] || is_straggler[b]) continue;
@@ -397,7 +421,47 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, Judge
                            l.hostnames[0], l.hostnames[1], p->ratio * 100.0, p->busbw_gbps, p->baseline_gbps);
     run.links.push_back(std::move(l));
   }
-  name_intermittent_nodes(run, t, flagged, total);
+  return chance_flags;
+}
+
+}  // namespace
+
+void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, JudgedPairs* judged) {
+  run.baselines.clear();
+  run.stragglers.clear();
+  run.links.clear();
+  run.judged_size_bytes = 0;
+
+  // At scale every pass over the pairs costs a memory-bound sweep of gigabytes: the first finds the
+  // baselines' values and the size nodes are judged at (the largest measured), the second everything
+  // else. Each pair is judged on its own, so at scale the pairs are split into contiguous chunks judged
+  // on separate threads, each with its own tally, merged in chunk order: the same result as one pass.
+  const std::size_t workers = threads > 0 ? threads : analysis_threads(run.pairs.size());
+  KeyedValues kv = collect_busbw(run, workers);
+  const std::vector<Baseline> baselines = compute_baselines(run, kv, t);
+  const std::size_t n = run.nodes.size();
+  std::vector<Tally> tallies(workers);
+  for (Tally& tally : tallies) tally.flagged.assign(n, 0), tally.total.assign(n, 0);
+  in_chunks(run.pairs.size(), workers, [&](std::size_t w, std::size_t begin, std::size_t end) {
+    flag_chunk(run, t, kv.keys, baselines, begin, end, tallies[w]);
+  });
+  const Judged j = merge_tallies(tallies, n);
+  const std::vector<bool> is_straggler = find_stragglers(j, t);
+  name_stragglers(run, j, is_straggler, tallies);
+  if (judged != nullptr) {
+    judged->chunks.clear();
+    for (Tally& tally : tallies) judged->chunks.push_back(std::move(tally.judged_ok));
+    judged->filled = true;
+  }
+  std::vector<Tally>().swap(tallies);  // the ok pairs released once read (unless handed on)
+  // A flagged pair between two healthy nodes is a link only beyond the family margin (see
+  // PairThresholds::link_family_alpha): failed pairs and pairs confirmed by a retest always are.
+  std::size_t judged_pairs = 0;
+  for (std::size_t i = 0; i < n; ++i) judged_pairs += static_cast<std::size_t>(j.total[i]);
+  judged_pairs /= 2;
+  const double family_z = link_family_z(judged_pairs, t);
+  const std::size_t chance_flags = name_links(run, j, is_straggler, kv.keys, baselines, t, family_z);
+  name_intermittent_nodes(run, t, j.flagged, j.total);
   report_chance_flags(run, t, chance_flags, judged_pairs, family_z);
 }
 

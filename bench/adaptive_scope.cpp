@@ -1,3 +1,5 @@
+// The topology-aware adaptive search's glue (see adaptive_scope.hpp). Floor: bench; local; UsageError
+// for a scope or level the topology does not allow.
 #include "bench/adaptive_scope.hpp"
 
 #include <fmt/format.h>
@@ -89,23 +91,10 @@ std::vector<Finding> slow_group_findings(const AdaptiveResult& search) {
   return out;
 }
 
-void explain_slow_groups(Run& run, const std::vector<SlowGroup>& slow, int intermittent_min_links) {
-  if (slow.empty()) return;
-  std::erase_if(run.links, [&](const LinkFinding& l) { return leaves_slow_group(slow, l.nodes[0], l.nodes[1]); });
-  // A node still named intermittent only when it keeps enough links of its own.
-  std::vector<int> links(run.nodes.size(), 0);
-  for (const LinkFinding& l : run.links) {
-    for (int node : l.nodes) {
-      if (node >= 0 && static_cast<std::size_t>(node) < links.size()) ++links[static_cast<std::size_t>(node)];
-    }
-  }
-  std::erase_if(run.findings, [&](const Finding& f) {
-    if (f.check != "pairs.intermittent_node") return false;
-    for (std::size_t i = 0; i < run.nodes.size(); ++i) {
-      if (run.nodes[i].hostname == f.host && links[i] >= intermittent_min_links) return false;
-    }
-    return true;
-  });
+JudgeInputs judge_inputs(const std::vector<SlowGroup>& slow) {
+  JudgeInputs in;
+  for (const SlowGroup& g : slow) in.slow_groups.push_back(g.members);
+  return in;
 }
 
 }  // namespace podperf

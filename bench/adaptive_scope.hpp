@@ -1,11 +1,11 @@
 #pragma once
 // The topology-aware adaptive search's glue (podperf pairs --schedule adaptive --adaptive-scope,
 // --adaptive-level): resolving the scope and level against the topology a run knows, the slow-group
-// findings (CONCERN topology.slow_uplink), and taking the pairs a confirmed slow group explains out of
-// the links the pairs analysis names.
+// findings (CONCERN topology.slow_uplink), and the slow groups handed to the analysis chain.
 #include <string>
 #include <vector>
 
+#include "analysis/judge_run.hpp"
 #include "analysis/run.hpp"
 #include "bench/cli.hpp"
 #include "bench/pair_steps.hpp"
@@ -27,10 +27,8 @@ std::string describe_adaptive_scope(const ScheduleOptions& so);
 // undecided): the group, its level, members, the evidence and the next step.
 std::vector<Finding> slow_group_findings(const AdaptiveResult& search);
 
-// After analyze_pairs: the links leaving a slow group (one node inside it) are the group's, not links
-// of their own, so they leave run.links; a pairs.intermittent_node finding goes too unless its node
-// keeps intermittent_min_links links of its own. The pairs stay flagged (the exit code still says
-// something is slow).
-void explain_slow_groups(Run& run, const std::vector<SlowGroup>& slow, int intermittent_min_links);
+// The slow groups the search confirmed, as the analysis chain takes them (analysis/judge_run: the
+// links leaving them are theirs, not links of their own).
+JudgeInputs judge_inputs(const std::vector<SlowGroup>& slow);
 
 }  // namespace podperf

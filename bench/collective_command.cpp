@@ -1,3 +1,6 @@
+// podperf collective (see collective_command.hpp): the plan (ops, dtypes, sizes, groups), rank 0's
+// recorder, one op on every group at once, the findings. Floor: bench; collective over the world;
+// UsageError for bad options, MPI errors end the job (rank 0 keeps what was measured).
 #include "bench/collective_command.hpp"
 
 #include <fmt/format.h>
@@ -13,6 +16,7 @@
 #include "analysis/report/collective_table.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/run_json.hpp"
+#include "analysis/units.hpp"
 #include "bench/backend_select.hpp"
 #include "bench/job.hpp"
 #include "bench/nccl_capture.hpp"
@@ -23,7 +27,6 @@
 #include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
 #include "bench/watchdog.hpp"
-#include "analysis/units.hpp"
 #include "sweep/sizes.hpp"
 
 namespace podperf {
@@ -120,6 +123,134 @@ class CollectiveRecorder final : public RunRecorder {
   std::vector<std::string> pending_;
 };
 
+// Rank 0: the run's recorder, and its opening line on stderr.
+std::unique_ptr<CollectiveRecorder> make_collective_recorder(const Cli& cli, const Comm& world, const JobStart& job,
+                                                             const CollectivePlan& plan, const Backend& backend) {
+  const CollectiveOptions& o = cli.collective;
+  Run run = base_run(cli, o, job.run_id, world.size(), job.map);
+  run.backend = std::string(backend.name());
+  run.options.op = o.ops;
+  run.options.dtype = o.dtypes;
+  run.options.group_by = o.group_by;
+  run.options.time_combine = std::string(combine_name(static_cast<TimeCombine>(o.combine)));
+  run.options.sizes_bytes = plan.sizes;
+  auto recorder = std::make_unique<CollectiveRecorder>(std::move(run), *job.dir);
+  std::fprintf(stderr, "podperf: collective %s (%s) on %s, %d ranks, %zu sizes %s..%s; results in %s\n", o.ops.c_str(),
+               o.dtypes.c_str(), plan.by_node ? "one group per node" : "the whole job", world.size(), plan.sizes.size(),
+               o.min_bytes.c_str(), o.max_bytes.c_str(), job.dir->path().c_str());
+  return recorder;
+}
+
+// One op and dtype on this rank's group at every size, out of place then in place (a case the backend
+// has no in-place form for is skipped). A failure ends the group's measurements and becomes data;
+// a UsageError propagates.
+PairMeasurement measure_op(Group& group, const Op* op, DType dtype, const CollectivePlan& plan,
+                           const CollectiveOptions& o) {
+  const TimeCombine combine = static_cast<TimeCombine>(o.combine);
+  PairMeasurement measured;
+  try {
+    for (std::uint64_t size : plan.sizes) {
+      for (bool in_place : {false, true}) {
+        const Case c{op, dtype, size, in_place, 0};
+        try {
+          measured.cases.push_back(run_case(group, c, o.warmup, o.iters, o.check != 0, combine));
+        } catch (const InPlaceUnsupported&) {
+          CaseMeasurement skipped;
+          skipped.skipped = true;
+          measured.cases.push_back(std::move(skipped));
+        }
+      }
+    }
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& e) {
+    measured.error = e.what();
+  }
+  return measured;
+}
+
+// Rank 0: each group's payload (`inbox`, one per group) as results, one per size and placement.
+std::vector<CollectiveResult> decode_op_results(const std::vector<std::vector<double>>& inbox, const Op* op,
+                                                const DTypeInfo& type, const CollectivePlan& plan,
+                                                const CollectiveOptions& o, std::string_view backend_name) {
+  const std::size_t ncases = plan.sizes.size() * 2;
+  std::vector<CollectiveResult> results;
+  for (std::size_t g = 0; g < inbox.size(); ++g) {
+    const DecodedPayload decoded = decode_measurements(inbox[g], ncases, o.iters);
+    for (std::size_t k = 0; k < ncases; ++k) {
+      const CaseCounts counts = case_counts(*op, plan.sizes[k / 2], type.bytes, plan.group_ranks[g]);
+      CollectiveResult r;
+      r.group = plan.group_labels[g];
+      r.op = std::string(op->name);
+      r.dtype = std::string(type.name);
+      r.in_place = k % 2 == 1;
+      r.size_bytes = counts.size_bytes;
+      r.count = counts.chunk;
+      r.ranks = plan.group_ranks[g];
+      if (k < decoded.cases.size() && decoded.cases[k].skipped) {
+        r.status = "skipped";
+        r.error = fmt::format("{} has no in-place form on the {} backend", op->name, backend_name);
+      } else if (k < decoded.cases.size()) {
+        fill_timing(r, decoded.cases[k], *op, r.ranks);
+      } else {
+        r.status = "error";
+        r.error = decoded.error;
+      }
+      results.push_back(std::move(r));
+    }
+  }
+  return results;
+}
+
+// What every op of the run needs (rank 0's recorder and progress unused elsewhere).
+struct CollectiveStage {
+  const Comm& world;
+  const CollectiveOptions& o;
+  const CollectivePlan& plan;
+  Backend& backend;
+  CollectiveRecorder* recorder;
+  Watchdog& watchdog;
+  Progress& progress;
+  int my_group = 0;
+  int done = 0;
+};
+
+// Collective over the world: one op and dtype on every group at once; each group's lowest rank sends
+// its payload to rank 0, which records the results (one events.jsonl line) and a progress line.
+void run_op(CollectiveStage& st, const Op* op, DType dtype) {
+  const bool root = st.world.rank() == 0;
+  const DTypeInfo& type = dtype_info(dtype);
+  const std::size_t ncases = st.plan.sizes.size() * 2;  // out-of-place and in-place per size
+  const std::string what = fmt::format("{} {}", op->name, type.name);
+  st.watchdog.arm(root ? st.o.timeout_s : st.o.timeout_s + kNonRootGraceS, what);
+  std::vector<std::vector<double>> inbox;
+  std::vector<MPI_Request> receives;
+  if (root) {
+    st.recorder->begin(what, st.plan.group_labels);
+    inbox.assign(st.plan.group_labels.size(), empty_payload(ncases, st.o.iters));
+    receives.resize(st.plan.group_labels.size());
+    for (std::size_t g = 0; g < inbox.size(); ++g) {
+      PODPERF_CHECK_MPI(MPI_Irecv(inbox[g].data(), static_cast<int>(inbox[g].size()), MPI_DOUBLE,
+                                  st.plan.group_leaders[g], kResultTag, MPI_COMM_WORLD, &receives[g]));
+    }
+  }
+  std::unique_ptr<Group> group = st.backend.split(st.world, st.my_group, st.world.rank(), st.plan.sizes.back(), dtype);
+  const PairMeasurement measured = measure_op(*group, op, dtype, st.plan, st.o);
+  std::vector<double> payload = encode_payload(measured, ncases, st.o.iters);
+  MPI_Request send = MPI_REQUEST_NULL;
+  if (group->comm().rank() == 0) {
+    PODPERF_CHECK_MPI(
+        MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag, MPI_COMM_WORLD, &send));
+  }
+  if (root) {
+    PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
+    st.recorder->add(decode_op_results(inbox, op, type, st.plan, st.o, st.backend.name()));
+    st.progress.step_done(++st.done, what);
+  }
+  PODPERF_CHECK_MPI(MPI_Wait(&send, MPI_STATUS_IGNORE));
+  st.watchdog.disarm();
+}
+
 int run_collective(const Cli& cli, const Comm& world) {
   const CollectiveOptions& o = cli.collective;
   const bool root = world.rank() == 0;
@@ -132,30 +263,14 @@ int run_collective(const Cli& cli, const Comm& world) {
     backend = make_backend(o.backend, world);
   });
   if (!job) return kExitUsage;
-  const TimeCombine combine = static_cast<TimeCombine>(o.combine);
 
   std::unique_ptr<CollectiveRecorder> recorder;
-  if (root) {
-    Run run = base_run(cli, o, job->run_id, world.size(), job->map);
-    run.backend = std::string(backend->name());
-    run.options.op = o.ops;
-    run.options.dtype = o.dtypes;
-    run.options.group_by = o.group_by;
-    run.options.time_combine = std::string(combine_name(combine));
-    run.options.sizes_bytes = plan.sizes;
-    recorder = std::make_unique<CollectiveRecorder>(std::move(run), *job->dir);
-    std::fprintf(stderr, "podperf: collective %s (%s) on %s, %d ranks, %zu sizes %s..%s; results in %s\n",
-                 o.ops.c_str(), o.dtypes.c_str(), plan.by_node ? "one group per node" : "the whole job", world.size(),
-                 plan.sizes.size(), o.min_bytes.c_str(), o.max_bytes.c_str(), job->dir->path().c_str());
-  }
+  if (root) recorder = make_collective_recorder(cli, world, *job, plan, *backend);
   const int my_node = job->map.node_of_rank[static_cast<std::size_t>(world.rank())];
-  const int my_group = plan.by_node ? my_node : 0;
   const std::unique_ptr<Watchdog> watchdog =
       make_run_watchdog(world, recorder.get(), job->map.nodes[static_cast<std::size_t>(my_node)].label);
-
-  const std::size_t ncases = plan.sizes.size() * 2;  // out-of-place and in-place per size
   Progress progress(static_cast<int>(plan.ops.size() * plan.dtypes.size()), "op");
-  int done = 0;
+  CollectiveStage stage{world, o, plan, *backend, recorder.get(), *watchdog, progress, plan.by_node ? my_node : 0, 0};
   // Host signals at the start (read-only; one snapshot per host), compared with the end.
   const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
   // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
@@ -163,82 +278,8 @@ int run_collective(const Cli& cli, const Comm& world) {
   std::unique_ptr<ExitGuard> exit_guard = make_exit_guard(recorder.get());
   try {
     for (DType dtype : plan.dtypes) {
-      const DTypeInfo& type = dtype_info(dtype);
-      for (const Op* op : plan.ops) {
-        const std::string what = fmt::format("{} {}", op->name, type.name);
-        watchdog->arm(root ? o.timeout_s : o.timeout_s + kNonRootGraceS, what);
-        std::vector<std::vector<double>> inbox;
-        std::vector<MPI_Request> receives;
-        if (root) {
-          recorder->begin(what, plan.group_labels);
-          inbox.assign(plan.group_labels.size(), empty_payload(ncases, o.iters));
-          receives.resize(plan.group_labels.size());
-          for (std::size_t g = 0; g < inbox.size(); ++g) {
-            PODPERF_CHECK_MPI(MPI_Irecv(inbox[g].data(), static_cast<int>(inbox[g].size()), MPI_DOUBLE,
-                                        plan.group_leaders[g], kResultTag, MPI_COMM_WORLD, &receives[g]));
-          }
-        }
-        std::unique_ptr<Group> group = backend->split(world, my_group, world.rank(), plan.sizes.back(), dtype);
-        PairMeasurement measured;
-        try {
-          for (std::uint64_t size : plan.sizes) {
-            for (bool in_place : {false, true}) {
-              const Case c{op, dtype, size, in_place, 0};
-              try {
-                measured.cases.push_back(run_case(*group, c, o.warmup, o.iters, o.check != 0, combine));
-              } catch (const InPlaceUnsupported&) {
-                CaseMeasurement skipped;
-                skipped.skipped = true;
-                measured.cases.push_back(std::move(skipped));
-              }
-            }
-          }
-        } catch (const UsageError&) {
-          throw;
-        } catch (const std::exception& e) {
-          measured.error = e.what();
-        }
-        std::vector<double> payload = encode_payload(measured, ncases, o.iters);
-        MPI_Request send = MPI_REQUEST_NULL;
-        if (group->comm().rank() == 0) {
-          PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag,
-                                      MPI_COMM_WORLD, &send));
-        }
-        if (root) {
-          PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
-          std::vector<CollectiveResult> results;
-          for (std::size_t g = 0; g < inbox.size(); ++g) {
-            const DecodedPayload decoded = decode_measurements(inbox[g], ncases, o.iters);
-            for (std::size_t k = 0; k < ncases; ++k) {
-              const CaseCounts counts = case_counts(*op, plan.sizes[k / 2], type.bytes, plan.group_ranks[g]);
-              CollectiveResult r;
-              r.group = plan.group_labels[g];
-              r.op = std::string(op->name);
-              r.dtype = std::string(type.name);
-              r.in_place = k % 2 == 1;
-              r.size_bytes = counts.size_bytes;
-              r.count = counts.chunk;
-              r.ranks = plan.group_ranks[g];
-              if (k < decoded.cases.size() && decoded.cases[k].skipped) {
-                r.status = "skipped";
-                r.error = fmt::format("{} has no in-place form on the {} backend", op->name, backend->name());
-              } else if (k < decoded.cases.size()) {
-                fill_timing(r, decoded.cases[k], *op, r.ranks);
-              } else {
-                r.status = "error";
-                r.error = decoded.error;
-              }
-              results.push_back(std::move(r));
-            }
-          }
-          recorder->add(std::move(results));
-          progress.step_done(++done, what);
-        }
-        PODPERF_CHECK_MPI(MPI_Wait(&send, MPI_STATUS_IGNORE));
-        watchdog->disarm();
-      }
+      for (const Op* op : plan.ops) run_op(stage, op, dtype);
     }
-
     record_findings(world, recorder.get(), nccl_log, backend->name(), signals_before, o.signals_root, {});
   } catch (const UsageError&) {
     throw;

@@ -1,3 +1,4 @@
+// The collectives as data (see collectives.hpp). Floor: bench; pure; UsageError for an unknown op.
 #include "bench/collectives.hpp"
 
 #include <fmt/format.h>
@@ -65,7 +66,10 @@ CaseCounts case_counts(const Op& op, std::uint64_t size_bytes, std::size_t type_
       c.send_count = c.chunk * n;
       c.recv_count = c.chunk * n;
       break;
-    default:
+    case OpKind::kAllReduce:
+    case OpKind::kBroadcast:
+    case OpKind::kReduce:
+    case OpKind::kSendRecv:
       c.chunk = elements;
       c.send_count = elements;
       c.recv_count = elements;

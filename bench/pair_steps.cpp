@@ -1,3 +1,4 @@
+// The schedule driver (see pair_steps.hpp). Floor: bench; local.
 #include "bench/pair_steps.hpp"
 
 #include <fmt/format.h>
@@ -13,52 +14,101 @@ std::vector<Round> split(const std::vector<Round>& rounds, bool sequential_steps
   return sequential_steps ? sequential(rounds) : rounds;
 }
 
+void step_done(const ScheduleHooks& hooks, StepKind kind, const std::string& what) {
+  if (hooks.done) hooks.done(kind, what);
+}
+
 // Retest passes over what the analysis still flags (pairs touching `skip` nodes, or leaving a group in
-// `slow_groups`, are left alone: the adaptive search already confirmed those slow). Returns the rounds
-// of steps measured.
-int retest_passes(const std::vector<std::uint64_t>& sizes, const ScheduleOptions& o, const StepFn& step,
-                  const SuspectsFn& suspects, const StepDoneFn& done, const std::set<int>& skip,
-                  const std::vector<SlowGroup>& slow_groups, int first_round, bool count_rounds) {
+// `slow_groups`, are left alone: the adaptive search already confirmed those slow). `count_rounds`
+// (adaptive): retest rounds numbered after `first_round`; otherwise from 1 in each pass. Returns the
+// rounds of steps measured.
+int retest_passes(const std::vector<std::uint64_t>& sizes, const ScheduleOptions& o, const ScheduleHooks& hooks,
+                  const std::set<int>& skip, const std::vector<SlowGroup>& slow_groups, int first_round,
+                  bool count_rounds) {
   int rounds = 0;
   for (int pass = 1; pass <= o.retest; ++pass) {
     std::vector<NodePair> flagged;
-    for (const NodePair& p : suspects()) {
+    for (const NodePair& p : hooks.suspects()) {
       if (skip.count(p[0]) == 0 && skip.count(p[1]) == 0 && !leaves_slow_group(slow_groups, p[0], p[1])) {
         flagged.push_back(p);
       }
     }
     if (flagged.empty()) break;
     const std::vector<Round> packed = pack_rounds(flagged);
+    if (hooks.retest_pass) hooks.retest_pass(pass, flagged.size(), split(packed, o.sequential).size());
+    int steps = 0;
     for (std::size_t r = 0; r < packed.size(); ++r) {
-      const int number = count_rounds ? first_round + rounds + 1 : static_cast<int>(r) + 1;
-      for (const Round& s : split({packed[r]}, o.sequential)) step(s, number, {sizes.back()}, true, false);
+      for (const Round& s : split({packed[r]}, o.sequential)) {
+        ++steps;
+        const int number = count_rounds                ? first_round + rounds + 1
+                           : o.retest_numbered_by_step ? steps
+                                                       : static_cast<int>(r) + 1;
+        hooks.step(s, number, {sizes.back()}, true, false);
+      }
       ++rounds;
-      done(fmt::format("retest {}: {} flagged pair{}", pass, packed[r].size(), packed[r].size() == 1 ? "" : "s"));
+      step_done(hooks, StepKind::kRetest,
+                fmt::format("retest {}: {} flagged pair{}", pass, packed[r].size(), packed[r].size() == 1 ? "" : "s"));
     }
   }
   return rounds;
 }
 
-}  // namespace
-
-ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const std::vector<int>& round_of_step,
-                               const std::vector<std::uint64_t>& sizes, const PairThresholds& thresholds,
-                               const ScheduleOptions& o, const StepFn& step, const SuspectsFn& suspects,
-                               const StepDoneFn& done) {
+// --schedule all: the plan's steps in order, then the retest passes.
+ScheduleOutcome run_plan(const std::vector<Round>& steps, const std::vector<int>& round_of_step,
+                         const std::vector<std::uint64_t>& sizes, const ScheduleOptions& o,
+                         const ScheduleHooks& hooks) {
   ScheduleOutcome out;
-  if (o.schedule != "adaptive") {
-    for (std::size_t s = 0; s < steps.size(); ++s) {
-      const int round = round_of_step[s];
-      const bool complete = s + 1 == steps.size() || round_of_step[s + 1] != round;
-      step(steps[s], round, sizes, false, complete);
-      done(fmt::format("{} pair{} in round {}", steps[s].size(), steps[s].size() == 1 ? "" : "s", round));
-      if (complete) out.rounds = round;
-    }
-    out.rounds_planned = round_of_step.empty() ? 0 : round_of_step.back();
-    retest_passes(sizes, o, step, suspects, done, {}, {}, out.rounds, false);
-    return out;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const int round = round_of_step[s];
+    const bool complete = s + 1 == steps.size() || round_of_step[s + 1] != round;
+    hooks.step(steps[s], round, sizes, false, complete);
+    step_done(hooks, StepKind::kRound,
+              fmt::format("{} pair{} in round {}", steps[s].size(), steps[s].size() == 1 ? "" : "s", round));
+    if (complete) out.rounds = round;
   }
+  out.rounds_planned = round_of_step.empty() ? 0 : round_of_step.back();
+  retest_passes(sizes, o, hooks, {}, {}, out.rounds, false);
+  return out;
+}
 
+// One round of the adaptive search: its new pairs at every size (in steps as --concurrency says), its
+// repeats (link checks, pairs met before) as retests at the judged size. Returns each pair's busbw at
+// the judged size (NaN: failed or not measured), in the round's order.
+std::vector<double> measure_search_round(const SearchRound& r, int number, const std::vector<std::uint64_t>& sizes,
+                                         const ScheduleOptions& o, const ScheduleHooks& hooks) {
+  Round fresh, repeat;
+  for (std::size_t i = 0; i < r.pairs.size(); ++i) (r.repeat[i] ? repeat : fresh).push_back(r.pairs[i]);
+  auto judged_busbw = [](const PairResult& res) { return res.status == "ok" ? res.busbw_gbps : std::nan(""); };
+  std::vector<std::pair<NodePair, double>> values;
+  const std::vector<Round> fresh_steps = split({fresh}, o.sequential);
+  for (std::size_t s = 0; s < fresh_steps.size(); ++s) {
+    if (fresh_steps[s].empty()) continue;
+    const std::vector<PairResult> res =
+        hooks.step(fresh_steps[s], number, sizes, false, repeat.empty() && s + 1 == fresh_steps.size());
+    for (std::size_t k = 0; k < fresh_steps[s].size(); ++k) {
+      values.emplace_back(fresh_steps[s][k], judged_busbw(res[k * sizes.size() + sizes.size() - 1]));
+    }
+  }
+  for (const Round& s : split({repeat}, o.sequential)) {
+    if (s.empty()) continue;
+    const std::vector<PairResult> res = hooks.step(s, number, {sizes.back()}, true, true);
+    for (std::size_t k = 0; k < s.size(); ++k) values.emplace_back(s[k], judged_busbw(res[k]));
+  }
+  std::vector<double> busbw;
+  for (const NodePair& pair : r.pairs) {
+    const auto it = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == pair; });
+    busbw.push_back(it != values.end() ? it->second : std::nan(""));
+  }
+  step_done(hooks, StepKind::kSearch,
+            fmt::format("adaptive round {}: {} pair{}", number, r.pairs.size(), r.pairs.size() == 1 ? "" : "s"));
+  return busbw;
+}
+
+// --schedule adaptive: the search, then the retest passes over what the analysis still flags.
+ScheduleOutcome run_adaptive_schedule(int nodes, const std::vector<std::uint64_t>& sizes,
+                                      const PairThresholds& thresholds, const ScheduleOptions& o,
+                                      const ScheduleHooks& hooks) {
+  ScheduleOutcome out;
   out.adaptive = true;
   AdaptiveParams p;
   p.threshold = thresholds.threshold;
@@ -67,47 +117,29 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
   p.seed = o.seed;
   p.scope = o.scope;
   p.level = o.level;
-  const std::vector<std::uint64_t> judged{sizes.back()};
-  out.search = adaptive_search(nodes, p, [&](const SearchRound& r, int number) {
-    Round fresh, repeat;
-    for (std::size_t i = 0; i < r.pairs.size(); ++i) (r.repeat[i] ? repeat : fresh).push_back(r.pairs[i]);
-    std::vector<double> busbw;
-    auto judged_busbw = [](const PairResult& res) {
-      return res.status == "ok" ? res.busbw_gbps : std::nan("");
-    };
-    std::vector<std::pair<NodePair, double>> values;
-    const std::vector<Round> fresh_steps = split({fresh}, o.sequential);
-    for (std::size_t s = 0; s < fresh_steps.size(); ++s) {
-      if (fresh_steps[s].empty()) continue;
-      const std::vector<PairResult> res =
-          step(fresh_steps[s], number, sizes, false, repeat.empty() && s + 1 == fresh_steps.size());
-      for (std::size_t k = 0; k < fresh_steps[s].size(); ++k) {
-        values.emplace_back(fresh_steps[s][k], judged_busbw(res[k * sizes.size() + sizes.size() - 1]));
-      }
-    }
-    for (const Round& s : split({repeat}, o.sequential)) {
-      if (s.empty()) continue;
-      const std::vector<PairResult> res = step(s, number, judged, true, true);
-      for (std::size_t k = 0; k < s.size(); ++k) values.emplace_back(s[k], judged_busbw(res[k]));
-    }
-    for (const NodePair& pair : r.pairs) {
-      const auto it = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == pair; });
-      busbw.push_back(it != values.end() ? it->second : std::nan(""));
-    }
-    done(fmt::format("adaptive round {}: {} pair{}", number, r.pairs.size(), r.pairs.size() == 1 ? "" : "s"));
-    return busbw;
-  }, o.groups.empty() ? nullptr : &o.groups);
+  out.search = adaptive_search(
+      nodes, p, [&](const SearchRound& r, int number) { return measure_search_round(r, number, sizes, o, hooks); },
+      o.groups.empty() ? nullptr : &o.groups);
   out.rounds = out.search.rounds;
   const std::set<int> slow(out.search.slow_nodes.begin(), out.search.slow_nodes.end());
-  out.rounds += retest_passes(sizes, o, step, suspects, done, slow, out.search.slow_groups, out.rounds, true);
+  out.rounds += retest_passes(sizes, o, hooks, slow, out.search.slow_groups, out.rounds, true);
   out.rounds_planned = out.rounds;
   return out;
+}
+
+}  // namespace
+
+ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const std::vector<int>& round_of_step,
+                               const std::vector<std::uint64_t>& sizes, const PairThresholds& thresholds,
+                               const ScheduleOptions& o, const ScheduleHooks& hooks) {
+  if (o.schedule != "adaptive") return run_plan(steps, round_of_step, sizes, o, hooks);
+  return run_adaptive_schedule(nodes, sizes, thresholds, o, hooks);
 }
 
 Finding adaptive_search_finding(const ScheduleOutcome& s, const std::vector<NodeInfo>& nodes, int full_rounds) {
   auto label = [&](int n) {
     return n >= 0 && static_cast<std::size_t>(n) < nodes.size() ? nodes[static_cast<std::size_t>(n)].label
-                                                                  : fmt::format("node {}", n);
+                                                                : fmt::format("node {}", n);
   };
   std::vector<std::string> slow, links;
   for (int n : s.search.slow_nodes) slow.push_back(label(n));

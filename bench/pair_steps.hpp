@@ -1,9 +1,11 @@
 #pragma once
-// Drives a pairs schedule through a step function, whatever measures the steps: --schedule all (the
-// plan's circle rounds, then retests of the flagged pairs) or adaptive (sweep/adaptive_search: a few
-// random matchings, suspects retested against good nodes, link checks, then the same retest of
-// whatever the analysis still flags). The modelled fabric (bench/sim_pairs.cpp) and the adaptive
-// benchmark (tests/perf) use it.
+// The one schedule driver of a pairs run, whatever measures the steps (the measuring step is passed
+// in): --schedule all (the plan's circle rounds, then retests of the flagged pairs) or adaptive
+// (sweep/adaptive_flat, sweep/adaptive_layered: a few random matchings, suspects retested against good
+// nodes, link checks, then the same retest of whatever the analysis still flags). The MPI backends
+// (bench/pairs_command.cpp: rank 0 drives, the other ranks follow its broadcasts), the modelled fabric
+// (bench/sim_pairs.cpp) and the adaptive benchmark (tests/perf) use it. Floor: bench; local (the
+// callbacks may be collective); throws what the callbacks throw.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -19,19 +21,34 @@ namespace podperf {
 // Measures `pairs` (disjoint) at `sizes` and records them: new pairs of round `round` (retest false,
 // `round_complete` when the round's last step), or retests of pairs measured before (retest true).
 // Returns one PairResult per pair and size.
-using StepFn = std::function<std::vector<PairResult>(const Round& pairs, int round,
-                                                     const std::vector<std::uint64_t>& sizes, bool retest,
-                                                     bool round_complete)>;
+using StepFn = std::function<std::vector<PairResult>(
+    const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest, bool round_complete)>;
 // Pairs the analysis flags at the judged size and that were not retested yet.
 using SuspectsFn = std::function<std::vector<NodePair>()>;
-// After each step: steps done, and a line about it (progress).
-using StepDoneFn = std::function<void(const std::string& what)>;
+// What a finished step was: one of the plan's steps, a retest of flagged pairs, or a round of the
+// adaptive search.
+enum class StepKind { kRound, kRetest, kSearch };
+// After each step (retests: after each packed round): what it was, and a line about it (progress).
+using StepDoneFn = std::function<void(StepKind kind, const std::string& what)>;
+// Before each retest pass: its number (1-based), the flagged pairs and the steps they take.
+using RetestPassFn = std::function<void(int pass, std::size_t pairs, std::size_t steps)>;
+
+// What drives a schedule: `step` and `suspects` are required, `done` and `retest_pass` optional.
+struct ScheduleHooks {
+  StepFn step;
+  SuspectsFn suspects;
+  StepDoneFn done;
+  RetestPassFn retest_pass;
+};
 
 struct ScheduleOptions {
   std::string schedule = "all";  // all | adaptive
   int retest = 1;                // passes re-measuring flagged pairs
   std::uint64_t seed = 0;
-  bool sequential = false;       // one pair per step (--concurrency sequential)
+  bool sequential = false;  // one pair per step (--concurrency sequential)
+  // --schedule all, retests: steps numbered one by one (the MPI backends' events) rather than by the
+  // packed round they split from (the modelled fabric's).
+  bool retest_numbered_by_step = false;
   // adaptive with a topology (bench/adaptive_scope.hpp resolves them): flat ignores `groups`.
   AdaptiveParams::Scope scope = AdaptiveParams::Scope::kFlat;
   int level = -1;
@@ -42,14 +59,14 @@ struct ScheduleOutcome {
   int rounds = 0;          // rounds measured, retest rounds of the adaptive schedule included
   int rounds_planned = 0;  // all: the plan's rounds; adaptive: the rounds it used (known at the end)
   bool adaptive = false;
-  AdaptiveResult search;   // adaptive only
+  AdaptiveResult search;  // adaptive only
 };
 
-// `steps`/`round_of_step`: the plan (all). `sizes`: every size; the last is the judged one.
+// `steps`/`round_of_step`: the plan (all; adaptive ignores them). `sizes`: every size; the last is the
+// judged one.
 ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const std::vector<int>& round_of_step,
                                const std::vector<std::uint64_t>& sizes, const PairThresholds& thresholds,
-                               const ScheduleOptions& o, const StepFn& step, const SuspectsFn& suspects,
-                               const StepDoneFn& done);
+                               const ScheduleOptions& o, const ScheduleHooks& hooks);
 
 // The adaptive search's own account for run.json's findings (INFO, check pairs.adaptive_search): rounds
 // against the full schedule, suspects, what it confirmed and cleared.

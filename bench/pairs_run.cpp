@@ -1,3 +1,6 @@
+// What every pairs run shares (see pairs_run.hpp): the plan, the Run's metadata, the schedule's options
+// and progress, and rank 0's recorder. Floor: bench; local (rank 0 for the recorder); UsageError for a
+// bad plan.
 #include "bench/pairs_run.hpp"
 
 #include <fmt/format.h>
@@ -7,17 +10,16 @@
 #include <cstdio>
 #include <mutex>
 
-#include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
+#include "analysis/judge_run.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/report/summary_text.hpp"
-#include "analysis/topology_analysis.hpp"
+#include "analysis/units.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
 #include "bench/runner.hpp"
-#include "analysis/units.hpp"
 #include "sweep/sizes.hpp"
 
 namespace podperf {
@@ -108,13 +110,8 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   return run;
 }
 
-
 PairsRecorder::PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t)
-    : RunRecorder(std::move(run), dir),
-      map_(map),
-      thresholds_(t.pairs),
-      fs_thresholds_(t.fs),
-      topology_thresholds_(t.topology) {}
+    : RunRecorder(std::move(run), dir), map_(map), thresholds_(t) {}
 
 // The step's receive buffers; rank 0's main thread posts receives into them.
 std::vector<Slot>& PairsRecorder::begin_step(int round, std::vector<Slot> slots, bool retest) {
@@ -151,14 +148,42 @@ void PairsRecorder::set_rounds(int completed, int planned) {
   run_.rounds_planned = planned;
 }
 
-void PairsRecorder::set_slow_groups(std::vector<SlowGroup> groups) {
-  std::lock_guard lock(mutex_);
-  slow_groups_ = std::move(groups);
+std::vector<Finding> PairsRecorder::finish_schedule(const ScheduleOutcome& outcome) {
+  if (!outcome.adaptive) return {};
+  set_rounds(outcome.rounds, outcome.rounds_planned);
+  int full_rounds = 0;
+  {
+    std::lock_guard lock(mutex_);
+    slow_groups_ = outcome.search.slow_groups;
+    full_rounds = run_.rounds_full_schedule;
+  }
+  std::fprintf(stderr, "podperf: adaptive search: %d rounds instead of %d for every pair\n", outcome.rounds,
+               full_rounds);
+  std::vector<Finding> findings{adaptive_search_finding(outcome, map_.nodes, full_rounds)};
+  for (Finding& f : slow_group_findings(outcome.search)) findings.push_back(std::move(f));
+  return findings;
 }
 
 std::vector<NodePair> PairsRecorder::suspects() {
   std::lock_guard lock(mutex_);
-  return retest_candidates(run_, thresholds_);
+  return retest_candidates(run_, thresholds_.pairs);
+}
+
+ScheduleOptions schedule_options(const PairsOptions& o) {
+  ScheduleOptions so;
+  so.schedule = o.schedule;
+  so.retest = o.retest;
+  so.seed = o.seed;
+  so.sequential = o.concurrency == "sequential";
+  return so;
+}
+
+Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t plan_steps) {
+  const bool adaptive = so.schedule == "adaptive";
+  AdaptiveParams budget_params;
+  budget_params.scope = so.scope;
+  return Progress(adaptive ? adaptive_round_budget(nodes, budget_params) : static_cast<int>(plan_steps),
+                  so.sequential && !adaptive ? "pair" : "round");
 }
 
 std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds) {
@@ -174,14 +199,7 @@ std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& th
 }
 
 void PairsRecorder::analyze(Run& run) {
-  // The pairs judged ok go from analyze_pairs to correlate (neither analysis between changes the
-  // pairs), so correlate need not read every pair again.
-  JudgedPairs judged;
-  analyze_pairs(run, thresholds_, 0, &judged);
-  explain_slow_groups(run, slow_groups_, thresholds_.intermittent_min_links);
-  if (!run.fs.probes.empty()) analyze_fs(run, fs_thresholds_);
-  analyze_topology(run, topology_thresholds_);
-  correlate(run, 6, 0, &judged);
+  judge_run(run, thresholds_, judge_inputs(slow_groups_));
 }
 nlohmann::json PairsRecorder::end_event(const Run& run) const {
   return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};

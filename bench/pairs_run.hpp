@@ -14,6 +14,8 @@
 #include "bench/dtype.hpp"
 #include "bench/node_map.hpp"
 #include "bench/pair_payload.hpp"
+#include "bench/pair_steps.hpp"
+#include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
 #include "bench/run_recorder.hpp"
 #include "sweep/adaptive_search.hpp"
@@ -48,6 +50,14 @@ int pair_ranks(const NodeMap& map, const NodePair& p);
 Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::string& run_id, int world_size,
              std::string_view backend_name);
 
+// The schedule's options from the command line (--schedule, --retest, --seed, --concurrency); the
+// topology-aware scope is resolve_adaptive_scope's (bench/adaptive_scope.hpp).
+ScheduleOptions schedule_options(const PairsOptions& o);
+
+// The run's progress lines: per step of the plan (a pair each when sequential), or per round of the
+// adaptive search's budget for `nodes` nodes.
+Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t plan_steps);
+
 // Pairs the analysis flags at the judged size, measured (not failed), not yet retested: the retest
 // list. Analyzes a copy of `run`.
 std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds);
@@ -78,9 +88,10 @@ class PairsRecorder final : public RunRecorder {
   // The adaptive schedule: rounds measured, and its plan (known only when the search ends).
   void set_rounds(int completed, int planned);
 
-  // Slow groups the topology-aware search confirmed: the links leaving them are theirs
-  // (explain_slow_groups, after the pairs analysis).
-  void set_slow_groups(std::vector<SlowGroup> groups);
+  // The adaptive schedule's end, whatever measured it: the rounds it used, the slow groups it confirmed
+  // (their links are theirs: analysis/judge_run), a line on stderr, and its findings (the search's own
+  // account, one topology.slow_uplink per slow group) for run.json. Nothing for --schedule all.
+  std::vector<Finding> finish_schedule(const ScheduleOutcome& outcome);
 
  private:
   void analyze(Run& run) override;
@@ -90,9 +101,7 @@ class PairsRecorder final : public RunRecorder {
   void keep_partial(Run& run, const std::string& status, const std::string& error) override;
 
   const NodeMap& map_;
-  PairThresholds thresholds_;
-  FsThresholds fs_thresholds_;
-  TopologyThresholds topology_thresholds_;
+  Thresholds thresholds_;
   int step_round_ = 0;
   bool retest_ = false;
   std::vector<Slot> slots_;

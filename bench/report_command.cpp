@@ -12,6 +12,7 @@
 #include "analysis/file_write.hpp"
 #include "analysis/offline_command.hpp"
 #include "analysis/fs_analysis.hpp"
+#include "analysis/judge_run.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_events.hpp"
 #include "analysis/thresholds.hpp"
@@ -33,11 +34,7 @@ Run rebuild_from_events(const std::string& path, std::ostream& err) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   RebuiltRun rebuilt = run_from_events(text, path);
   Run& run = rebuilt.run;
-  const Thresholds t = load_thresholds("");
-  if (!run.pairs.empty()) analyze_pairs(run, t.pairs);
-  if (!run.fs.probes.empty()) analyze_fs(run, t.fs);
-  analyze_topology(run, t.topology);
-  correlate(run);
+  judge_run(run, load_thresholds(""));
   err << fmt::format("podperf: report rebuilt from {} ({} events{}{}); judged with the built-in thresholds\n", path,
                      rebuilt.events, rebuilt.ended ? "" : ", no end event", rebuilt.cut ? ", last line cut" : "");
   return run;

@@ -1,3 +1,5 @@
+// podperf pairs --backend sim (see sim_pairs.hpp): the modelled fabric's node map and slots, the run in
+// memory (simulate_pairs) and the command. Floor: bench; local (one process); UsageError for bad options.
 #include "bench/sim_pairs.hpp"
 
 #include <fmt/format.h>
@@ -7,6 +9,7 @@
 #include <optional>
 
 #include "analysis/errors.hpp"
+#include "analysis/judge_run.hpp"
 #include "analysis/pair_flags.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
@@ -75,33 +78,36 @@ SimRunResult simulate_pairs(SimFabric& fabric, const Plan& plan, const NodeMap& 
   };
   const SuspectsFn suspects = [&] { return retest_candidates(out.run, plan.thresholds.pairs); };
   out.outcome = drive_schedule(fabric.nodes(), plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
-                               step, suspects, [](const std::string&) {});
+                               {step, suspects, nullptr, nullptr});
   out.run.rounds_completed = out.outcome.rounds;
   out.run.rounds_planned = out.outcome.rounds_planned;
-  analyze_pairs(out.run, plan.thresholds.pairs);
-  explain_slow_groups(out.run, out.outcome.search.slow_groups, plan.thresholds.pairs.intermittent_min_links);
+  judge_run(out.run, plan.thresholds, judge_inputs(out.outcome.search.slow_groups));
   return out;
 }
 
-int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
-  const PairsOptions& o = cli.pairs;
+namespace {
+
+// The checks of run_sim_pairs' options (UsageError).
+void check_sim_options(const PairsOptions& o, const Comm& world) {
   if (world.size() > 1) {
-    throw UsageError(fmt::format(
-        "--backend sim models the fabric in one process, but this job has {} ranks; run podperf without "
-        "mpirun/srun",
-        world.size()));
+    throw UsageError(
+        fmt::format("--backend sim models the fabric in one process, but this job has {} ranks; run podperf without "
+                    "mpirun/srun",
+                    world.size()));
   }
   if (o.virtual_nodes > 0) throw UsageError("--backend sim takes --sim-nodes, not --virtual-nodes");
   if (!o.pairs.empty() && o.schedule == "adaptive") {
     throw UsageError("--pairs and --schedule adaptive exclude each other (adaptive chooses its own pairs)");
   }
-  SimFabric fabric(load_sim_model(o.sim_model), o.sim_nodes, o.seed);
-  const NodeMap map = sim_node_map(fabric);
-  const Plan plan = make_plan(o, map);
+}
+
+// The simulated run's record before anything is measured: simulated, its model and the model's
+// topology (a --topology file replaces the model's layout).
+Run make_sim_run(const Cli& cli, const Plan& plan, const NodeMap& map, const SimFabric& fabric,
+                 const std::string& run_id) {
+  const PairsOptions& o = cli.pairs;
   std::optional<Topology> topology;
   if (!o.topology.empty()) topology = load_topology(o.topology, o.topology_format);
-  const std::string run_id = o.run_id.empty() ? make_run_id(detect_launcher()) : o.run_id;
-
   Run run = make_run(cli, plan, map, run_id, static_cast<int>(map.node_of_rank.size()), "sim");
   run.simulated = true;
   run.sim_model = fabric.model().source;
@@ -109,60 +115,71 @@ int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_
     run.topology_levels = fabric.model().levels;
     run.topology_source = fabric.model().source;
   }
-  if (topology) place_nodes(run, *topology);  // a --topology file replaces the model's layout
-  const int full_rounds = run.rounds_full_schedule;
-  ScheduleOptions so;
-  so.schedule = o.schedule;
-  so.retest = o.retest;
-  so.seed = o.seed;
-  so.sequential = o.concurrency == "sequential";
-  resolve_adaptive_scope(o, run.topology_levels, run.nodes, so);  // before the results directory exists
-  std::unique_ptr<ResultsDir> dir = std::make_unique<ResultsDir>(o.out, run_id);
-  auto recorder = std::make_unique<PairsRecorder>(std::move(run), *dir, map, plan.thresholds);
-  if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
+  if (topology) place_nodes(run, *topology);
+  return run;
+}
+
+// The run's opening lines on stderr: what is simulated, the adaptive scope, the injected faults.
+void log_sim_start(const Cli& cli, const Plan& plan, const NodeMap& map, const SimFabric& fabric,
+                   const ScheduleOptions& so, const ResultsDir& dir) {
+  const PairsOptions& o = cli.pairs;
   std::fprintf(stderr,
                "podperf: %s on %zu SIMULATED nodes (model %s: %s; not a measurement of any network), schedule %s, "
                "seed %llu, %zu sizes %s..%s; results in %s\n",
                cli.command.c_str(), map.nodes.size(), o.sim_model.c_str(), fabric.model().source.c_str(),
                o.schedule.c_str(), static_cast<unsigned long long>(o.seed), plan.sizes.size(), o.min_bytes.c_str(),
-               o.max_bytes.c_str(), dir->path().c_str());
+               o.max_bytes.c_str(), dir.path().c_str());
   if (o.schedule == "adaptive") {
     std::fprintf(stderr, "podperf: adaptive search scope: %s\n", describe_adaptive_scope(so).c_str());
   }
-  for (const std::string& fault : fabric.describe_faults()) std::fprintf(stderr, "podperf: sim: injected %s\n", fault.c_str());
+  for (const std::string& fault : fabric.describe_faults())
+    std::fprintf(stderr, "podperf: sim: injected %s\n", fault.c_str());
+}
+
+// The schedule on the modelled fabric, each step recorded as rank 0 records a real one; then the
+// adaptive wrap-up and the run's findings.
+void drive_sim_schedule(SimFabric& fabric, const Plan& plan, const NodeMap& map, const ScheduleOptions& so,
+                        const PairsOptions& o, PairsRecorder& recorder, Watchdog& watchdog) {
+  Progress progress = schedule_progress(so, o.sim_nodes, plan.steps.size());
+  int steps_done = 0;
+  const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
+                          bool round_complete) {
+    watchdog.arm(o.timeout_s, retest ? fmt::format("retest round {}", round) : fmt::format("round {}", round));
+    std::vector<Slot> slots;
+    for (const NodePair& p : pairs) slots.push_back(sim_slot(fabric, plan, map, p, round, sizes, o.iters));
+    recorder.begin_step(round, std::move(slots), retest);
+    std::vector<PairResult> results = recorder.end_step(round_complete);
+    watchdog.disarm();
+    return results;
+  };
+  const ScheduleOutcome outcome =
+      drive_schedule(o.sim_nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
+                     {step, [&] { return recorder.suspects(); },
+                      [&](StepKind, const std::string& what) { progress.step_done(++steps_done, what); }, nullptr});
+  recorder.set_findings(recorder.finish_schedule(outcome), "simulated fabric (--backend sim): no NCCL log");
+}
+
+}  // namespace
+
+int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
+  const PairsOptions& o = cli.pairs;
+  check_sim_options(o, world);
+  SimFabric fabric(load_sim_model(o.sim_model), o.sim_nodes, o.seed);
+  const NodeMap map = sim_node_map(fabric);
+  const Plan plan = make_plan(o, map);
+  const std::string run_id = o.run_id.empty() ? make_run_id(detect_launcher()) : o.run_id;
+  Run run = make_sim_run(cli, plan, map, fabric, run_id);
+  ScheduleOptions so = schedule_options(o);
+  resolve_adaptive_scope(o, run.topology_levels, run.nodes, so);  // before the results directory exists
+  std::unique_ptr<ResultsDir> dir = std::make_unique<ResultsDir>(o.out, run_id);
+  auto recorder = std::make_unique<PairsRecorder>(std::move(run), *dir, map, plan.thresholds);
+  if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
+  log_sim_start(cli, plan, map, fabric, so, *dir);
 
   const std::unique_ptr<Watchdog> watchdog = make_run_watchdog(world, recorder.get(), "sim");
   std::unique_ptr<ExitGuard> exit_guard = make_exit_guard(recorder.get());
-  const bool adaptive = o.schedule == "adaptive";
-  AdaptiveParams budget_params;
-  budget_params.scope = so.scope;
-  Progress progress(adaptive ? adaptive_round_budget(o.sim_nodes, budget_params) : static_cast<int>(plan.steps.size()),
-                    adaptive ? "round" : (o.concurrency == "sequential" ? "pair" : "round"));
-  int steps_done = 0;
   try {
-    const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
-                            bool round_complete) {
-      watchdog->arm(o.timeout_s, retest ? fmt::format("retest round {}", round) : fmt::format("round {}", round));
-      std::vector<Slot> slots;
-      for (const NodePair& p : pairs) slots.push_back(sim_slot(fabric, plan, map, p, round, sizes, o.iters));
-      recorder->begin_step(round, std::move(slots), retest);
-      std::vector<PairResult> results = recorder->end_step(round_complete);
-      watchdog->disarm();
-      return results;
-    };
-    const ScheduleOutcome outcome = drive_schedule(
-        o.sim_nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so, step,
-        [&] { return recorder->suspects(); }, [&](const std::string& what) { progress.step_done(++steps_done, what); });
-    std::vector<Finding> findings;
-    if (outcome.adaptive) {
-      recorder->set_rounds(outcome.rounds, outcome.rounds_planned);
-      findings.push_back(adaptive_search_finding(outcome, map.nodes, full_rounds));
-      for (Finding& f : slow_group_findings(outcome.search)) findings.push_back(std::move(f));
-      recorder->set_slow_groups(outcome.search.slow_groups);
-      std::fprintf(stderr, "podperf: adaptive search: %d rounds instead of %d for every pair\n", outcome.rounds,
-                   full_rounds);
-    }
-    recorder->set_findings(std::move(findings), "simulated fabric (--backend sim): no NCCL log");
+    drive_sim_schedule(fabric, plan, map, so, o, *recorder, *watchdog);
   } catch (const std::exception& e) {
     recorder->abort("aborted", e.what());
     throw;

@@ -1,7 +1,8 @@
 #pragma once
-// Small helpers the adaptive searches share (sweep/adaptive_search, sweep/adaptive_layered): the median
-// of a few busbw values, a pair in canonical order, and a seeded shuffle. sweep/ cannot use
-// analysis/stats (analysis depends on sweep).
+// Small helpers the adaptive searches share (sweep/adaptive_flat, sweep/adaptive_layered): the median
+// of a few busbw values, a pair in canonical order, a seeded shuffle, the screening baseline, and the
+// retest votes that confirm or clear a suspect (a node or a group). Floor: sweep (pure, local, header
+// only). Throws nothing.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -24,7 +25,9 @@ inline double median_of(std::vector<double> v) {
 }
 
 // {a, b} with the smaller index first.
-inline NodePair ordered(int a, int b) { return a < b ? NodePair{a, b} : NodePair{b, a}; }
+inline NodePair ordered(int a, int b) {
+  return a < b ? NodePair{a, b} : NodePair{b, a};
+}
 
 // Fisher-Yates with the search's seeded generator: the same seed gives the same order everywhere.
 template <typename T>
@@ -52,5 +55,31 @@ inline ScreenBaseline screen_baseline(const std::vector<std::pair<NodePair, doub
   out.spread = std::min(1.4826 * median_of(dev), max_spread_fraction * out.baseline);
   return out;
 }
+
+// The retests of one suspect (a node, or a group's uplink): each retest pair is low or good; the
+// suspect is confirmed after `confirm` low ones, cleared after `clear + 2 * lows` good ones (every low
+// retest asks for two more good ones), undecided until then. The flat and layered searches' node
+// retests (confirm_lows, clear_oks) and the layered search's group retests (uplink_confirm twice).
+class Votes {
+ public:
+  enum class Outcome { kUndecided, kConfirmed, kCleared };
+  // Records one retest; returns what the votes say now (confirmation first).
+  Outcome record(bool low, int confirm, int clear) {
+    if (low) {
+      ++lows_;
+    } else {
+      ++oks_;
+    }
+    if (lows_ >= confirm) return Outcome::kConfirmed;
+    if (oks_ >= clear + 2 * lows_) return Outcome::kCleared;
+    return Outcome::kUndecided;
+  }
+  [[nodiscard]] int lows() const { return lows_; }
+  [[nodiscard]] int oks() const { return oks_; }
+
+ private:
+  int lows_ = 0;
+  int oks_ = 0;
+};
 
 }  // namespace podperf::search

@@ -1,0 +1,57 @@
+// The analysis chain of a run (see judge_run.hpp). Floor: analysis; pure.
+#include "analysis/judge_run.hpp"
+
+#include <algorithm>
+
+#include "analysis/correlate.hpp"
+#include "analysis/fs_analysis.hpp"
+#include "analysis/judged_pairs.hpp"
+#include "analysis/pair_flags.hpp"
+#include "analysis/topology_analysis.hpp"
+
+namespace podperf {
+namespace {
+
+// True when pair (a, b) leaves one of the groups (exactly one of its nodes is a member).
+bool leaves_any(const std::vector<std::vector<int>>& groups, int a, int b) {
+  for (const std::vector<int>& members : groups) {
+    const bool in_a = std::binary_search(members.begin(), members.end(), a);
+    const bool in_b = std::binary_search(members.begin(), members.end(), b);
+    if (in_a != in_b) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void judge_run(Run& run, const Thresholds& thresholds, const JudgeInputs& inputs) {
+  // The pairs judged ok go from analyze_pairs to correlate (neither analysis between changes the
+  // pairs), so correlate need not read every pair again.
+  JudgedPairs judged;
+  if (!run.pairs.empty()) analyze_pairs(run, thresholds.pairs, 0, &judged);
+  explain_slow_groups(run, inputs.slow_groups, thresholds.pairs.intermittent_min_links);
+  if (!run.fs.probes.empty()) analyze_fs(run, thresholds.fs);
+  analyze_topology(run, thresholds.topology);
+  correlate(run, 6, 0, &judged);
+}
+
+void explain_slow_groups(Run& run, const std::vector<std::vector<int>>& slow_groups, int intermittent_min_links) {
+  if (slow_groups.empty()) return;
+  std::erase_if(run.links, [&](const LinkFinding& l) { return leaves_any(slow_groups, l.nodes[0], l.nodes[1]); });
+  // A node still named intermittent only when it keeps enough links of its own.
+  std::vector<int> links(run.nodes.size(), 0);
+  for (const LinkFinding& l : run.links) {
+    for (int node : l.nodes) {
+      if (node >= 0 && static_cast<std::size_t>(node) < links.size()) ++links[static_cast<std::size_t>(node)];
+    }
+  }
+  std::erase_if(run.findings, [&](const Finding& f) {
+    if (f.check != "pairs.intermittent_node") return false;
+    for (std::size_t i = 0; i < run.nodes.size(); ++i) {
+      if (run.nodes[i].hostname == f.host && links[i] >= intermittent_min_links) return false;
+    }
+    return true;
+  });
+}
+
+}  // namespace podperf
