@@ -35,7 +35,7 @@ struct FsProbeTraits {
   bool direct;  // honours --direct (O_DIRECT): the data probes do, the metadata phases do not
 };
 
-inline constexpr std::array<FsProbeTraits, 9> kFsProbes{{
+inline constexpr auto kFsProbes = std::to_array<FsProbeTraits>({
     {"seq-write", "seq-write", "", "files", FsIo::kWrite, FsJudge::kBandwidth, true, true},
     {"seq-read", "seq-read", "seq-write", "", FsIo::kRead, FsJudge::kBandwidth, true, true},
     // 4K reads are IOPS-bound: no MB/s floor.
@@ -46,7 +46,7 @@ inline constexpr std::array<FsProbeTraits, 9> kFsProbes{{
     {"meta-unlink", "meta", "", "", FsIo::kMetadata, FsJudge::kRate, false, false},
     {"ckpt-save", "ckpt-save", "", "shards", FsIo::kWrite, FsJudge::kBandwidth, true, true},
     {"ckpt-load", "ckpt-load", "ckpt-save", "", FsIo::kRead, FsJudge::kBandwidth, true, true},
-}};
+});
 
 // The row of a probe; nullptr for a name this build does not know (a run.json from another version):
 // such a probe is judged on MB/s, with no direction, floor or latency.
