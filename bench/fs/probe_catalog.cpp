@@ -123,6 +123,9 @@ void remove_ckpt_files(const ProbeContext& c) {
 
 // --- the table ----------------------------------------------------------------------------------------
 
+// A probe in a file of its own (bench/fs/probe_<name>.cpp, built on probe_kit.hpp) is declared here,
+// next to its row: FsRankResult probe_xyz_read(const ProbeContext& c);
+
 // name, progress in bytes, shape, run, peak bytes, check, subdir, remove files
 constexpr std::array<FsProbeRunner, kFsProbes.size()> kRunners{{
     {"seq-write", true, seq_shape, local<probe_seq_write>, seq_peak, check_seq_block, "", remove_seq_file},
