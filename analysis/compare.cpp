@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "analysis/fs_probes.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/text.hpp"
 #include "analysis/topology_analysis.hpp"
@@ -87,8 +88,10 @@ struct FsQuantity {
 };
 
 std::vector<FsQuantity> fs_quantities(const std::string& probe, bool per_node) {
-  if (probe.rfind("meta-", 0) == 0) return {{"ops_per_s", "ops/s", "ops/s", true, &FsRankResult::ops_per_s}};
-  if (probe == "rand-read") {
+  const FsProbeTraits* traits = find_fs_probe(probe);
+  const FsJudge judge = traits != nullptr ? traits->judge : FsJudge::kBandwidth;
+  if (judge == FsJudge::kRate) return {{"ops_per_s", "ops/s", "ops/s", true, &FsRankResult::ops_per_s}};
+  if (judge == FsJudge::kLatency) {
     std::vector<FsQuantity> q{{"ops_per_s", "ops/s", "IOPS", true, &FsRankResult::ops_per_s}};
     if (!per_node) q.push_back({"lat_p99_us", "us", "p99 latency", false, &FsRankResult::lat_p99_us});
     return q;

@@ -5,21 +5,22 @@
 #include <string>
 #include <vector>
 
+#include "analysis/fs_probes.hpp"
 #include "analysis/run.hpp"
 #include "analysis/thresholds.hpp"
 
 namespace podperf {
 
-// True for the metadata phases (judged on ops/s); the others are judged on MB/s.
-bool fs_probe_is_meta(const std::string& probe);
+// What each probe is (read or write, judged on MB/s or ops/s) is its row in analysis/fs_probes.
 // "MB/s" or "ops/s".
 const char* fs_metric_unit(const FsProbeResult& p);
-// The value a node or the probe is judged on: mb_per_s, or ops_per_s for the metadata phases.
+// The value a node or the probe is judged on: mb_per_s, or ops_per_s for the probes judged on rate
+// (the metadata phases).
 double fs_node_metric(const FsProbeResult& p, const FsNodeResult& n);
 double fs_probe_metric(const FsProbeResult& p);
 // The throughput a probe's aggregate is compared with: fs.expected_read_mb_s for the read probes
 // (seq-read, rand-read, ckpt-load), fs.expected_write_mb_s for the writes (seq-write, ckpt-save), 0 for
-// the metadata phases or when not given.
+// the metadata phases, a probe not in the catalog, or when not given.
 double fs_expected_mb_s(const FsRun& fs, const std::string& probe);
 
 // Fills p.nodes (one per node that has ranks in p.ranks, labels from `nodes`), the aggregate fields

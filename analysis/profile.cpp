@@ -7,6 +7,7 @@
 
 #include "analysis/embedded_configs.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/fs_probes.hpp"
 #include "analysis/toml_check.hpp"
 #include "analysis/toml_require.hpp"
 #include "analysis/units.hpp"
@@ -94,14 +95,10 @@ Profile parse_profile(std::string_view toml_text, const std::string& name, const
                          "ckpt_shards", "direct", "floor_write_mb_s", "floor_read_mb_s"},
                         "fs.", source);
     out.fs.probes = toml_require_string(c, "probes");
-    static const std::regex kProbeList(
-        "^(seq-write|seq-read|rand-read|meta|ckpt-save|ckpt-load)"
-        "(,(seq-write|seq-read|rand-read|meta|ckpt-save|ckpt-load))*$");
-    if (!std::regex_match(out.fs.probes, kProbeList)) {
-      throw ConfigError(fmt::format(
-          "{}: 'fs.probes' = \"{}\" (expected a comma list of seq-write, seq-read, rand-read, meta, ckpt-save, "
-          "ckpt-load)",
-          toml_where(source, toml_require_node(c, "probes")), out.fs.probes));
+    if (!is_fs_probe_list(out.fs.probes)) {
+      throw ConfigError(fmt::format("{}: 'fs.probes' = \"{}\" (expected a comma list of {})",
+                                    toml_where(source, toml_require_node(c, "probes")), out.fs.probes,
+                                    fs_probe_options_text()));
     }
     (void)require_size(c, "file_size", out.fs.file_size);
     (void)require_size(c, "block_size", out.fs.block_size);

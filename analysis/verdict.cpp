@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/fs_probes.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -335,9 +336,7 @@ class Judge {
     std::vector<std::string> below;
     std::vector<std::string> met;
     for (const FsProbeResult& p : run_.fs.probes) {
-      double floor = 0.0;
-      if (p.probe == "seq-write" || p.probe == "ckpt-save") floor = write;
-      if (p.probe == "seq-read" || p.probe == "ckpt-load") floor = read;
+      const double floor = fs_probe_floor_mb_s(p.probe, write, read);
       if (floor <= 0.0) continue;
       const std::string text = fmt::format("{} {:.0f} MB/s (floor {:.0f})", p.probe, p.mb_per_s, floor);
       (p.mb_per_s < floor ? below : met).push_back(text);

@@ -43,9 +43,7 @@ void add_fs_options(CLI::App* app, FsOptions& o, const std::string& path_flag) {
                            "it at the end (unless --keep); on a shared filesystem every node sees one directory")
       ->group(group)
       ->required(!in_run);
-  app->add_option("--probes", o.probes,
-                  "comma list of seq-write, seq-read, rand-read, meta, ckpt-save, ckpt-load (reads need the "
-                  "matching write: seq-read and rand-read read seq-write's files, ckpt-load ckpt-save's shards)")
+  app->add_option("--probes", o.probes, fs_probes_help())
       ->group(group)
       ->capture_default_str();
   app->add_option("--block-size", o.block_size, "bytes per read/write call of seq-* and ckpt-* (K/M/G)")

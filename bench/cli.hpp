@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/fs_probes.hpp"
 #include "bench/compare_command.hpp"
 #include "bench/sweep_command.hpp"
 
@@ -33,7 +34,7 @@ struct CommonOptions {
 struct FsOptions {
   std::string path;  // where the probe directory podperf-<run id> is created ("" in run: no fs stage)
   std::string path_flag = "--path";  // how the command line spells it (--fs-path in podperf run), for errors
-  std::string probes = "seq-write,seq-read,rand-read,meta,ckpt-save,ckpt-load";
+  std::string probes = fs_probe_options_text(",");  // every probe (analysis/fs_probes)
   std::string block_size = "1M";     // sequential and checkpoint I/O per call
   std::string file_size = "1G";      // seq-write/seq-read file per rank
   bool direct = false;               // O_DIRECT for data probes

@@ -87,7 +87,7 @@ std::string render_fs_section(const Run& run) {
   }
 
   for (const FsProbeResult& p : fs.probes) {
-    if (p.probe == "rand-read" && p.lat_p50_us > 0.0) {
+    if (fs_probe_has_latency(p.probe) && p.lat_p50_us > 0.0) {
       append(out,
              "{} latency per read call (all ranks): p50 {:.0f} us, p90 {:.0f} us, p99 {:.0f} us, p99.9 {:.0f} us{}\n",
              p.probe, p.lat_p50_us, p.lat_p90_us, p.lat_p99_us, p.lat_p999_us,

@@ -1,3 +1,4 @@
+// The filesystem probes' plan (see fs_plan.hpp). Floor bench/, pure, local.
 #include "bench/fs/fs_plan.hpp"
 
 #include <fmt/format.h>
@@ -7,13 +8,14 @@
 #include <sstream>
 
 #include "analysis/errors.hpp"
+#include "analysis/fs_probes.hpp"
 #include "analysis/units.hpp"
+#include "bench/fs/probe_catalog.hpp"
 
 namespace podperf {
 namespace {
 
 constexpr std::uint64_t kDirectAlign = 4096;
-constexpr std::uint64_t kMetaFileFootprint = 4096;  // a small file costs at least a block
 
 std::uint64_t positive_size(const std::string& text, const char* flag) {
   const std::uint64_t v = parse_size(text, flag);
@@ -35,52 +37,42 @@ std::string host_key(const NodeInfo& n) {
 
 }  // namespace
 
-std::vector<std::string> FsPlan::probe_names() const {
-  std::vector<std::string> out;
-  if (seq_write) out.emplace_back("seq-write");
-  if (seq_read) out.emplace_back("seq-read");
-  if (rand_read) out.emplace_back("rand-read");
-  if (meta) out.emplace_back("meta");
-  if (ckpt_save) out.emplace_back("ckpt-save");
-  if (ckpt_load) out.emplace_back("ckpt-load");
-  return out;
+bool FsPlan::runs(std::string_view option) const {
+  return std::find(options.begin(), options.end(), option) != options.end();
 }
 
-FsPlan make_fs_plan(const FsOptions& o, const std::string& thresholds_path) {
-  FsPlan plan;
-  std::stringstream in(o.probes);
+namespace {
+
+// make_fs_plan, step 1: the --probes items, in catalog order ("all": every one). Throws UsageError for
+// an unknown item (listing the catalog's), an empty list, or a reader without its writer.
+std::vector<std::string> parse_probes(const std::string& list) {
+  std::set<std::string, std::less<>> chosen;
+  std::stringstream in(list);
   std::string item;
   int count = 0;
   while (std::getline(in, item, ',')) {
     if (item.empty()) continue;
     ++count;
-    if (item == "seq-write") {
-      plan.seq_write = true;
-    } else if (item == "seq-read") {
-      plan.seq_read = true;
-    } else if (item == "rand-read") {
-      plan.rand_read = true;
-    } else if (item == "meta") {
-      plan.meta = true;
-    } else if (item == "ckpt-save") {
-      plan.ckpt_save = true;
-    } else if (item == "ckpt-load") {
-      plan.ckpt_load = true;
-    } else if (item == "all") {
-      plan.seq_write = plan.seq_read = plan.rand_read = plan.meta = plan.ckpt_save = plan.ckpt_load = true;
+    if (item == "all") {
+      for (const std::string& o : fs_probe_options()) chosen.insert(o);
+    } else if (is_fs_probe_option(item)) {
+      chosen.insert(item);
     } else {
-      throw UsageError(fmt::format(
-          "--probes: unknown probe '{}' (expected seq-write, seq-read, rand-read, meta, ckpt-save, ckpt-load or all)",
-          item));
+      throw UsageError(fmt::format("--probes: unknown probe '{}' (expected {} or all)", item, fs_probe_options_text()));
     }
   }
   if (count == 0) throw UsageError("--probes: empty list (expected e.g. seq-write,seq-read)");
-  if ((plan.seq_read || plan.rand_read) && !plan.seq_write) {
-    throw UsageError("--probes: seq-read and rand-read read the files seq-write writes; add seq-write");
+  std::vector<std::string> options;
+  for (const std::string& o : fs_probe_options()) {
+    if (chosen.contains(o)) options.push_back(o);
   }
-  if (plan.ckpt_load && !plan.ckpt_save) {
-    throw UsageError("--probes: ckpt-load reads the shards ckpt-save writes; add ckpt-save");
-  }
+  const std::string missing = fs_missing_writer(options);
+  if (!missing.empty()) throw UsageError("--probes: " + missing);
+  return options;
+}
+
+// make_fs_plan, step 2: the sizes and counts, each checked (positive, at least 1).
+void parse_sizes(const FsOptions& o, FsPlan& plan) {
   plan.block_size_bytes = positive_size(o.block_size, "--block-size");
   plan.file_size_bytes = positive_size(o.file_size, "--file-size");
   plan.rand_block_size_bytes = positive_size(o.rand_block_size, "--rand-block-size");
@@ -92,11 +84,33 @@ FsPlan make_fs_plan(const FsOptions& o, const std::string& thresholds_path) {
   plan.rand_ops = static_cast<std::uint64_t>(o.rand_ops);
   plan.meta_files = static_cast<std::uint64_t>(o.meta_files);
   plan.ckpt_shards = static_cast<std::uint64_t>(o.ckpt_shards);
-  if (plan.seq_write && plan.block_size_bytes > plan.file_size_bytes) {
-    throw UsageError(fmt::format("--block-size {} is larger than --file-size {}", o.block_size, o.file_size));
+}
+
+// make_fs_plan, step 4: the expected throughput, from --fsx-deployment and --fsx-capacity-tib (both)
+// or --expected-mb-s (not with them).
+void set_expected(const FsOptions& o, FsPlan& plan) {
+  if (!o.fsx_deployment.empty() || o.fsx_capacity_tib > 0.0) {
+    if (o.fsx_deployment.empty() || !(o.fsx_capacity_tib > 0.0)) {
+      throw UsageError("--fsx-deployment and --fsx-capacity-tib go together (e.g. PERSISTENT_2-250 and 4.8)");
+    }
+    if (o.expected_mb_s > 0.0) throw UsageError("--expected-mb-s and --fsx-deployment exclude each other");
+    plan.expected = fsx_expected(load_fs_capacity(""), o.fsx_deployment, o.fsx_capacity_tib);
+  } else if (o.expected_mb_s > 0.0) {
+    plan.expected.read_mb_s = o.expected_mb_s;
+    plan.expected.write_mb_s = o.expected_mb_s;
+    plan.expected.source = fmt::format("--expected-mb-s {}", o.expected_mb_s);
   }
-  if (plan.rand_read && plan.rand_block_size_bytes > plan.file_size_bytes) {
-    throw UsageError(fmt::format("--rand-block-size {} is larger than --file-size {}", o.rand_block_size, o.file_size));
+}
+
+}  // namespace
+
+FsPlan make_fs_plan(const FsOptions& o, const std::string& thresholds_path) {
+  FsPlan plan;
+  plan.options = parse_probes(o.probes);
+  parse_sizes(o, plan);
+  // Step 3: what each chosen probe asks of the sizes (a block no larger than the file it reads).
+  for (const FsProbeRunner& runner : fs_probe_runners()) {
+    if (runner.check != nullptr && plan.runs(find_fs_probe(runner.name)->option)) runner.check(plan, o);
   }
   plan.direct = o.direct;
   if (plan.direct) {
@@ -109,25 +123,17 @@ FsPlan make_fs_plan(const FsOptions& o, const std::string& thresholds_path) {
   const Thresholds thresholds = load_thresholds(thresholds_path);
   plan.thresholds = thresholds.fs;
   plan.thresholds_source = thresholds.source;
-  if (!o.fsx_deployment.empty() || o.fsx_capacity_tib > 0.0) {
-    if (o.fsx_deployment.empty() || !(o.fsx_capacity_tib > 0.0)) {
-      throw UsageError("--fsx-deployment and --fsx-capacity-tib go together (e.g. PERSISTENT_2-250 and 4.8)");
-    }
-    if (o.expected_mb_s > 0.0) throw UsageError("--expected-mb-s and --fsx-deployment exclude each other");
-    plan.expected = fsx_expected(load_fs_capacity(""), o.fsx_deployment, o.fsx_capacity_tib);
-  } else if (o.expected_mb_s > 0.0) {
-    plan.expected.read_mb_s = o.expected_mb_s;
-    plan.expected.write_mb_s = o.expected_mb_s;
-    plan.expected.source = fmt::format("--expected-mb-s {}", o.expected_mb_s);
-  }
+  set_expected(o, plan);
   return plan;
 }
 
 std::uint64_t fs_peak_bytes_per_rank(const FsPlan& plan) {
   std::uint64_t peak = 0;
-  if (plan.seq_write) peak = std::max(peak, plan.file_size_bytes);
-  if (plan.ckpt_save) peak = std::max(peak, plan.ckpt_shard_size_bytes * plan.ckpt_shards);
-  if (plan.meta) peak = std::max(peak, plan.meta_files * std::max(plan.meta_file_size_bytes, kMetaFileFootprint));
+  for (const FsProbeRunner& runner : fs_probe_runners()) {
+    if (runner.peak_bytes != nullptr && plan.runs(find_fs_probe(runner.name)->option)) {
+      peak = std::max(peak, runner.peak_bytes(plan));
+    }
+  }
   return peak;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// The filesystem probes' plan, identical on every rank: which probes run (always in the order
-// seq-write, seq-read, rand-read, meta, ckpt-save, ckpt-load), their sizes, and who reads whose
-// files. Pure.
+// The filesystem probes' plan, identical on every rank: which probes run (the --probes items chosen,
+// always in catalog order: analysis/fs_probes), their sizes, and who reads whose files. Floor bench/,
+// pure, local; make_fs_plan throws UsageError.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/fs_capacity.hpp"
@@ -14,7 +15,7 @@
 namespace podperf {
 
 struct FsPlan {
-  bool seq_write = false, seq_read = false, rand_read = false, meta = false, ckpt_save = false, ckpt_load = false;
+  std::vector<std::string> options;  // the --probes items chosen, in catalog order ("meta", not its phases)
   std::uint64_t block_size_bytes = 0;
   std::uint64_t file_size_bytes = 0;
   std::uint64_t rand_block_size_bytes = 0;
@@ -28,16 +29,19 @@ struct FsPlan {
   FsExpected expected;  // zero when neither FSx nor --expected-mb-s was given
   FsThresholds thresholds;
   std::string thresholds_source;
-  [[nodiscard]] std::vector<std::string> probe_names() const;  // as run, e.g. {"seq-write","seq-read"}
+  [[nodiscard]] std::vector<std::string> probe_names() const { return options; }  // {"seq-write","seq-read"}
+  [[nodiscard]] bool runs(std::string_view option) const;                         // `option` was chosen
 };
 
 // Validates and converts the options. Throws UsageError naming the flag: an unknown probe, a read
-// without its write (seq-read/rand-read need seq-write, ckpt-load needs ckpt-save), a zero size, a
-// block larger than the file, or with --direct a size that is not a multiple of 4 KiB.
+// without its write (seq-read/rand-read need seq-write, ckpt-load needs ckpt-save: the catalog's
+// `needs`), a zero size, a block larger than the file (each chosen probe's check), or with --direct a
+// size that is not a multiple of 4 KiB.
 FsPlan make_fs_plan(const FsOptions& o, const std::string& thresholds_path);
 
 // Bytes one rank has on the filesystem at the most (files are removed after the probes that read
-// them): max(seq file, checkpoint shards, metadata files at >= 4 KiB each).
+// them): the largest of the chosen probes' peaks (seq file, checkpoint shards, metadata files at
+// >= 4 KiB each).
 std::uint64_t fs_peak_bytes_per_rank(const FsPlan& plan);
 
 // IOR -C: the world rank whose file `rank` reads. On a shared filesystem, the rank with the same

@@ -1,3 +1,4 @@
+// The filesystem stage (see fs_stage.hpp). Floor bench/; prepare, run and finish are collective.
 #include "bench/fs/fs_stage.hpp"
 
 #include <fmt/format.h>
@@ -18,8 +19,10 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
+#include "analysis/fs_probes.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/units.hpp"
+#include "bench/fs/probe_catalog.hpp"
 #include "bench/fs/probes.hpp"
 #include "bench/job.hpp"
 #include "bench/progress.hpp"
@@ -136,36 +139,28 @@ FsRankResult parse_rank_result(const std::string& text, int rank) {
   }
 }
 
-void unlink_quietly(const std::string& path) {
-  (void)::unlink(path.c_str());
-}
-
-}  // namespace
-
-std::string fs_type_of(const std::string& path) {
-  std::error_code ec;
-  const std::string real = std::filesystem::weakly_canonical(path, ec).string();
-  std::ifstream in("/proc/self/mountinfo");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::vector<MountInfo> mounts = parse_mountinfo_all(text);
-  const MountInfo* m = mount_holding(mounts, real);
-  return m != nullptr ? m->fstype : "";
-}
-
-FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& plan, const FsOptions& o,
-                         const std::string& run_id) {
-  const bool root = world.rank() == 0;
-  const std::string me = fmt::format("node {} rank {}", node_label(map, world.rank()), world.rank());
-  FsSetup setup;
-  setup.dir = (std::filesystem::path(o.path) / ("podperf-" + run_id)).string();
-
-  // 1. --path on every rank.
+// prepare_fs_stage, step 1: --path on every rank (exists, a directory, writable).
+void check_path_everywhere(const Comm& world, const FsOptions& o) {
   std::string error = check_path(o.path);
   error = agree_on_errors(world, error.empty() ? "" : fmt::format("{} {}", o.path_flag, error));
   if (!error.empty()) throw UsageError(error);
+}
 
-  // 2. Rank 0 creates the directory (a fresh name: an existing one is never reused).
-  if (root) {
+// Removes what this stage created (after every rank got here) and throws `error` as UsageError.
+[[noreturn]] void undo_and_throw(const Comm& world, const FsSetup& setup, const std::string& error) {
+  world.barrier();
+  if (setup.creator) remove_tree(setup.dir);
+  throw UsageError(error);
+}
+
+// prepare_fs_stage, steps 2-3: rank 0 creates the probe directory (a fresh name: an existing one is
+// never reused); then, shared or node-local: does every rank see it? Where not, the first rank of the
+// host creates its own. The creators also make the chosen probes' subdirectories. Sets setup.shared
+// and setup.creator; throws UsageError, identical on every rank, after removing what it created.
+void create_probe_dirs(const Comm& world, const Comm& host, const std::string& me, const FsPlan& plan,
+                       const FsOptions& o, FsSetup& setup) {
+  std::string error;
+  if (world.rank() == 0) {
     if (::mkdir(setup.dir.c_str(), 0755) != 0) {
       error = fmt::format("{}: cannot create {}: {}", o.path_flag, setup.dir, std::strerror(errno));
     } else {
@@ -175,14 +170,11 @@ FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& pl
   error = broadcast_string(world, error, 0);
   if (!error.empty()) throw UsageError(error);
 
-  // 3. Shared or node-local: does every rank see rank 0's directory? Where not, the first rank of the
-  // host creates its own.
   world.barrier();
-  int saw = is_directory(setup.dir) ? 1 : 0;
+  const int saw = is_directory(setup.dir) ? 1 : 0;
   int all_saw = 0;
   PODPERF_CHECK_MPI(MPI_Allreduce(&saw, &all_saw, 1, MPI_INT, MPI_MIN, world.raw()));
   setup.shared = all_saw == 1;
-  const Comm host = world.split_shared();
   if (!setup.shared) {
     std::string mine;
     if (host.rank() == 0 && saw == 0) {
@@ -194,23 +186,21 @@ FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& pl
     }
     error = agree_on_errors(world, mine);
   }
-  if (error.empty() && plan.ckpt_save && setup.creator) {
-    const std::string ckpt = setup.dir + "/" + kCkptDir;
-    if (::mkdir(ckpt.c_str(), 0755) != 0)
-      error = fmt::format("{}: cannot create {}: {}", me, ckpt, std::strerror(errno));
+  for (const FsProbeRunner& runner : fs_probe_runners()) {
+    if (!error.empty() || !setup.creator || *runner.subdir == '\0') continue;
+    if (!plan.runs(find_fs_probe(runner.name)->option)) continue;
+    const std::string sub = setup.dir + "/" + runner.subdir;
+    if (::mkdir(sub.c_str(), 0755) != 0) error = fmt::format("{}: cannot create {}: {}", me, sub, std::strerror(errno));
   }
   error = agree_on_errors(world, error);
-  auto undo = [&] {
-    world.barrier();
-    if (setup.creator) remove_tree(setup.dir);
-  };
-  if (!error.empty()) {
-    undo();
-    throw UsageError(error);
-  }
+  if (!error.empty()) undo_and_throw(world, setup, error);
+}
 
-  // 4. Free space, before anything is written: every rank's files at their peak, on the filesystem
-  // they share (the whole job, or this host's ranks).
+// prepare_fs_stage, step 4: free space, before anything is written: every rank's files at their peak,
+// on the filesystem they share (the whole job, or this host's ranks). Fills setup.info's free and
+// needed bytes; throws UsageError (one message per host) after removing what the stage created.
+void check_free_space(const Comm& world, const Comm& host, const NodeMap& map, const FsPlan& plan, const FsOptions& o,
+                      const std::string& me, FsSetup& setup) {
   const std::uint64_t per_rank = fs_peak_bytes_per_rank(plan);
   const int sharing_ranks = setup.shared ? world.size() : host.size();
   const std::uint64_t needed = per_rank * static_cast<std::uint64_t>(sharing_ranks);
@@ -233,20 +223,137 @@ FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& pl
     }
   }
   // One message per host is enough.
-  error = agree_on_errors(world, host.rank() == 0 ? space_error : "");
+  std::string error = agree_on_errors(world, host.rank() == 0 ? space_error : "");
   if (error.empty()) error = agree_on_errors(world, space_error);
-  if (!error.empty()) {
-    undo();
-    throw UsageError(error);
+  if (!error.empty()) undo_and_throw(world, setup, error);
+  setup.info.free_bytes = free_bytes;
+  setup.info.needed_bytes = needed;
+}
+
+// A probe the plan runs: its traits and its runner.
+struct PlannedProbe {
+  const FsProbeTraits* traits;
+  const FsProbeRunner* runner;
+};
+
+// The probes of the chosen options, in catalog order.
+std::vector<PlannedProbe> planned_probes(const FsPlan& plan) {
+  std::vector<PlannedProbe> out;
+  const std::span<const FsProbeRunner> runners = fs_probe_runners();
+  for (std::size_t i = 0; i < kFsProbes.size(); ++i) {
+    if (plan.runs(kFsProbes[i].option)) out.push_back({&kFsProbes[i], &runners[i]});
   }
+  return out;
+}
+
+ProbeContext make_context(const NodeMap& map, const FsPlan& plan, const FsSetup& setup, int rank) {
+  ProbeContext ctx;
+  ctx.dir = setup.dir;
+  ctx.rank = rank;
+  ctx.node = map.node_of_rank[static_cast<std::size_t>(rank)];
+  ctx.node_label = node_label(map, rank);
+  ctx.plan = &plan;
+  ctx.source_rank = fs_read_source(rank, map, setup.shared);
+  ctx.source_node = map.node_of_rank[static_cast<std::size_t>(ctx.source_rank)];
+  return ctx;
+}
+
+// Rank 0: the probe's result from every rank's result text, summarized.
+FsProbeResult collect_probe(const PlannedProbe& step, const FsPlan& plan, const NodeMap& map,
+                            const std::vector<std::string>& texts, double commit_s) {
+  const FsProbeShape shape = step.runner->shape(plan);
+  FsProbeResult probe;
+  probe.probe = std::string(step.traits->name);
+  probe.block_size_bytes = shape.block_size_bytes;
+  probe.file_size_bytes = shape.file_size_bytes;
+  probe.files_per_rank = shape.files_per_rank;
+  probe.direct = plan.direct && step.traits->direct;
+  probe.commit_s = commit_s;
+  for (std::size_t r = 0; r < texts.size(); ++r)
+    probe.ranks.push_back(parse_rank_result(texts[r], static_cast<int>(r)));
+  summarize_fs_probe(probe, map.nodes);
+  return probe;
+}
+
+// After steps[i], every rank past it: removes this rank's files that no later probe reads (a writer's,
+// after the last of it and its readers), unless --keep.
+void remove_unread_files(const std::vector<PlannedProbe>& steps, std::size_t i, const ProbeContext& ctx,
+                         const FsPlan& plan) {
+  if (plan.keep) return;
+  for (const PlannedProbe& writer : steps) {
+    if (writer.runner->remove_files == nullptr) continue;
+    const std::string_view option = writer.traits->option;
+    std::size_t last = 0;
+    for (std::size_t j = 0; j < steps.size(); ++j) {
+      if (steps[j].traits->option == option || steps[j].traits->needs == option) last = j;
+    }
+    if (last == i) writer.runner->remove_files(ctx);
+  }
+}
+
+// One probe on every rank, between barriers, under the watchdog: rank 0 records and summarizes it.
+// Returns the probe's error ("" when it ran), the same on every rank.
+std::string run_one_probe(const Comm& world, const NodeMap& map, const FsPlan& plan, const PlannedProbe& step,
+                          ProbeContext& ctx, RunRecorder* recorder, Watchdog& watchdog, double timeout_s,
+                          Progress& overall, int done) {
+  const bool root = world.rank() == 0;
+  const std::string name(step.traits->name);
+  watchdog.arm(root ? timeout_s : timeout_s + kNonRootGraceS,
+               root ? fmt::format("filesystem probe {}", name)
+                    : fmt::format("filesystem probe {} on rank {}", name, world.rank()));
+  if (root) recorder->begin_fs_probe(name);
+  ProbeProgress progress(name, step.runner->progress_in_bytes);
+  ctx.progress =
+      root ? FsProgressFn([&progress](std::uint64_t d, std::uint64_t t) { progress(d, t); }) : FsProgressFn();
+  world.barrier();
+  ctx.start = std::chrono::steady_clock::now();
+  FsProbeOutcome outcome = step.runner->run(world, ctx);
+  const std::vector<std::string> texts = gather_strings(world, rank_result_text(outcome.mine), 0);
+  std::string error;
+  if (root) {
+    FsProbeResult probe = collect_probe(step, plan, map, texts, outcome.commit_s);
+    if (probe.status == "error") error = probe.error;
+    overall.step_done(done,
+                      fmt::format("{}: {:.1f} {} aggregate over {} ranks (first done {:.2f} s, last {:.2f} s){}", name,
+                                  fs_probe_metric(probe), fs_metric_unit(probe), probe.ranks.size(), probe.first_done_s,
+                                  probe.duration_s, probe.status == "ok" ? "" : "; " + probe.status));
+    recorder->add_fs_probe(std::move(probe));
+  }
+  error = broadcast_string(world, error, 0);
+  // Past every rank's timed region (and ckpt-save's commit): e.g. the cache drop is not part of the save.
+  if (outcome.after) outcome.after();
+  watchdog.disarm();
+  ctx.progress = FsProgressFn();
+  return error;
+}
+
+}  // namespace
+
+std::string fs_type_of(const std::string& path) {
+  std::error_code ec;
+  const std::string real = std::filesystem::weakly_canonical(path, ec).string();
+  std::ifstream in("/proc/self/mountinfo");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<MountInfo> mounts = parse_mountinfo_all(text);
+  const MountInfo* m = mount_holding(mounts, real);
+  return m != nullptr ? m->fstype : "";
+}
+
+FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& plan, const FsOptions& o,
+                         const std::string& run_id) {
+  const std::string me = fmt::format("node {} rank {}", node_label(map, world.rank()), world.rank());
+  FsSetup setup;
+  setup.dir = (std::filesystem::path(o.path) / ("podperf-" + run_id)).string();
+  check_path_everywhere(world, o);
+  const Comm host = world.split_shared();
+  create_probe_dirs(world, host, me, plan, o, setup);
+  check_free_space(world, host, map, plan, o, me, setup);
 
   setup.info.path = o.path;
   setup.info.probe_dir = setup.dir;
   setup.info.fs_type = fs_type_of(o.path);
   setup.info.shared = setup.shared;
   setup.info.kept = plan.keep;
-  setup.info.free_bytes = free_bytes;
-  setup.info.needed_bytes = needed;
   setup.info.expected_read_mb_s = plan.expected.read_mb_s;
   setup.info.expected_write_mb_s = plan.expected.write_mb_s;
   setup.info.expected_source = plan.expected.source;
@@ -261,149 +368,24 @@ FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& pl
 
 std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& plan, FsSetup& setup,
                           RunRecorder* recorder, Watchdog& watchdog, double timeout_s) {
-  const bool root = world.rank() == 0;
-  const int rank = world.rank();
-  ProbeContext ctx;
-  ctx.dir = setup.dir;
-  ctx.rank = rank;
-  ctx.node = map.node_of_rank[static_cast<std::size_t>(rank)];
-  ctx.node_label = node_label(map, rank);
-  ctx.plan = &plan;
-  ctx.source_rank = fs_read_source(rank, map, setup.shared);
-  ctx.source_node = map.node_of_rank[static_cast<std::size_t>(ctx.source_rank)];
-
-  struct Step {
-    std::string name;
-    bool counts_bytes;
-    std::uint64_t block, file, files;
-  };
-  std::vector<Step> steps;
-  if (plan.seq_write) steps.push_back({"seq-write", true, plan.block_size_bytes, plan.file_size_bytes, 1});
-  if (plan.seq_read) steps.push_back({"seq-read", true, plan.block_size_bytes, plan.file_size_bytes, 1});
-  if (plan.rand_read) steps.push_back({"rand-read", false, plan.rand_block_size_bytes, plan.file_size_bytes, 1});
-  if (plan.meta) {
-    for (const char* phase : {"meta-create", "meta-stat", "meta-read", "meta-unlink"}) {
-      steps.push_back({phase, false, plan.meta_file_size_bytes, plan.meta_file_size_bytes, plan.meta_files});
-    }
-  }
-  if (plan.ckpt_save) {
-    steps.push_back({"ckpt-save", true, plan.block_size_bytes, plan.ckpt_shard_size_bytes, plan.ckpt_shards});
-  }
-  if (plan.ckpt_load) {
-    steps.push_back({"ckpt-load", true, plan.block_size_bytes, plan.ckpt_shard_size_bytes, plan.ckpt_shards});
-  }
-  const std::string last_seq = plan.rand_read ? "rand-read" : plan.seq_read ? "seq-read" : "seq-write";
-  const std::string last_ckpt = plan.ckpt_load ? "ckpt-load" : "ckpt-save";
-
+  ProbeContext ctx = make_context(map, plan, setup, world.rank());
+  const std::vector<PlannedProbe> steps = planned_probes(plan);
   Progress overall(static_cast<int>(steps.size()), "probe");
-  std::string error;
-  std::size_t done = 0;
-  for (const Step& step : steps) {
-    watchdog.arm(root ? timeout_s : timeout_s + kNonRootGraceS,
-                 root ? fmt::format("filesystem probe {}", step.name)
-                      : fmt::format("filesystem probe {} on rank {}", step.name, rank));
-    if (root) recorder->begin_fs_probe(step.name);
-    ProbeProgress progress(step.name, step.counts_bytes);
-    ctx.progress =
-        root ? FsProgressFn([&progress](std::uint64_t d, std::uint64_t t) { progress(d, t); }) : FsProgressFn();
-    world.barrier();
-    ctx.start = std::chrono::steady_clock::now();
-    FsRankResult mine;
-    double commit_s = 0.0;
-    std::vector<ShardRecord> saved;  // ckpt-save: this rank's shards
-    if (step.name == "seq-write") {
-      mine = probe_seq_write(ctx);
-    } else if (step.name == "seq-read") {
-      mine = probe_seq_read(ctx);
-    } else if (step.name == "rand-read") {
-      mine = probe_rand_read(ctx);
-    } else if (step.name == "meta-create") {
-      mine = probe_meta_create(ctx);
-    } else if (step.name == "meta-stat") {
-      mine = probe_meta_stat(ctx);
-    } else if (step.name == "meta-read") {
-      mine = probe_meta_read(ctx);
-    } else if (step.name == "meta-unlink") {
-      mine = probe_meta_unlink(ctx);
-    } else if (step.name == "ckpt-save") {
-      mine = probe_ckpt_save(ctx, saved);
-      // Every rank's shards (and whether it saved them) to rank 0, which then writes the metadata
-      // file and renames it into place: the checkpoint exists only after that.
-      nlohmann::json shards = nlohmann::json::array();
-      for (const ShardRecord& s : saved) {
-        shards.push_back(
-            {{"rank", s.rank}, {"shard", s.shard}, {"file", s.file}, {"bytes", s.bytes}, {"checksum", s.checksum}});
-      }
-      const std::vector<std::string> all = gather_strings(world, mine.status == "ok" ? shards.dump() : "", 0);
-      if (root) {
-        std::vector<ShardRecord> every;
-        bool complete = true;
-        for (const std::string& text : all) {
-          if (text.empty()) {
-            complete = false;
-            continue;
-          }
-          for (const nlohmann::json& s : nlohmann::json::parse(text)) {
-            every.push_back(ShardRecord{s.at("rank").get<int>(), s.at("shard").get<std::uint64_t>(),
-                                        s.at("file").get<std::string>(), s.at("bytes").get<std::uint64_t>(),
-                                        s.at("checksum").get<std::uint64_t>()});
-          }
-        }
-        if (complete && mine.status == "ok") commit_s = write_ckpt_metadata(ctx, every, mine);
-      }
-    } else if (step.name == "ckpt-load") {
-      mine = probe_ckpt_load(ctx);
-    }
-    const std::vector<std::string> texts = gather_strings(world, rank_result_text(mine), 0);
-    std::string step_error;
-    if (root) {
-      FsProbeResult probe;
-      probe.probe = step.name;
-      probe.block_size_bytes = step.block;
-      probe.file_size_bytes = step.file;
-      probe.files_per_rank = step.files;
-      probe.direct = plan.direct && step.name.rfind("meta", 0) != 0;
-      probe.commit_s = commit_s;
-      for (std::size_t r = 0; r < texts.size(); ++r) {
-        probe.ranks.push_back(parse_rank_result(texts[r], static_cast<int>(r)));
-      }
-      summarize_fs_probe(probe, map.nodes);
-      if (probe.status == "error") step_error = probe.error;
-      const double metric = fs_probe_metric(probe);
-      overall.step_done(static_cast<int>(++done),
-                        fmt::format("{}: {:.1f} {} aggregate over {} ranks (first done {:.2f} s, last {:.2f} s){}",
-                                    step.name, metric, fs_metric_unit(probe), probe.ranks.size(), probe.first_done_s,
-                                    probe.duration_s, probe.status == "ok" ? "" : "; " + probe.status));
-      recorder->add_fs_probe(std::move(probe));
-    }
-    step_error = broadcast_string(world, step_error, 0);
-    // Past every rank's timed region and the metadata commit: the cache drop is not part of the save.
-    if (step.name == "ckpt-save") drop_saved_shards(ctx, saved);
-    watchdog.disarm();
-    // Files nobody reads any more go now (every rank is past the probe: the broadcast above came
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string error =
+        run_one_probe(world, map, plan, steps[i], ctx, recorder, watchdog, timeout_s, overall, static_cast<int>(i + 1));
+    // Files nobody reads any more go now (every rank is past the probe: the error's broadcast came
     // after rank 0 had every rank's result).
-    if (step.name == last_seq && plan.seq_write && !plan.keep) unlink_quietly(setup.dir + "/" + seq_file_name(rank));
-    if (step.name == last_ckpt && plan.ckpt_save && !plan.keep) {
-      for (std::uint64_t k = 0; k < plan.ckpt_shards; ++k) {
-        unlink_quietly(setup.dir + "/" + shard_file_name(rank, k));
-      }
-      if (root) unlink_quietly(setup.dir + "/" + kCkptMetadata);
+    remove_unread_files(steps, i, ctx, plan);
+    if (error.empty()) continue;
+    if (world.rank() == 0) {
+      std::vector<std::string> not_run;
+      for (std::size_t j = i + 1; j < steps.size(); ++j) not_run.emplace_back(steps[j].traits->name);
+      recorder->fs_failed(fmt::format("filesystem probe {} failed: {}", steps[i].traits->name, error), not_run);
     }
-    if (!step_error.empty()) {
-      error = step_error;
-      if (root) {
-        std::vector<std::string> not_run;
-        bool after = false;
-        for (const Step& s : steps) {
-          if (after) not_run.push_back(s.name);
-          if (s.name == step.name) after = true;
-        }
-        recorder->fs_failed(fmt::format("filesystem probe {} failed: {}", step.name, error), not_run);
-      }
-      break;
-    }
+    return error;
   }
-  return error;
+  return "";
 }
 
 void finish_fs_stage(const Comm& world, FsSetup& setup) {

@@ -1,3 +1,4 @@
+// The filesystem probes, one rank's part of each (see probes.hpp). Floor bench/, local, no MPI.
 #include "bench/fs/probes.hpp"
 
 #include <fcntl.h>
@@ -14,114 +15,11 @@
 #include "analysis/errors.hpp"
 #include "bench/fs/checksum.hpp"
 #include "bench/fs/fs_io.hpp"
+#include "bench/fs/probe_kit.hpp"
 
 namespace podperf {
-namespace {
 
-constexpr std::uint64_t kSeedBase = 0x5EED0000ULL;
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string path_of(const ProbeContext& c, const std::string& rel) {
-  return c.dir + "/" + rel;
-}
-
-FsRankResult begin(const ProbeContext& c, std::string file, bool reads) {
-  FsRankResult r;
-  r.rank = c.rank;
-  r.node = c.node;
-  r.file = std::move(file);
-  r.source_node = reads ? c.source_node : -1;
-  return r;
-}
-
-// Ends the timed region now, unless the probe ended it already.
-void finish(FsRankResult& r, const ProbeContext& c) {
-  if (r.end_s == 0.0) r.end_s = seconds_since(c.start);
-  const double d = r.end_s - r.start_s;
-  if (d > 0.0) {
-    r.mb_per_s = static_cast<double>(r.bytes) / d / 1e6;
-    r.ops_per_s = static_cast<double>(r.ops) / d;
-  }
-}
-
-void fail(FsRankResult& r, const ProbeContext& c, const std::exception& e) {
-  r.end_s = seconds_since(c.start);
-  r.status = "error";
-  r.error = fmt::format("node {} rank {}: {}", c.node_label, c.rank, e.what());
-}
-
-// Runs `body` on a fresh result; any exception becomes the result's error.
-template <class Body>
-FsRankResult guarded(const ProbeContext& c, std::string file, bool reads, Body&& body) {
-  FsRankResult r = begin(c, std::move(file), reads);
-  try {
-    body(r);
-    finish(r, c);
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& e) {
-    fail(r, c, e);
-  }
-  return r;
-}
-
-// Drops this host's cached pages of `path` (a hint; errors ignored).
-void drop_cached_pages_of(const std::string& path) noexcept {
-  try {
-    File(path, O_RDONLY, false).drop_cached_pages();
-  } catch (const std::exception&) {
-  }
-}
-
-// Drops this host's cached pages of `path` (a hint) and returns the share that stayed resident.
-double drop_and_measure_cache(const std::string& path) {
-  File f(path, O_RDONLY, false);
-  f.drop_cached_pages();
-  return f.cached_fraction();
-}
-
-double percentile(std::vector<double> sorted_values, double q) {
-  if (sorted_values.empty()) return 0.0;
-  std::sort(sorted_values.begin(), sorted_values.end());
-  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted_values.size())));
-  return sorted_values[std::min(sorted_values.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
-void report(const ProbeContext& c, std::uint64_t done, std::uint64_t total) {
-  if (c.progress) c.progress(done, total);
-}
-
-// Reads a whole file of `expected` bytes in blocks, feeding `sink(data, n)`; throws when it is shorter.
-template <class Sink>
-std::uint64_t read_whole(File& f, IoBuffer& buf, std::uint64_t expected, const ProbeContext& c, Sink&& sink) {
-  std::uint64_t off = 0;
-  while (off < expected) {
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), expected - off));
-    const std::size_t got = f.read_at(buf.data(), want, off);
-    if (got > 0) sink(buf.data(), got);
-    off += got;
-    report(c, off, expected);
-    if (got < want) {
-      throw RuntimeFailure(fmt::format("read {}: the file ends at {} bytes, {} were written", f.path(), off, expected));
-    }
-  }
-  return off;
-}
-
-std::string read_text(const std::string& path) {
-  File f(path, O_RDONLY, false);
-  const std::uint64_t size = f.size_bytes();
-  std::string text(size, '\0');
-  const std::size_t got = f.read_at(text.data(), text.size(), 0);
-  text.resize(got);
-  f.close();
-  return text;
-}
-
-}  // namespace
+using namespace probe_kit;
 
 std::string seq_file_name(int rank) {
   return fmt::format("seq.r{}", rank);
