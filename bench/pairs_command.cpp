@@ -37,7 +37,7 @@
 #include "bench/sim_pairs.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
-#include "bench/run_metadata.hpp"
+#include "analysis/run_metadata.hpp"
 #include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
 #include "bench/watchdog.hpp"

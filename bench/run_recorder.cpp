@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "analysis/run_json.hpp"
-#include "bench/report_command.hpp"
-#include "bench/run_metadata.hpp"
+#include "offline/report_command.hpp"
+#include "analysis/run_metadata.hpp"
 
 namespace podperf {
 

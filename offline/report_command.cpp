@@ -1,4 +1,4 @@
-#include "bench/report_command.hpp"
+#include "offline/report_command.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@
 #include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
-#include "analysis/offline_command.hpp"
+#include "offline/offline_command.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
 #include "analysis/run_events.hpp"
