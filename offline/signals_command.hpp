@@ -1,31 +1,15 @@
 #pragma once
-// `podperf signals`: a read-only snapshot of THIS host, evaluated against the signal rules. Local, no MPI.
+// `podperf signals`: a read-only snapshot of THIS host, evaluated against the signal rules. Offline
+// floor, local, no MPI.
 #include <iosfwd>
 #include <string>
-#include <vector>
-
-#include "analysis/finding.hpp"
-#include "signals/snapshot.hpp"
 
 namespace podperf {
 
-// The real inputs of this process: getenv (environ), getrlimit(MEMLOCK/STACK), statvfs(root + mount
-// point), gethostname (only when root is "/" or empty; else the tree's proc/sys/kernel/hostname), and
-// <root>/dev/kmsg read without blocking, and the libraries to dlopen: on the real root
-// libnvidia-ml.so.1, libfabric.so.1, libnccl.so.2 and libcuda.so.1, each replaced by
-// $PODPERF_{NVML,LIBFABRIC,NCCL,CUDA}_LIBRARY when set; under another root only those variables count
-// (unset: not read). Never throws on host content.
-CollectInputs real_collect_inputs(const std::string& root);
-
-// Findings as a JSON array of objects with the Finding field names; tag is "OK"/"CONCERN"/"INFO".
-std::string findings_to_json(const std::vector<Finding>& findings);
-// A readable table: TAG, CHECK, OBSERVED, NEXT STEP (one finding per line, long cells cut).
-std::string findings_to_table(const std::vector<Finding>& findings);
-
 struct SignalsOptions {
-  std::string root = "/";     // --root DIR: read every path under DIR (a fixture tree in tests)
-  bool json = false;          // --json: findings as a JSON array instead of the table
-  std::string rules_path;     // --rules FILE: "" = the built-in configs/rules.toml
+  std::string root = "/";       // --root DIR: read every path under DIR (a fixture tree in tests)
+  bool json = false;            // --json: findings as a JSON array instead of the table
+  std::string rules_path;       // --rules FILE: "" = the built-in configs/rules.toml
   double sample_seconds = 1.0;  // --sample SECONDS: a second snapshot this much later adds iowait/steal,
                                 // EFA counter rises and new Xids (evaluate_delta); 0 = one snapshot only
 };
