@@ -1,56 +1,37 @@
+// podperf accept, measuring: the profile's options over podperf run's, the stages under MPI, the
+// verdict hook that judges and reports on rank 0. Bench floor, collective.
 #include "bench/accept_command.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 
+#include "analysis/acceptance.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
 #include "analysis/report/junit.hpp"
 #include "analysis/report/verdict_text.hpp"
-#include "analysis/profile.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/sku.hpp"
-#include "analysis/thresholds.hpp"
-#include "analysis/topology.hpp"
-#include "analysis/topology_analysis.hpp"
+#include "analysis/run_metadata.hpp"
 #include "analysis/verdict.hpp"
 #include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"
-#include "bench/run_metadata.hpp"
 
 namespace podperf {
 namespace {
 
-// What accept needs before anything runs; a bad profile, SKU or --junit path is a usage error (exit 2).
-struct AcceptSetup {
-  Profile profile;
-  std::optional<Sku> forced_sku;  // --sku
-};
-
-AcceptSetup prepare(const AcceptOptions& o) {
-  AcceptSetup s{load_profile(o.profile), std::nullopt};
-  if (!o.sku.empty()) s.forced_sku = load_sku(o.sku);
-  if (!o.junit.empty()) {
-    const std::filesystem::path parent = std::filesystem::absolute(o.junit).parent_path();
-    if (!std::filesystem::is_directory(parent)) {
-      throw UsageError(fmt::format("--junit {}: directory {} does not exist", o.junit, parent.string()));
-    }
-  }
-  return s;
-}
-
 bool given(const AcceptOptions& o, const char* name) {
-  return o.given.contains(name);
+  return o.judging.given.contains(name);
 }
 
-// podperf run's options: the profile's sizes and iterations where the command line gave none.
+// podperf run's options: the profile's sizes and iterations where the command line gave none, and
+// accept's --topology.
 PairsOptions measuring_options(const AcceptOptions& o, const Profile& profile) {
   PairsOptions p = o.run;
+  p.topology = o.judging.topology;
+  p.topology_format = o.judging.topology_format;
   if (profile.pairs_stage) {
     const ProfilePairs& pp = profile.pairs;
     if (!given(o, "-b")) p.min_bytes = pp.min_bytes;
@@ -73,41 +54,6 @@ PairsOptions measuring_options(const AcceptOptions& o, const Profile& profile) {
     if (f.direct) p.fs.direct = true;
   }
   return p;
-}
-
-// Offline: judge the run in `o.from` (run.json or its results directory). No MPI.
-int accept_from(const AcceptOptions& o, const AcceptSetup& setup) {
-  for (const std::string& name : o.given) {
-    if (name != "--profile" && name != "--sku" && name != "--from" && name != "--junit" && name != "--topology" &&
-        name != "--topology-format") {
-      throw UsageError(
-          fmt::format("{} measures; --from judges a finished run without measuring (drop {})", name, name));
-    }
-  }
-  std::string path = o.from;
-  if (std::filesystem::is_directory(path)) path = (std::filesystem::path(path) / "run.json").string();
-  Run run = read_run_json(path);
-  if (!o.run.topology.empty()) {
-    apply_topology(run, load_topology(o.run.topology, o.run.topology_format));
-    analyze_topology(run, load_thresholds(o.run.config).topology);
-  }
-  const std::optional<Sku> sku = choose_sku(run, setup.forced_sku);
-  run.verdict = judge(run, setup.profile, sku ? &*sku : nullptr);
-  std::printf("podperf accept --from %s: %zu nodes, command %s, backend %s%s\n", path.c_str(), run.nodes.size(),
-              run.command.c_str(), run.backend.c_str(),
-              run.status == "complete" ? "" : fmt::format(" (run {})", run.status).c_str());
-  std::fputs(render_verdict(run).c_str(), stdout);
-  std::fflush(stdout);
-  if (!o.junit.empty()) {
-    try {
-      write_file_atomically(o.junit, render_junit(run));
-    } catch (const RuntimeFailure& e) {
-      std::fprintf(stderr, "podperf: error: %s\n", e.what());
-      return kExitRuntime;
-    }
-    std::printf("JUnit: %s\n", o.junit.c_str());
-  }
-  return accept_exit_code(run.verdict);
 }
 
 // Live: the profile's stages under MPI, judged by rank 0's recorder.
@@ -135,11 +81,8 @@ int accept_live(int* argc, char*** argv, const Cli& cli, const AcceptSetup& setu
 
   auto junit_failed = std::make_shared<bool>(false);
   VerdictHook hook;
-  hook.judge = [&setup](Run& run) {
-    const std::optional<Sku> sku = choose_sku(run, setup.forced_sku);
-    run.verdict = judge(run, setup.profile, sku ? &*sku : nullptr);
-  };
-  hook.report = [junit = o.junit, junit_failed](const Run& run, const std::string& results_dir) {
+  hook.judge = [&setup](Run& run) { judge_acceptance(run, setup); };
+  hook.report = [junit = o.judging.junit, junit_failed](const Run& run, const std::string& results_dir) {
     std::string out = render_verdict(run);
     const std::string xml = render_junit(run);
     std::vector<std::string> files;
@@ -174,8 +117,7 @@ int accept_live(int* argc, char*** argv, const Cli& cli, const AcceptSetup& setu
 int run_accept_command(int* argc, char*** argv, const Cli& cli) {
   const bool print = launcher_rank_from_env() == 0;
   try {
-    const AcceptSetup setup = prepare(cli.accept);
-    if (!cli.accept.from.empty()) return accept_from(cli.accept, setup);
+    const AcceptSetup setup = prepare_acceptance(cli.accept.judging);
     return accept_live(argc, argv, cli, setup, print);
   } catch (const UsageError& e) {
     if (print) std::fprintf(stderr, "podperf: error: %s\n", e.what());

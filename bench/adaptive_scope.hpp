@@ -7,7 +7,7 @@
 
 #include "analysis/judge_run.hpp"
 #include "analysis/run.hpp"
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/pair_steps.hpp"
 
 namespace podperf {

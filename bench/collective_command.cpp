@@ -23,7 +23,7 @@
 #include "bench/node_signals.hpp"
 #include "bench/pair_payload.hpp"
 #include "bench/progress.hpp"
-#include "bench/run_metadata.hpp"
+#include "analysis/run_metadata.hpp"
 #include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
 #include "bench/watchdog.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // `podperf collective`: size sweeps of every collective over the whole job (or one group per node),
 // nccl-tests semantics and table, results in run.json. Collective over the MPI world.
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 
 namespace podperf {
 

@@ -1,6 +1,6 @@
 #pragma once
 // `podperf fs --path DIR`: the filesystem probes on every rank (bench/fs/), analysis, report.
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/run_recorder.hpp"
 
 namespace podperf {

@@ -13,7 +13,7 @@
 
 #include "analysis/errors.hpp"
 #include "bench/node_signals.hpp"
-#include "bench/run_metadata.hpp"
+#include "analysis/run_metadata.hpp"
 
 namespace podperf {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "analysis/run.hpp"
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/mpi.hpp"
 #include "bench/nccl_capture.hpp"
 #include "bench/node_map.hpp"

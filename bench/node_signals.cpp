@@ -5,7 +5,7 @@
 
 #include "bench/efa_rounds.hpp"
 #include "signals/rules.hpp"
-#include "signals/signals_command.hpp"
+#include "signals/host_inputs.hpp"
 #include "signals/snapshot_json.hpp"
 
 namespace podperf {

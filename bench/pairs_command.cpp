@@ -40,7 +40,7 @@
 #include "bench/pairs_run.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
-#include "bench/run_metadata.hpp"
+#include "analysis/run_metadata.hpp"
 #include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
 #include "bench/sim_pairs.hpp"

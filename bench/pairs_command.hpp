@@ -1,7 +1,7 @@
 #pragma once
 // `podperf pairs` (and today's `podperf run`): node map -> schedule -> rounds -> gather -> analysis
 // -> run.json, events.jsonl and the terminal summary. Collective over the MPI world.
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/run_recorder.hpp"
 
 namespace podperf {

@@ -9,7 +9,7 @@
 #include "analysis/run.hpp"
 #include "analysis/thresholds.hpp"
 #include "analysis/topology.hpp"
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/collectives.hpp"
 #include "bench/dtype.hpp"
 #include "bench/node_map.hpp"

@@ -4,7 +4,7 @@
 
 #include "analysis/run_json.hpp"
 #include "analysis/report/formats.hpp"
-#include "bench/run_metadata.hpp"
+#include "analysis/run_metadata.hpp"
 
 namespace podperf {
 

@@ -15,7 +15,7 @@
 #include "bench/job.hpp"
 #include "bench/pair_steps.hpp"
 #include "bench/progress.hpp"
-#include "bench/run_metadata.hpp"
+#include "analysis/run_metadata.hpp"
 #include "bench/runner.hpp"
 
 namespace podperf {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/mpi.hpp"
 #include "bench/node_map.hpp"
 #include "bench/pair_steps.hpp"

@@ -9,7 +9,7 @@
 
 #include "analysis/fs_capacity.hpp"
 #include "analysis/thresholds.hpp"
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/node_map.hpp"
 
 namespace podperf {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "analysis/run.hpp"
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/fs/fs_plan.hpp"
 #include "bench/mpi.hpp"
 #include "bench/node_map.hpp"

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "analysis/run.hpp"
-#include "bench/cli.hpp"
+#include "bench/options.hpp"
 #include "bench/fs/fs_plan.hpp"
 #include "bench/fs/probes.hpp"
 #include "bench/mpi.hpp"

@@ -15,7 +15,7 @@
 
 #include "analysis/compare.hpp"
 #include "analysis/run_json.hpp"
-#include "bench/compare_command.hpp"
+#include "offline/compare_command.hpp"
 #include "golden.hpp"
 #include "noisy_runs.hpp"
 
@@ -221,7 +221,7 @@ TEST(CompareCommandHtml, WritesThePageAndExit3WhenItCannot) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "before.json") << nlohmann::json(make_noisy_run(spec, 1)).dump();
   std::ofstream(dir / "after.json") << nlohmann::json(make_noisy_run(slow, 2)).dump();
-  CompareCliOptions o;
+  CompareOptions o;
   o.before = (dir / "before.json").string();
   o.after = (dir / "after.json").string();
   o.fail_on_percent = 10.0;

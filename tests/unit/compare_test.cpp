@@ -23,7 +23,7 @@
 #include "analysis/report/comparison_text.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/stats.hpp"
-#include "bench/compare_command.hpp"
+#include "offline/compare_command.hpp"
 #include "noisy_runs.hpp"
 
 namespace podperf {
@@ -236,7 +236,7 @@ TEST(CompareCommand, ExitCodesOnFiles) {
   std::ofstream(before) << nlohmann::json(make_noisy_run(spec, 1)).dump();
   std::ofstream(dir / "after" / "run.json") << nlohmann::json(make_noisy_run(slow, 2)).dump();
   std::ostringstream out, err;
-  CompareCliOptions o;
+  CompareOptions o;
   o.before = before;
   o.after = (dir / "after").string();  // a results directory
   o.fail_on_percent = 10.0;
@@ -387,7 +387,7 @@ TEST(CompareCommand, TopologyGivesPairBusbwPerClass) {
   std::ofstream(dir / "before.json") << nlohmann::json(make_noisy_run(spec, 1)).dump();
   std::ofstream(dir / "after.json") << nlohmann::json(make_noisy_run(slow, 2)).dump();
   std::ofstream(dir / "racks.csv") << "node,spine\nnode0,s1\nnode1,s1\nnode2,s1\nnode3,s2\nnode4,s2\nnode5,s2\n";
-  CompareCliOptions o;
+  CompareOptions o;
   o.before = (dir / "before.json").string();
   o.after = (dir / "after.json").string();
   o.json = true;

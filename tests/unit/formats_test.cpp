@@ -15,7 +15,7 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/run_json.hpp"
-#include "bench/cli.hpp"
+#include "app/cli.hpp"
 
 namespace podperf {
 namespace {
@@ -71,11 +71,11 @@ TEST(ReportFormats, ANameNotInTheTableIsRefused) {
   // podperf report --format xyz: the command line refuses it (exit 2); a name of the table passes.
   for (const auto& [format, expected] :
        {std::pair{"xyz", std::optional<int>(kExitUsage)}, std::pair{"junit", std::optional<int>()}}) {
-    Cli cli;
+    CommandLine cli;
     std::vector<std::string> args{"podperf", "report", "run.json", "--format", format};
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
-    EXPECT_EQ(parse_cli(static_cast<int>(argv.size()), argv.data(), cli), expected) << format;
+    EXPECT_EQ(parse_command_line(static_cast<int>(argv.size()), argv.data(), cli), expected) << format;
   }
 }
 

@@ -1,14 +1,14 @@
 // run_offline_command: the exit codes and error lines every offline command (report, compare, sweep,
 // signals) gives, and the commands themselves going through it.
-#include "analysis/offline_command.hpp"
+#include "offline/offline_command.hpp"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <stdexcept>
 
-#include "bench/report_command.hpp"
-#include "signals/signals_command.hpp"
+#include "offline/report_command.hpp"
+#include "offline/signals_command.hpp"
 
 namespace podperf {
 namespace {

@@ -23,7 +23,7 @@
 #include "analysis/run_json.hpp"
 #include "analysis/report/svg.hpp"
 #include "analysis/thresholds.hpp"
-#include "bench/report_command.hpp"
+#include "offline/report_command.hpp"
 #include "golden.hpp"
 #include "synthetic_run.hpp"
 

@@ -14,7 +14,7 @@
 #include "analysis/errors.hpp"
 #include "signals/kmsg.hpp"
 #include "signals/rules.hpp"
-#include "signals/signals_command.hpp"
+#include "offline/signals_command.hpp"
 #include "signals/snapshot_json.hpp"
 #include "signals/snapshot.hpp"
 

@@ -10,7 +10,7 @@
 #include "analysis/errors.hpp"
 #include "analysis/sweep_rank.hpp"
 #include "analysis/report/sweep_tables.hpp"
-#include "bench/launch.hpp"
+#include "offline/launch.hpp"
 #include "sweep/sweep_plan.hpp"
 
 namespace podperf {

@@ -1,4 +1,4 @@
-#include "bench/run_metadata.hpp"
+#include "analysis/run_metadata.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>

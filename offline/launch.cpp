@@ -1,4 +1,4 @@
-#include "bench/launch.hpp"
+#include "offline/launch.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -101,7 +101,8 @@ std::vector<std::string> launch_argv(const LaunchChoice& launcher, const std::st
   return argv;
 }
 
-std::vector<std::string> child_environment(char** environ_entries, const std::map<std::string, std::string>& overrides) {
+std::vector<std::string> child_environment(char** environ_entries,
+                                           const std::map<std::string, std::string>& overrides) {
   std::vector<std::string> out;
   for (char** e = environ_entries; e != nullptr && *e != nullptr; ++e) {
     const std::string entry(*e);

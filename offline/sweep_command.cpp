@@ -1,4 +1,4 @@
-#include "bench/sweep_command.hpp"
+#include "offline/sweep_command.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -13,15 +13,15 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
-#include "analysis/offline_command.hpp"
 #include "analysis/run_json.hpp"
+#include "analysis/run_metadata.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/sweep_rank.hpp"
 #include "analysis/report/sweep_tables.hpp"
 #include "analysis/toml_check.hpp"
 #include "analysis/units.hpp"
-#include "bench/launch.hpp"
-#include "bench/run_metadata.hpp"
+#include "offline/launch.hpp"
+#include "offline/offline_command.hpp"
 #include "sweep/sweep_plan.hpp"
 
 extern char** environ;
@@ -201,7 +201,7 @@ SweepPointResult run_point(const Sweep& s, const SweepPoint& point, const std::s
   return r;
 }
 
-int run(const SweepCliOptions& o, std::ostream& out, std::ostream& err) {
+int run(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   if (!env_or_empty("OMPI_COMM_WORLD_SIZE").empty() || !env_or_empty("PMIX_RANK").empty()) {
     throw UsageError(
         "podperf sweep starts one job per point itself: run it directly (inside the allocation), not under srun or "
@@ -292,7 +292,7 @@ int run(const SweepCliOptions& o, std::ostream& out, std::ostream& err) {
 
 }  // namespace
 
-int run_sweep_command(const SweepCliOptions& o, std::ostream& out, std::ostream& err) {
+int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   return run_offline_command("podperf", err, [&] { return run(o, out, err); });
 }
 

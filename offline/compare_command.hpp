@@ -6,7 +6,7 @@
 
 namespace podperf {
 
-struct CompareCliOptions {
+struct CompareOptions {
   std::string before;  // run.json, or a results directory holding one
   std::string after;
   double fail_on_percent = 0.0;      // exit 1 when a metric is slower by more than this (0: any slower verdict)
@@ -22,7 +22,7 @@ struct CompareCliOptions {
 // Runs the comparison, prints it to `out`, errors to `err`; with `html`, also writes the HTML page.
 // Returns 0 (no regression beyond --fail-on), 1 (regression), 2 (unreadable or corrupt input, bad
 // settings: one line naming the file) or 3 (the HTML page cannot be written: one line naming the file).
-int run_compare_command(const CompareCliOptions& o, std::ostream& out, std::ostream& err);
+int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream& err);
 
 // The run.json a BEFORE/AFTER argument names: PATH itself, or PATH/run.json for a directory.
 // Throws InputError when a directory has no run.json.

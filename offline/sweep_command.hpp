@@ -8,7 +8,7 @@
 
 namespace podperf {
 
-struct SweepCliOptions {
+struct SweepOptions {
   std::string file;               // configs/sweeps NAME or a file path
   std::string out = "results";    // results root
   std::string sweep_id;           // "" = sweep-<time>-p<pid>
@@ -22,6 +22,6 @@ struct SweepCliOptions {
 // Exit: 0 every point ran and exited 0; 1 some point failed, timed out or exited non-zero (recorded,
 // the sweep went on); 2 bad usage or sweep file (before anything runs); 3 interrupted, or sweep.json
 // could not be written.
-int run_sweep_command(const SweepCliOptions& o, std::ostream& out, std::ostream& err);
+int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err);
 
 }  // namespace podperf

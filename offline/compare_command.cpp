@@ -1,4 +1,4 @@
-#include "bench/compare_command.hpp"
+#include "offline/compare_command.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "analysis/report/comparison_text.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
-#include "analysis/offline_command.hpp"
+#include "offline/offline_command.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/topology.hpp"
 
@@ -30,7 +30,7 @@ std::string resolve_run_json(const std::string& path) {
   return path;
 }
 
-int run_compare_command(const CompareCliOptions& o, std::ostream& out, std::ostream& err) {
+int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream& err) {
   // Exit 2: unreadable or invalid runs or settings (InputError, ConfigError); 3: the HTML page cannot
   // be written (RuntimeFailure) or anything else that fails.
   return run_offline_command("podperf compare", err, [&] {

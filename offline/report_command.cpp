@@ -1,4 +1,4 @@
-#include "bench/report_command.hpp"
+#include "offline/report_command.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
-#include "analysis/offline_command.hpp"
+#include "offline/offline_command.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/judge_run.hpp"
 #include "analysis/pair_flags.hpp"

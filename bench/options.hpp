@@ -1,14 +1,14 @@
 #pragma once
-// Command line: `podperf pairs|run|collective|fs|signals|report|compare|accept|sweep [options]`, nccl-tests flags where they exist.
+// The MPI job's options: what the command line (app/cli) asks of `podperf pairs|run|collective|fs|accept`,
+// nccl-tests flags where they exist. Bench floor; plain data, throws nothing. (The offline commands'
+// options live in their own headers in offline/.)
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "analysis/acceptance.hpp"
 #include "analysis/fs_probes.hpp"
-#include "bench/compare_command.hpp"
-#include "bench/sweep_command.hpp"
 
 namespace podperf {
 
@@ -89,48 +89,21 @@ struct FsCommandOptions : CommonOptions {
   FsOptions fs;
 };
 
-struct SignalsCliOptions {
-  std::string root = "/";
-  bool json = false;
-  std::string rules;
-  double sample_seconds = 1.0;
-};
-
-// podperf report RUN: offline, no MPI.
-struct ReportCliOptions {
-  std::string run;              // run.json or the results directory holding it
-  std::string format = "html";  // html | md | csv
-  std::string out;              // "" = report.<ext> beside run.json; "-" = stdout
-  std::string topology;         // re-report with this topology (replaces the run's)
-  std::string topology_format = "auto";
-};
-
 // podperf accept: the profile's stages, judged (or, with --from, a finished run re-judged offline).
 // The measuring options are podperf run's; those on the command line override the profile's values.
 struct AcceptOptions {
-  std::string profile = "quick";  // NAME (configs/profiles/NAME.toml) or FILE
-  std::string sku;                // NAME (configs/skus/NAME.toml) or FILE; "": from the nodes' instance type
-  std::string from;               // run.json or a results directory: judge offline, no MPI
-  std::string junit;              // also write JUnit XML here
-  PairsOptions run;               // pairs and filesystem options (run.fs.path from --fs-path)
-  std::set<std::string> given;    // every name ("-b", "--minbytes") of each option given on the command line
+  AcceptanceOptions judging;  // profile, SKU, --from, --junit, --topology, the names given
+  PairsOptions run;           // pairs and filesystem options (run.fs.path from --fs-path; run.topology unused)
 };
 
+// The job's command line: the command and its options, filled by app/cli.
 struct Cli {
-  std::string command;  // pairs | run | collective | fs | signals | report | compare | accept | sweep
-  SignalsCliOptions signals;
-  ReportCliOptions report;
+  std::string command;  // pairs | run | collective | fs | accept
   PairsOptions pairs;
   CollectiveOptions collective;
   FsCommandOptions fs;
-  CompareCliOptions compare;  // podperf compare (offline, no MPI)
   AcceptOptions accept;
-  SweepCliOptions sweep;  // podperf sweep (launches one job per point; no MPI itself)
   std::vector<std::string> argv;
 };
-
-// Parses the command line. Prints help or errors (on launcher rank 0 only) and returns the exit
-// code to end with (0 for --help, 2 for bad usage), or nullopt to go on.
-std::optional<int> parse_cli(int argc, char** argv, Cli& cli);
 
 }  // namespace podperf

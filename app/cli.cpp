@@ -1,0 +1,268 @@
+// podperf's command line: the arguments checked as text, the subcommands (the MPI job's from
+// app/job_options, the offline commands' here), the parse, and which command it names. App floor (above
+// bench/ and offline/), local; help and errors are printed on launcher rank 0 only; throws nothing for
+// user input.
+#include "app/cli.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "analysis/errors.hpp"
+#include "analysis/report/formats.hpp"
+#include "analysis/run_metadata.hpp"
+#include "app/job_options.hpp"
+
+namespace podperf {
+namespace {
+
+// Strict UTF-8 (no overlongs, no surrogates, at most U+10FFFF).
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xE0) == 0xC0) {
+      n = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + n >= s.size()) return false;
+    for (std::size_t k = 1; k <= n; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+// "r\xff": printable ASCII as is, other bytes as \xNN.
+std::string escaped(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7F) {
+      out.push_back(ch);
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+    }
+  }
+  return out;
+}
+
+// Arguments end up in run.json (argv, paths, run id): they must be text. kExitUsage when one is not
+// (said on stderr when `print`), else nullopt.
+std::optional<int> check_arguments_are_text(int argc, char** argv, bool print) {
+  for (int i = 1; i < argc; ++i) {
+    if (!valid_utf8(argv[i])) {
+      if (print) {
+        std::fprintf(stderr,
+                     "podperf: error: argument %d ('%s') is not valid UTF-8: podperf records its command line, paths "
+                     "and run id in run.json\n",
+                     i, escaped(argv[i]).c_str());
+      }
+      return kExitUsage;
+    }
+  }
+  return std::nullopt;
+}
+
+struct OfflineSubcommands {
+  CLI::App* signals;
+  CLI::App* report;
+  CLI::App* compare;
+  CLI::App* sweep;
+};
+
+// Adds podperf signals, report, compare and sweep to `app` (in this order, the help's), each option
+// writing into the command's own Options struct in `cli`.
+OfflineSubcommands add_offline_subcommands(CLI::App& app, CommandLine& cli) {
+  CLI::App* signals = app.add_subcommand(
+      "signals",
+      "read-only host signals of THIS host (no MPI needed: run it before a job, or one per node with srun "
+      "--ntasks-per-node=1): GPU PCIe, Xid, EFA, CPU governor, memory, /dev/shm, mounts, Lustre OSTs, versions, "
+      "NCCL/EFA environment, each tagged OK / CONCERN / INFO with the next step");
+  signals->add_option("--root", cli.signals.root, "read every path under DIR (a fixture tree in tests)")
+      ->capture_default_str();
+  signals->add_flag("--json", cli.signals.json, "print the findings as JSON");
+  signals->add_option("--rules", cli.signals.rules_path, "rules file replacing the built-in configs/rules.toml");
+  signals
+      ->add_option("--sample", cli.signals.sample_seconds,
+                   "seconds between two snapshots (iowait, steal, EFA counter rises, new Xids); 0: one snapshot")
+      ->capture_default_str();
+
+  CLI::App* report = app.add_subcommand(
+      "report",
+      "render a finished run (run.json, or its results directory) as a self-contained HTML report (inline SVG "
+      "charts), a Markdown summary for a ticket, or a CSV of every measurement (no MPI needed)");
+  report->add_option("RUN", cli.report.run, "run.json, or the results directory holding it")->required();
+  report->add_option("--format", cli.report.format, report_formats_help())
+      ->check(CLI::IsMember(report_format_names()))
+      ->capture_default_str();
+  report->add_option("--out", cli.report.out,
+                     "file to write (default: report.html/.md/.csv beside run.json; - for stdout)");
+  add_topology_options(report, cli.report.topology, cli.report.topology_format);
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "offline, no MPI: compare two runs (run.json files or results directories) metric by metric (busbw per "
+      "pair or collective case and size, filesystem MB/s, IOPS and p99 latency per probe and node): change in "
+      "percent with an interval, a two-sided Mann-Whitney U test on the per-iteration (per-rank) samples, and a "
+      "verdict; a change counts only when p < alpha AND it is at least --min-change, so a statistically "
+      "significant but tiny shift of a stable system is noise. Warns when the runs differ (nodes, sizes, backend, "
+      "NCCL version, environment) and compares what they share. Exit 0 no regression, 1 a metric slower by more "
+      "than --fail-on, 2 unreadable input, 3 the --html page not written");
+  compare->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  compare->add_option("BEFORE", cli.compare.before, "run.json (or results directory) of the earlier run")->required();
+  compare->add_option("AFTER", cli.compare.after, "run.json (or results directory) of the later run")->required();
+  compare
+      ->add_option("--fail-on", cli.compare.fail_on_percent,
+                   "exit 1 when a metric is slower by more than PCT percent (0: any slower verdict, which already "
+                   "needs p < alpha and at least --min-change)")
+      ->check(CLI::Range(0.0, 1000.0))
+      ->capture_default_str();
+  compare
+      ->add_option("--min-change", cli.compare.min_change_percent,
+                   "smallest change in percent that counts as slower or faster (default from configs/compare.toml: 2)")
+      ->check(CLI::Range(0.0, 1000.0));
+  compare
+      ->add_option("--alpha", cli.compare.alpha,
+                   "significance level of the test (default from configs/compare.toml: 0.05)")
+      ->check(CLI::Range(1e-6, 0.5));
+  add_topology_options(compare, cli.compare.topology, cli.compare.topology_format);
+  compare->add_flag("--json", cli.compare.json, "print the comparison as JSON (every metric) instead of text");
+  compare->add_option("--config", cli.compare.config, "settings file replacing the built-in configs/compare.toml");
+  compare->add_option("--html", cli.compare.html,
+                      "also write the comparison as a self-contained HTML page (summary, a before/after chart per "
+                      "metric with intervals, the slower and faster metrics) to FILE; exit 3 when it cannot be "
+                      "written");
+
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "try NCCL/libfabric settings, sizes and ops: one fresh job per point of a sweep file (configs/sweeps/*.toml), "
+      "launched with srun inside a Slurm allocation, else mpirun (or the file's launcher), as an argument vector, "
+      "never through a shell; every point's run kept; ends with the points ranked by busbw per message size with "
+      "95% intervals and the best setting per size (sweep.json, sweep.csv). Run it directly, not under srun/mpirun. "
+      "Exit 0 all points ran, 1 some point failed or exited non-zero, 2 bad sweep file, 3 interrupted");
+  sweep->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  sweep->add_option("FILE", cli.sweep.file,
+                    "sweep file, or the name of a built-in one (nccl-algo-proto, efa, host-smoke)")
+      ->required();
+  sweep->add_option("--out", cli.sweep.out, "results root; the sweep goes to OUT/SWEEP_ID/, each point's run below it")
+      ->capture_default_str();
+  sweep->add_option("--sweep-id", cli.sweep.sweep_id, "name of the sweep's directory (default: sweep-<time>-p<pid>)");
+  sweep->add_option("--launcher", cli.sweep.launcher,
+                    "auto (the file's launch.argv, else srun when SLURM_JOB_ID is set, else mpirun), srun, mpirun, "
+                    "file (the file's launch.argv), none (podperf alone, one rank)")
+      ->check(CLI::IsMember({"auto", "srun", "mpirun", "file", "none"}))
+      ->capture_default_str();
+  sweep->add_option("--np", cli.sweep.np, "ranks per point: mpirun -np N (srun -n N); default the file's launch.np")
+      ->check(CLI::Range(1, 1 << 24));
+  sweep->add_option("--hostfile", cli.sweep.hostfile, "mpirun --hostfile FILE; default the file's launch.hostfile");
+  sweep->add_option("--timeout", cli.sweep.timeout_s,
+                    "seconds one point may take before its launcher is stopped (default the file's timeout_s, 3600)")
+      ->check(CLI::PositiveNumber);
+  sweep->add_flag("--dry-run", cli.sweep.dry_run, "print every point's command and variables; run nothing");
+  return {signals, report, compare, sweep};
+}
+
+// Parses argv into `cli`'s structs; --help and --version print (when `print`) and end with 0, bad usage
+// with 2; nullopt to go on.
+std::optional<int> parse(CLI::App& app, int argc, char** argv, const bool& version, bool print) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      if (print) app.exit(e);
+      return 0;
+    }
+    if (print) std::fprintf(stderr, "podperf: error: %s\nRun 'podperf --help' for usage.\n", e.what());
+    return kExitUsage;
+  }
+  if (version) {
+    if (print) {
+#ifdef PODPERF_HAVE_NCCL
+      std::printf("podperf %s (backends: host, nccl)\n", PODPERF_VERSION);
+#else
+      std::printf("podperf %s (backends: host)\n", PODPERF_VERSION);
+#endif
+    }
+    return 0;
+  }
+  return std::nullopt;
+}
+
+// Sets cli.command (and the job's) to the subcommand that was parsed, and accept's given option names.
+// With none, prints the help (when `print`) and returns kExitUsage.
+std::optional<int> record_command(const CLI::App& app, const JobSubcommands& job, const OfflineSubcommands& offline,
+                                  CommandLine& cli, bool print) {
+  if (job.pairs->parsed()) {
+    cli.command = "pairs";
+  } else if (job.run->parsed()) {
+    cli.command = "run";
+  } else if (job.fs->parsed()) {
+    cli.command = "fs";
+  } else if (job.collective->parsed()) {
+    cli.command = "collective";
+  } else if (offline.signals->parsed()) {
+    cli.command = "signals";
+  } else if (offline.report->parsed()) {
+    cli.command = "report";
+  } else if (offline.compare->parsed()) {
+    cli.command = "compare";
+  } else if (offline.sweep->parsed()) {
+    cli.command = "sweep";
+  } else if (job.accept->parsed()) {
+    cli.command = "accept";
+    for (const CLI::Option* opt : job.accept->get_options()) {
+      if (opt->count() == 0) continue;
+      for (const std::string& n : opt->get_lnames()) cli.job.accept.judging.given.insert("--" + n);
+      for (const std::string& n : opt->get_snames()) cli.job.accept.judging.given.insert("-" + n);
+    }
+  } else {
+    if (print) std::fprintf(stdout, "%s", app.help().c_str());
+    return kExitUsage;
+  }
+  cli.job.command = cli.command;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cli) {
+  const bool print = launcher_rank_from_env() == 0;
+  cli.job.argv.assign(argv, argv + argc);
+  if (auto code = check_arguments_are_text(argc, argv, print)) return code;
+  CLI::App app{
+      "podperf: which node or link is slow? Benchmarks GPU training clusters from inside an srun or mpirun "
+      "job.\nExit codes: 0 nothing flagged, 1 something flagged, 2 bad usage or configuration, 3 runtime "
+      "failure (timeout, lost rank).",
+      "podperf"};
+  app.require_subcommand(0, 1);
+  bool version = false;
+  app.add_flag("--version", version, "print the version and build options");
+  const JobSubcommands job = add_job_subcommands(app, cli.job);
+  const OfflineSubcommands offline = add_offline_subcommands(app, cli);
+  if (auto code = parse(app, argc, argv, version, print)) return code;
+  return record_command(app, job, offline, cli, print);
+}
+
+}  // namespace podperf

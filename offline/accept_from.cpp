@@ -1,0 +1,67 @@
+// podperf accept --from: read a finished run, judge it (analysis/acceptance), print the verdict, write
+// the JUnit file. Offline floor: no MPI; errors through run_offline_command.
+#include "offline/accept_from.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <ostream>
+
+#include "analysis/errors.hpp"
+#include "analysis/file_write.hpp"
+#include "analysis/report/junit.hpp"
+#include "analysis/report/verdict_text.hpp"
+#include "analysis/run_json.hpp"
+#include "analysis/run_metadata.hpp"
+#include "analysis/thresholds.hpp"
+#include "analysis/topology.hpp"
+#include "analysis/topology_analysis.hpp"
+#include "analysis/verdict.hpp"
+#include "offline/offline_command.hpp"
+
+namespace podperf {
+namespace {
+
+// Throws UsageError when the command line gave an option that measures: --from measures nothing.
+void reject_measuring_options(const AcceptanceOptions& o) {
+  for (const std::string& name : o.given) {
+    if (name != "--profile" && name != "--sku" && name != "--from" && name != "--junit" && name != "--topology" &&
+        name != "--topology-format") {
+      throw UsageError(
+          fmt::format("{} measures; --from judges a finished run without measuring (drop {})", name, name));
+    }
+  }
+}
+
+// The command without its error handling. Throws what the readers and judges throw.
+int accept_from(const AcceptanceOptions& o, std::ostream& out) {
+  const AcceptSetup setup = prepare_acceptance(o);
+  reject_measuring_options(o);
+  std::string path = o.from;
+  if (std::filesystem::is_directory(path)) path = (std::filesystem::path(path) / "run.json").string();
+  Run run = read_run_json(path);
+  if (!o.topology.empty()) {
+    apply_topology(run, load_topology(o.topology, o.topology_format));
+    analyze_topology(run, load_thresholds("").topology);
+  }
+  judge_acceptance(run, setup);
+  out << fmt::format("podperf accept --from {}: {} nodes, command {}, backend {}{}\n", path, run.nodes.size(),
+                     run.command, run.backend, run.status == "complete" ? "" : fmt::format(" (run {})", run.status));
+  out << render_verdict(run);
+  out.flush();
+  if (!o.junit.empty()) {
+    write_file_atomically(o.junit, render_junit(run));
+    out << fmt::format("JUnit: {}\n", o.junit);
+  }
+  return accept_exit_code(run.verdict);
+}
+
+}  // namespace
+
+int run_accept_from(const AcceptanceOptions& o, std::ostream& out, std::ostream& err) {
+  const bool print_usage_errors = launcher_rank_from_env() == 0;
+  return run_offline_command(
+      "podperf", err, [&] { return accept_from(o, out); }, print_usage_errors);
+}
+
+}  // namespace podperf
