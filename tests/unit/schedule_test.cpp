@@ -158,7 +158,9 @@ TEST(PackRounds, SameAsPlainFirstFitOnLargeShuffledLists) {
       std::shuffle(pairs.begin(), pairs.end(), rng);
       const std::vector<Round> rounds = pack_rounds(pairs);
       EXPECT_EQ(rounds, first_fit_reference(pairs)) << "n=" << n << " stride=" << stride;
-      if (n == 150) EXPECT_GT(rounds.size(), 128u);  // crosses two bitset words
+      if (n == 150) {
+        EXPECT_GT(rounds.size(), 128u);  // crosses two bitset words
+      }
     }
   }
 }
