@@ -1,4 +1,4 @@
-#include "analysis/profile.hpp"
+#include "analysis/accept_profiles.hpp"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "analysis/profile.hpp"
+#include "analysis/accept_profiles.hpp"
 #include "analysis/run.hpp"
 #include "analysis/sku.hpp"
 

@@ -1,4 +1,4 @@
-#include "analysis/sweep_rank.hpp"
+#include "analysis/sweep_ranking.hpp"
 
 #include <algorithm>
 #include <random>

@@ -8,7 +8,7 @@
 #include "analysis/judge_run.hpp"
 #include "analysis/run.hpp"
 #include "bench/options.hpp"
-#include "bench/pair_steps.hpp"
+#include "bench/schedule_driver.hpp"
 
 namespace podperf {
 

@@ -36,7 +36,7 @@
 #include "bench/node_map.hpp"
 #include "bench/node_signals.hpp"
 #include "bench/pair_payload.hpp"
-#include "bench/pair_steps.hpp"
+#include "bench/schedule_driver.hpp"
 #include "bench/pairs_run.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"

@@ -14,7 +14,7 @@
 #include "bench/dtype.hpp"
 #include "bench/node_map.hpp"
 #include "bench/pair_payload.hpp"
-#include "bench/pair_steps.hpp"
+#include "bench/schedule_driver.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
 #include "bench/run_recorder.hpp"

@@ -1,5 +1,5 @@
-// The schedule driver (see pair_steps.hpp). Floor: bench; local.
-#include "bench/pair_steps.hpp"
+// The schedule driver (see schedule_driver.hpp). Floor: bench; local.
+#include "bench/schedule_driver.hpp"
 
 #include <fmt/format.h>
 

@@ -13,7 +13,7 @@
 #include "analysis/pair_flags.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
-#include "bench/pair_steps.hpp"
+#include "bench/schedule_driver.hpp"
 #include "bench/progress.hpp"
 #include "analysis/run_metadata.hpp"
 #include "bench/runner.hpp"

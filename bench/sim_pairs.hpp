@@ -8,7 +8,7 @@
 #include "bench/options.hpp"
 #include "bench/mpi.hpp"
 #include "bench/node_map.hpp"
-#include "bench/pair_steps.hpp"
+#include "bench/schedule_driver.hpp"
 #include "bench/pairs_run.hpp"
 #include "bench/run_recorder.hpp"
 #include "sim/sim_fabric.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_points.hpp"
 
 namespace podperf {
 

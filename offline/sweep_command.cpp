@@ -16,13 +16,13 @@
 #include "analysis/run_json.hpp"
 #include "analysis/run_metadata.hpp"
 #include "analysis/stats.hpp"
-#include "analysis/sweep_rank.hpp"
+#include "analysis/sweep_ranking.hpp"
 #include "analysis/report/sweep_tables.hpp"
 #include "analysis/toml_check.hpp"
 #include "analysis/units.hpp"
 #include "offline/launch.hpp"
 #include "offline/offline_command.hpp"
-#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_points.hpp"
 
 extern char** environ;
 

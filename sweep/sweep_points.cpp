@@ -1,4 +1,4 @@
-#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_points.hpp"
 
 #include <fmt/format.h>
 

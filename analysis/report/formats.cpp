@@ -14,7 +14,7 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
-#include "analysis/profile.hpp"
+#include "analysis/accept_profiles.hpp"
 #include "analysis/report/csv.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/junit.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/sweep_rank.hpp"
+#include "analysis/sweep_ranking.hpp"
 
 namespace podperf {
 

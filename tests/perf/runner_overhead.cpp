@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "analysis/stats.hpp"
-#include "analysis/sweep_rank.hpp"
+#include "analysis/sweep_ranking.hpp"
 #include "analysis/units.hpp"
 #include "bench/backend_host.hpp"
 #include "bench/collectives.hpp"

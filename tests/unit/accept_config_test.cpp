@@ -5,7 +5,7 @@
 #include <string>
 
 #include "analysis/errors.hpp"
-#include "analysis/profile.hpp"
+#include "analysis/accept_profiles.hpp"
 #include "analysis/sku.hpp"
 
 namespace podperf {

@@ -8,10 +8,10 @@
 #include <sstream>
 
 #include "analysis/errors.hpp"
-#include "analysis/sweep_rank.hpp"
+#include "analysis/sweep_ranking.hpp"
 #include "analysis/report/sweep_tables.hpp"
 #include "offline/launch.hpp"
-#include "sweep/sweep_plan.hpp"
+#include "sweep/sweep_points.hpp"
 
 namespace podperf {
 namespace {
