@@ -7,6 +7,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "signals/root_path.hpp"
+
 namespace podperf {
 namespace {
 
@@ -76,7 +78,7 @@ NodeMap gather_node_map(const Comm& world, int virtual_nodes, const std::string&
   Comm shared = world.split_shared();
   int leader = world.rank();
   PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shared.raw()));
-  const std::string dmi = dmi_root + "/sys/devices/virtual/dmi/id/";
+  const std::string dmi = under_root(dmi_root, "/sys/devices/virtual/dmi/id/");
   nlohmann::json mine = {
       {"rank", world.rank()},
       {"host", local_hostname()},

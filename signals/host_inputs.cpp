@@ -10,19 +10,12 @@
 #include <optional>
 
 #include "signals/kmsg.hpp"
+#include "signals/root_path.hpp"
 
 extern char** environ;  // NOLINT: POSIX
 
 namespace podperf {
 namespace {
-
-// root + an absolute path under it ("/" or "": the path itself).
-std::string join(const std::string& root, const std::string& rel) {
-  std::string base = root;
-  while (base.size() > 1 && base.back() == '/') base.pop_back();
-  if (base == "/") base.clear();
-  return base + rel;
-}
 
 std::optional<Rlimit> get_limit(int resource) {
   struct rlimit l {};
@@ -52,7 +45,7 @@ CollectInputs real_collect_inputs(const std::string& root) {
   in.stack = get_limit(RLIMIT_STACK);
   in.statvfs = [root](const std::string& mount_point) -> std::optional<FsSpace> {
     struct statvfs v {};
-    if (::statvfs(join(root, mount_point).c_str(), &v) != 0) return std::nullopt;
+    if (::statvfs(under_root(root, mount_point).c_str(), &v) != 0) return std::nullopt;
     const auto frsize = static_cast<std::uint64_t>(v.f_frsize != 0 ? v.f_frsize : v.f_bsize);
     return FsSpace{static_cast<std::uint64_t>(v.f_blocks) * frsize, static_cast<std::uint64_t>(v.f_bavail) * frsize};
   };
@@ -67,7 +60,7 @@ CollectInputs real_collect_inputs(const std::string& root) {
   in.libfabric_library = library("PODPERF_LIBFABRIC_LIBRARY", "libfabric.so.1");
   in.nccl_library = library("PODPERF_NCCL_LIBRARY", "libnccl.so.2");
   in.cuda_library = library("PODPERF_CUDA_LIBRARY", "libcuda.so.1");
-  KmsgRead k = read_kmsg_nonblocking(join(root, "/dev/kmsg"));
+  KmsgRead k = read_kmsg_nonblocking(under_root(root, "/dev/kmsg"));
   if (k.ok) {
     in.kmsg_text = std::move(k.text);
   } else {
