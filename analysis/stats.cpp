@@ -174,7 +174,7 @@ double upper_median_in_place(std::vector<double>& values, std::vector<double>& s
     below += v < low ? 1 : 0;
     above += v > high ? 1 : 0;
     scratch[inside] = v;
-    inside += (v >= low) & (v <= high) ? 1 : 0;
+    inside += ((v >= low) & (v <= high)) ? 1 : 0;
   }
   // All values compared (no NaN) and the k-th among those inside: it is the (k - below)-th of them.
   if (below + inside + above == n && below <= k && k < below + inside) {
