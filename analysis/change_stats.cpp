@@ -127,3 +127,113 @@ PercentInterval bootstrap_change_interval(std::span<const double> before, std::s
 }
 
 }  // namespace podperf
+
+namespace podperf {
+namespace {
+
+// Continued fraction of the incomplete beta function (Numerical Recipes 6.4, modified Lentz).
+double beta_continued_fraction(double a, double b, double x) {
+  constexpr double kTiny = 1e-300;
+  double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+  if (std::fabs(d) < kTiny) d = kTiny;
+  d = 1.0 / d;
+  double h = d;
+  for (int m = 1; m <= 300; ++m) {
+    const double md = m;
+    double num = md * (b - md) * x / ((a + 2.0 * md - 1.0) * (a + 2.0 * md));
+    d = 1.0 + num * d;
+    c = 1.0 + num / c;
+    d = 1.0 / (std::fabs(d) < kTiny ? kTiny : d);
+    c = std::fabs(c) < kTiny ? kTiny : c;
+    h *= d * c;
+    num = -(a + md) * (a + b + md) * x / ((a + 2.0 * md) * (a + 2.0 * md + 1.0));
+    d = 1.0 + num * d;
+    c = 1.0 + num / c;
+    d = 1.0 / (std::fabs(d) < kTiny ? kTiny : d);
+    c = std::fabs(c) < kTiny ? kTiny : c;
+    const double delta = d * c;
+    h *= delta;
+    if (std::fabs(delta - 1.0) < 1e-14) break;
+  }
+  return h;
+}
+
+// Regularized incomplete beta I_x(a, b).
+double regularized_beta(double a, double b, double x) {
+  if (x <= 0.0) return 0.0;
+  if (x >= 1.0) return 1.0;
+  const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
+  const double front = std::exp(log_front);
+  if (x < (a + 1.0) / (a + b + 2.0)) return front * beta_continued_fraction(a, b, x) / a;
+  return 1.0 - front * beta_continued_fraction(b, a, 1.0 - x) / b;
+}
+
+void mean_and_variance(std::span<const double> logs, double& mean, double& variance) {
+  mean = 0.0;
+  for (double v : logs) mean += v;
+  mean /= static_cast<double>(logs.size());
+  variance = 0.0;
+  for (double v : logs) variance += (v - mean) * (v - mean);
+  variance /= static_cast<double>(logs.size() - 1);
+}
+
+}  // namespace
+
+double student_t_cdf(double t, double df) {
+  if (!(df > 0.0)) return 0.5;
+  if (!std::isfinite(t)) return t > 0.0 ? 1.0 : 0.0;
+  const double x = df / (df + t * t);
+  const double tail = 0.5 * regularized_beta(0.5 * df, 0.5, x);  // P(T > |t|)
+  return t >= 0.0 ? 1.0 - tail : tail;
+}
+
+double student_t_quantile(double p, double df) {
+  if (p <= 0.0) return -INFINITY;
+  if (p >= 1.0) return INFINITY;
+  double lo = -1e4, hi = 1e4;
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * std::max(1.0, std::fabs(hi)); ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (student_t_cdf(mid, df) < p ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<const double> after_runs,
+                                double confidence, double alpha, double power) {
+  RunLevelChange r;
+  std::vector<double> lb, la;
+  for (double v : before_runs) {
+    if (v > 0.0 && std::isfinite(v)) lb.push_back(std::log(v));
+  }
+  for (double v : after_runs) {
+    if (v > 0.0 && std::isfinite(v)) la.push_back(std::log(v));
+  }
+  if (lb.size() < 2 || la.size() < 2) return r;
+  r.valid = true;
+  double mb = 0.0, vb = 0.0, ma = 0.0, va = 0.0;
+  mean_and_variance(lb, mb, vb);
+  mean_and_variance(la, ma, va);
+  const double nb = static_cast<double>(lb.size()), na = static_cast<double>(la.size());
+  const double diff = ma - mb;
+  r.change_percent = 100.0 * std::expm1(diff);
+  const double qb = vb / nb, qa = va / na, se2 = qb + qa;
+  if (se2 <= 0.0) {
+    // Every run of each side gave the same value: no spread to test against.
+    r.p_value = diff == 0.0 ? 1.0 : 0.0;
+    r.ci_low_percent = r.ci_high_percent = r.change_percent;
+    r.df = nb + na - 2.0;
+    return r;
+  }
+  const double se = std::sqrt(se2);
+  r.df = se2 * se2 / (qb * qb / (nb - 1.0) + qa * qa / (na - 1.0));
+  const double t = diff / se;
+  r.p_value = std::min(1.0, 2.0 * student_t_cdf(-std::fabs(t), r.df));
+  const double half = student_t_quantile(0.5 + confidence / 2.0, r.df) * se;
+  r.ci_low_percent = 100.0 * std::expm1(diff - half);
+  r.ci_high_percent = 100.0 * std::expm1(diff + half);
+  const double reach = (student_t_quantile(1.0 - alpha / 2.0, r.df) + student_t_quantile(power, r.df)) * se;
+  r.mde_percent = 100.0 * std::max(std::expm1(reach), -std::expm1(-reach));
+  return r;
+}
+
+}  // namespace podperf

@@ -1,7 +1,8 @@
 #pragma once
 // The statistics of a before/after change (podperf compare): the two-sided Mann-Whitney U test and the
-// percentile-bootstrap interval of the change of medians. Floor: analysis/; pure, local, deterministic;
-// throws nothing.
+// percentile-bootstrap interval of the change of medians (iteration level, kept for reference and the tests
+// that show why it is not used as a verdict), and Welch's t on per-run summaries (the verdict). Floor: analysis/; pure,
+// local, deterministic; throws nothing.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -31,5 +32,33 @@ struct PercentInterval {
 };
 PercentInterval bootstrap_change_interval(std::span<const double> before, std::span<const double> after,
                                           double confidence, int resamples, std::uint64_t seed);
+
+}  // namespace podperf
+
+namespace podperf {
+
+// Student's t distribution: P(T <= t) with `df` > 0 degrees of freedom (regularized incomplete beta by
+// its continued fraction, Numerical Recipes 6.4; accurate to ~1e-10), and its quantile by bisection.
+double student_t_cdf(double t, double df);
+double student_t_quantile(double p, double df);
+
+// Welch's t test of the change between two groups of per-run summaries (the run is the unit, as
+// benchstat's per-run samples): on the logarithms of the per-run values, so the change is a ratio of
+// geometric means and its interval is analytic (Welch-Satterthwaite degrees of freedom), with no
+// bootstrap. Needs >= 2 positive values per side; otherwise `valid` is false.
+struct RunLevelChange {
+  bool valid = false;
+  double change_percent = 0.0;  // 100 * (geomean(after) / geomean(before) - 1)
+  double ci_low_percent = 0.0;  // at `confidence`
+  double ci_high_percent = 0.0;
+  double p_value = 1.0;  // two-sided
+  double df = 0.0;       // Welch-Satterthwaite
+  // Minimum detectable effect: the smallest |change| in percent that a two-sided test at `alpha` finds
+  // with probability `power` given this spread and these run counts ((t_{1-alpha/2} + t_{power}) * se on
+  // the log scale, the larger of the two directions).
+  double mde_percent = 0.0;
+};
+RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<const double> after_runs,
+                                double confidence, double alpha, double power);
 
 }  // namespace podperf

@@ -1,3 +1,6 @@
+// Before/after comparison of runs (podperf compare): collects every metric of every run, summarizes it
+// per run, tests per-run medians (Welch on logs) with >= 2 runs per side or judges against the allowance
+// with one, then the FDR-adjusted verdicts. Floor: analysis/; pure, local, deterministic.
 #include "analysis/compare.hpp"
 
 #include <fmt/format.h>
@@ -17,15 +20,6 @@
 
 namespace podperf {
 namespace {
-
-std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char ch : text) {
-    h ^= ch;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
 
 // ---- metrics of one run ----
 
@@ -135,8 +129,8 @@ MetricTable collect_metrics(const Run& run) {
       const int level = topology_split_level(run, p.nodes[0], p.nodes[1]);
       MetricKey key = pair_busbw_key("topology_class", p);
       key.group = class_names[static_cast<std::size_t>(level + 1)];
-      const std::string name = fmt::format("pairs {} {} {} {} busbw (per pair)", key.group, p.op, p.dtype,
-                                           format_size(p.size_bytes));
+      const std::string name =
+          fmt::format("pairs {} {} {} {} busbw (per pair)", key.group, p.op, p.dtype, format_size(p.size_bytes));
       table.add(name, key, "GB/s", true, {p.busbw_gbps});
     }
   }
@@ -320,35 +314,55 @@ std::vector<ComparabilityNote> comparability(const Run& before, const Run& after
   return out;
 }
 
-MetricComparison compare_metric(const MetricSamples& b, const MetricSamples& a, const CompareSettings& s) {
+// One metric across the runs of each side: the per-run medians of the runs that have it.
+struct MetricRuns {
+  const MetricSamples* first = nullptr;  // key, name, unit
+  std::vector<double> before_runs, after_runs;
+  std::size_t n_before = 0, n_after = 0;
+};
+
+double geometric_mean(const std::vector<double>& v) {
+  double sum = 0.0;
+  std::size_t n = 0;
+  for (double x : v) {
+    if (x > 0.0 && std::isfinite(x)) {
+      sum += std::log(x);
+      ++n;
+    }
+  }
+  return n == 0 ? 0.0 : std::exp(sum / static_cast<double>(n));
+}
+
+MetricComparison compare_metric(const MetricRuns& r, const CompareSettings& s) {
   MetricComparison m;
-  m.key = b.key;
-  m.name = b.name;
-  m.unit = b.unit;
-  m.higher_is_better = b.higher_is_better;
-  m.n_before = b.samples.size();
-  m.n_after = a.samples.size();
-  std::vector<double> tmp = b.samples;
-  m.before = sample_median(tmp);
-  tmp = a.samples;
-  m.after = sample_median(tmp);
+  m.key = r.first->key;
+  m.name = r.first->name;
+  m.unit = r.first->unit;
+  m.higher_is_better = r.first->higher_is_better;
+  m.n_before = r.n_before;
+  m.n_after = r.n_after;
+  m.runs_before = r.before_runs;
+  m.runs_after = r.after_runs;
+  m.before = r.before_runs.size() == 1 ? r.before_runs[0] : geometric_mean(r.before_runs);
+  m.after = r.after_runs.size() == 1 ? r.after_runs[0] : geometric_mean(r.after_runs);
   m.change_percent = m.before != 0.0 ? 100.0 * (m.after / m.before - 1.0) : 0.0;
-  const auto min_n = static_cast<std::size_t>(std::max(1, s.min_samples));
-  if (m.n_before <= 1 && m.n_after <= 1) {
-    m.verdict = "single_value";
+  const RunLevelChange w = welch_log_change(r.before_runs, r.after_runs, s.confidence, s.alpha, s.power);
+  if (!w.valid) {
+    // One run on a side: no spread between runs to test against; judged against the allowance.
+    m.mde_percent = std::max(s.single_run_allowance_percent, s.min_change_percent);
+    const bool better = m.higher_is_better ? m.change_percent > 0.0 : m.change_percent < 0.0;
+    if (std::fabs(m.change_percent) <= s.single_run_allowance_percent) {
+      m.verdict = "within_allowance";
+    } else {
+      m.verdict = better ? "faster_beyond_allowance" : "slower_beyond_allowance";
+    }
     return m;
   }
-  if (m.n_before < min_n || m.n_after < min_n) {
-    m.verdict = "not_enough_samples";
-    return m;
-  }
-  const MannWhitneyResult u = mann_whitney_u(b.samples, a.samples);
-  m.p_value = u.p_value;
-  m.exact = u.exact;
-  const PercentInterval ci =
-      bootstrap_change_interval(b.samples, a.samples, s.confidence, s.bootstrap_resamples, fnv1a(m.name));
-  m.ci_low_percent = ci.low_percent;
-  m.ci_high_percent = ci.high_percent;
+  m.change_percent = w.change_percent;
+  m.p_value = w.p_value;
+  m.ci_low_percent = w.ci_low_percent;
+  m.ci_high_percent = w.ci_high_percent;
+  m.mde_percent = std::max(w.mde_percent, s.min_change_percent);
   return m;
 }
 
@@ -385,21 +399,51 @@ void assign_verdicts(std::vector<MetricComparison>& metrics, const CompareSettin
 
 }  // namespace
 
-Comparison compare_runs(const Run& before, const Run& after, const CompareSettings& settings) {
+Comparison compare_runs(const std::vector<Run>& before, const std::vector<Run>& after,
+                        const CompareSettings& settings) {
   Comparison c;
-  c.before_run_id = before.run_id;
-  c.after_run_id = after.run_id;
   c.settings = settings;
-  c.comparability = comparability(before, after);
-  const MetricTable tb = collect_metrics(before);
-  const MetricTable ta = collect_metrics(after);
-  for (const MetricSamples& b : tb.metrics()) {
-    const MetricSamples* a = ta.find(b.name);
-    if (a == nullptr || b.samples.empty() || a->samples.empty()) {
-      c.only_before.push_back(b.name);
+  c.runs_before = before.size();
+  c.runs_after = after.size();
+  if (before.empty() || after.empty()) return c;
+  std::vector<std::string> ids_b, ids_a;
+  for (const Run& r : before) ids_b.push_back(r.run_id);
+  for (const Run& r : after) ids_a.push_back(r.run_id);
+  c.before_run_id = text::join(ids_b, ", ");
+  c.after_run_id = text::join(ids_a, ", ");
+  c.method = before.size() >= 2 && after.size() >= 2 ? "run_level_welch" : "single_run_allowance";
+  c.comparability = comparability(before.front(), after.front());
+  std::vector<MetricTable> tb, ta;
+  for (const Run& r : before) tb.push_back(collect_metrics(r));
+  for (const Run& r : after) ta.push_back(collect_metrics(r));
+  // Metric order: the first run of BEFORE, then metrics first seen in later BEFORE runs.
+  std::vector<const MetricSamples*> order;
+  std::set<std::string> seen;
+  for (const MetricTable& t : tb) {
+    for (const MetricSamples& m : t.metrics()) {
+      if (!m.samples.empty() && seen.insert(m.name).second) order.push_back(&m);
+    }
+  }
+  auto gather = [](const std::vector<MetricTable>& tables, const std::string& name, std::vector<double>& runs,
+                   std::size_t& n) {
+    for (const MetricTable& t : tables) {
+      const MetricSamples* m = t.find(name);
+      if (m == nullptr || m->samples.empty()) continue;
+      std::vector<double> tmp = m->samples;
+      runs.push_back(sample_median(tmp));
+      n += m->samples.size();
+    }
+  };
+  for (const MetricSamples* b : order) {
+    MetricRuns r;
+    r.first = b;
+    gather(ta, b->name, r.after_runs, r.n_after);
+    if (r.after_runs.empty()) {
+      c.only_before.push_back(b->name);
       continue;
     }
-    c.metrics.push_back(compare_metric(b, *a, settings));
+    gather(tb, b->name, r.before_runs, r.n_before);
+    c.metrics.push_back(compare_metric(r, settings));
   }
   assign_verdicts(c.metrics, settings);
   for (const MetricComparison& m : c.metrics) {
@@ -411,14 +455,65 @@ Comparison compare_runs(const Run& before, const Run& after, const CompareSettin
       ++c.summary.no_change;
     else
       ++c.summary.untested;
+    if (m.verdict == "slower_beyond_allowance" || m.verdict == "faster_beyond_allowance") ++c.summary.beyond_allowance;
   }
-  for (const MetricSamples& a : ta.metrics()) {
-    const MetricSamples* b = tb.find(a.name);
-    if (b == nullptr || b->samples.empty() || a.samples.empty()) c.only_after.push_back(a.name);
+  std::vector<double> mde;
+  for (const MetricComparison& m : c.metrics) {
+    if (m.verdict == "no_change") mde.push_back(m.mde_percent);
+  }
+  if (!mde.empty()) {
+    c.summary.mde_median_percent = median(mde);
+    c.summary.mde_max_percent = *std::max_element(mde.begin(), mde.end());
+  }
+  std::set<std::string> seen_after;
+  for (const MetricTable& t : ta) {
+    for (const MetricSamples& a : t.metrics()) {
+      if (a.samples.empty() || !seen_after.insert(a.name).second) continue;
+      if (!seen.contains(a.name)) c.only_after.push_back(a.name);
+    }
   }
   c.summary.only_before = static_cast<int>(c.only_before.size());
   c.summary.only_after = static_cast<int>(c.only_after.size());
   return c;
+}
+
+Comparison compare_runs(const Run& before, const Run& after, const CompareSettings& settings) {
+  return compare_runs(std::vector<Run>{before}, std::vector<Run>{after}, settings);
+}
+
+std::string replicate_mismatch(const std::vector<Run>& runs, const std::vector<std::string>& sources) {
+  if (runs.size() < 2) return "";
+  const Run& first = runs.front();
+  auto labels = [](const Run& r) {
+    std::vector<std::string> out;
+    for (const NodeInfo& n : r.nodes) out.push_back(n.label.empty() ? n.hostname : n.label);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    const Run& r = runs[i];
+    std::string what;
+    if (r.command != first.command)
+      what = fmt::format("command {} vs {}", first.command, r.command);
+    else if (r.backend != first.backend)
+      what = fmt::format("backend {} vs {}", first.backend, r.backend);
+    else if (labels(r) != labels(first))
+      what = fmt::format("nodes {} vs {}", text::join(labels(first)), text::join(labels(r)));
+    else if (r.options.sizes_bytes != first.options.sizes_bytes)
+      what = fmt::format("sizes {} vs {}", text::join(sizes_text(first.options.sizes_bytes)),
+                         text::join(sizes_text(r.options.sizes_bytes)));
+    else if (r.options.op != first.options.op)
+      what = fmt::format("op {} vs {}", first.options.op, r.options.op);
+    else if (r.options.iters != first.options.iters)
+      what = fmt::format("iterations {} vs {}", first.options.iters, r.options.iters);
+    if (!what.empty()) {
+      const std::string a = sources.size() > 0 ? sources[0] : "run 1";
+      const std::string b = sources.size() > i ? sources[i] : fmt::format("run {}", i + 1);
+      return fmt::format("{} and {} are not repeats of one setup ({}); give the runs of one setup per side", a, b,
+                         what);
+    }
+  }
+  return "";
 }
 
 double regression_percent(const MetricComparison& m) {
@@ -427,7 +522,7 @@ double regression_percent(const MetricComparison& m) {
 
 bool regressed_beyond(const Comparison& c, double fail_on_percent) {
   return std::any_of(c.metrics.begin(), c.metrics.end(), [&](const MetricComparison& m) {
-    return m.verdict == "slower" && regression_percent(m) > fail_on_percent;
+    return (m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent;
   });
 }
 

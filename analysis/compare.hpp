@@ -1,8 +1,12 @@
 #pragma once
-// Before/after comparison of two runs (podperf compare). Pure functions, no MPI: for every metric
-// present in both runs (busbw per pair or collective case, filesystem MB/s, IOPS and p99 latency per
-// probe and per node) the change in percent with a confidence interval, a Mann-Whitney U test on the
-// per-iteration (or per-rank) samples, and a verdict; plus the ways the two runs are not comparable.
+// Before/after comparison of runs (podperf compare), any number per side. Pure functions, no MPI: for
+// every metric present on both sides (busbw per pair or collective case, filesystem MB/s, IOPS and p99
+// latency per probe and per node) the change in percent and a verdict. The run is the statistical unit:
+// each metric is summarized per run (its median), and with >= 2 runs per side the per-run medians are
+// tested (Welch's t on their logarithms, p adjusted across metrics) with an analytic interval and the
+// minimum detectable effect; with one run on a side nothing is tested (iterations of one run are not
+// independent) and a change is judged against the run-to-run allowance. Plus the ways the runs are not
+// comparable.
 // The judge only: its settings are in compare_settings, its statistics in change_stats, and its printers
 // in the wing (analysis/report/comparison_text, comparison_json, compare_html). Floor: analysis/.
 #include <cstdint>
@@ -35,19 +39,24 @@ struct MetricComparison {
   std::string name;              // for people: "pair node0<->node1 all_reduce float 1G busbw"
   std::string unit;              // GB/s | MB/s | ops/s | us
   bool higher_is_better = true;  // busbw, MB/s, ops/s; false for latency
-  double before = 0.0;           // median of the samples
+  double before = 0.0;           // geometric mean of the per-run medians (one run: its median)
   double after = 0.0;
   double change_percent = 0.0;  // 100 * (after / before - 1)
   double ci_low_percent = 0.0;  // interval of change_percent at settings.confidence (tested metrics only)
   double ci_high_percent = 0.0;
-  double p_value = -1.0;     // Mann-Whitney U, two-sided; -1: not tested
+  double p_value = -1.0;     // Welch's t on log per-run medians, two-sided; -1: not tested (one run on a side)
   double p_adjusted = -1.0;  // p_value adjusted for the metrics tested (settings.correction); the verdict uses it
-  bool exact = false;        // p from the exact distribution
-  std::size_t n_before = 0;
+  bool exact = false;        // unused by the run-level test (kept for the JSON field)
+  double mde_percent = 0.0;  // smallest |change| this data would have found (tested: at alpha and power; one run
+                             // on a side: the allowance, or min_change when larger)
+  std::size_t n_before = 0;  // samples (iterations or ranks), every run together
   std::size_t n_after = 0;
+  std::vector<double> runs_before;  // per-run medians, in the order the runs were given
+  std::vector<double> runs_after;
   // faster | slower: p_adjusted < alpha and |change| >= min_change, in the better/worse direction;
-  // no_change: within noise; not_enough_samples: fewer than min_samples in a run (change only);
-  // single_value: one value per run (change only, no test).
+  // no_change: within noise (mde_percent says how much would have been seen);
+  // one run on a side, no test: within_allowance | slower_beyond_allowance | faster_beyond_allowance
+  // (|change| over settings.single_run_allowance_percent).
   std::string verdict;
 };
 
@@ -62,16 +71,23 @@ struct ComparisonSummary {
   int faster = 0;
   int slower = 0;
   int no_change = 0;
-  int untested = 0;  // not_enough_samples + single_value
+  int untested = 0;                 // one run on a side: within_allowance + *_beyond_allowance
+  int beyond_allowance = 0;         // slower_beyond_allowance + faster_beyond_allowance
+  double mde_median_percent = 0.0;  // of the no_change metrics' mde_percent (0 when none)
+  double mde_max_percent = 0.0;
   int only_before = 0;
   int only_after = 0;
 };
 
 struct Comparison {
-  std::string before_source;  // file names (filled by the caller)
+  std::string before_source;  // file names, ", "-joined (filled by the caller)
   std::string after_source;
-  std::string before_run_id;
+  std::string before_run_id;  // run ids, ", "-joined
   std::string after_run_id;
+  std::size_t runs_before = 0;  // runs per side
+  std::size_t runs_after = 0;
+  // run_level_welch (>= 2 runs per side) | single_run_allowance (one run on a side)
+  std::string method;
   CompareSettings settings;
   std::vector<ComparabilityNote> comparability;  // empty: comparable in every way podperf can check
   std::vector<MetricComparison> metrics;         // present in both runs, in run order
@@ -80,13 +96,20 @@ struct Comparison {
   ComparisonSummary summary;
 };
 
-// Compares every metric present in both runs. Pure; deterministic.
+// Compares every metric present on both sides (in at least one run of each). Pure; deterministic.
+// Comparability is judged between the first run of each side.
+Comparison compare_runs(const std::vector<Run>& before, const std::vector<Run>& after, const CompareSettings& settings);
+// One run per side.
 Comparison compare_runs(const Run& before, const Run& after, const CompareSettings& settings);
+// Why the runs of one side are not replicates of one setup (different nodes, sizes, ops, backend,
+// iterations), naming the runs by `sources`; empty when they are.
+std::string replicate_mismatch(const std::vector<Run>& runs, const std::vector<std::string>& sources);
 
 // How much worse the metric got, in percent of `before`: -change for higher-is-better metrics,
 // +change for latency; negative when it improved.
 double regression_percent(const MetricComparison& m);
-// True when some metric's verdict is slower and its regression_percent exceeds fail_on_percent.
+// True when some metric's verdict is slower (or slower_beyond_allowance) and its regression_percent
+// exceeds fail_on_percent.
 bool regressed_beyond(const Comparison& c, double fail_on_percent);
 
 }  // namespace podperf

@@ -39,16 +39,19 @@ CompareSettings parse_compare_settings(std::string_view toml_text, const std::st
   if (node == nullptr) throw ConfigError(fmt::format("{}: missing table [compare]", source));
   const toml::table* t = node->as_table();
   if (t == nullptr) throw ConfigError(fmt::format("{}: [compare] must be a table", toml_where(source, *node)));
-  toml_reject_unknown(*t,
-                      {"alpha", "min_change_percent", "min_samples", "confidence", "bootstrap_resamples", "correction"},
-                      "compare.", source);
+  toml_reject_unknown(
+      *t,
+      {"alpha", "min_change_percent", "confidence", "power", "single_run_allowance_percent", "correction",
+       // Accepted and ignored since the run-level method (issue 19), so older files still load:
+       "min_samples", "bootstrap_resamples"},
+      "compare.", source);
   CompareSettings s;
   s.source = source;
   s.alpha = require_number(*t, "alpha", 1e-6, 0.5, false, source);
   s.min_change_percent = require_number(*t, "min_change_percent", 0.0, 1000.0, false, source);
-  s.min_samples = static_cast<int>(require_number(*t, "min_samples", 2.0, 1e6, true, source));
   s.confidence = require_number(*t, "confidence", 0.5, 0.9999, false, source);
-  s.bootstrap_resamples = static_cast<int>(require_number(*t, "bootstrap_resamples", 100.0, 1e6, true, source));
+  s.power = require_number(*t, "power", 0.5, 0.999, false, source);
+  s.single_run_allowance_percent = require_number(*t, "single_run_allowance_percent", 0.0, 1000.0, false, source);
   const toml::node* corr = t->get("correction");
   if (corr == nullptr) throw ConfigError(fmt::format("{}: missing key 'compare.correction'", source));
   const std::optional<std::string> corr_value = corr->value<std::string>();

@@ -9,11 +9,13 @@ namespace podperf {
 
 // Thresholds of podperf compare (configs/compare.toml, command-line overrides).
 struct CompareSettings {
-  double alpha = 0.05;              // significance level of the two-sided Mann-Whitney U test
+  double alpha = 0.05;              // significance level of the two-sided run-level test (Welch's t)
   double min_change_percent = 2.0;  // a significant change smaller than this is noise
-  int min_samples = 4;              // fewer samples in either run: not tested (n = m = 3 cannot reach p < 0.05)
   double confidence = 0.95;         // of the interval of the change
-  int bootstrap_resamples = 1000;   // of the interval; fixed seed, so the same inputs give the same output
+  double power = 0.8;               // of the minimum detectable effect stated with every "no change"
+  // One run on a side: no test (iterations of one run are not independent); a metric whose change exceeds
+  // this many percent is reported as beyond the run-to-run allowance (and a regression beyond it exits 1).
+  double single_run_allowance_percent = 25.0;
   // benjamini-hochberg: p values adjusted for the number of metrics tested (false discovery rate), so a
   // run with thousands of pairs does not call some of them changed by chance; none: raw p values.
   std::string correction = "benjamini-hochberg";

@@ -123,16 +123,32 @@ OfflineSubcommands add_offline_subcommands(CLI::App& app, CommandLine& cli) {
   add_topology_options(report, cli.report.topology, cli.report.topology_format);
   CLI::App* compare = app.add_subcommand(
       "compare",
-      "offline, no MPI: compare two runs (run.json files or results directories) metric by metric (busbw per "
-      "pair or collective case and size, filesystem MB/s, IOPS and p99 latency per probe and node): change in "
-      "percent with an interval, a two-sided Mann-Whitney U test on the per-iteration (per-rank) samples, and a "
-      "verdict; a change counts only when p < alpha AND it is at least --min-change, so a statistically "
-      "significant but tiny shift of a stable system is noise. Warns when the runs differ (nodes, sizes, backend, "
-      "NCCL version, environment) and compares what they share. Exit 0 no regression, 1 a metric slower by more "
-      "than --fail-on, 2 unreadable input, 3 the --html page not written");
+      "offline, no MPI: compare runs (run.json files or results directories; BEFORE AFTER, or --before RUN... "
+      "--after RUN... with repeats of each setup) metric by metric (busbw per pair or collective case and size, "
+      "filesystem MB/s, IOPS and p99 latency per probe and node). The run is the unit: with >= 2 runs per side, "
+      "Welch's t on the per-run medians (log scale), p adjusted across metrics, an interval and the smallest "
+      "change that would have been seen; a change counts only when p < alpha AND it is at least --min-change. "
+      "With one run on a side nothing is tested (iterations of one job are not independent): only a change "
+      "beyond --allowance is reported. Warns when the sides differ (nodes, sizes, backend, NCCL version, "
+      "environment) and compares what they share. Exit 0 no regression, 1 a metric slower by more than "
+      "--fail-on, 2 unreadable input or runs of one side that are not repeats of one setup, 3 the --html page "
+      "not written");
   compare->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  compare->add_option("BEFORE", cli.compare.before, "run.json (or results directory) of the earlier run")->required();
-  compare->add_option("AFTER", cli.compare.after, "run.json (or results directory) of the later run")->required();
+  compare->add_option("BEFORE", cli.compare.before, "run.json (or results directory) of the earlier run");
+  compare->add_option("AFTER", cli.compare.after, "run.json (or results directory) of the later run");
+  compare
+      ->add_option("--before", cli.compare.before_runs,
+                   "runs of the earlier setup (repeats: separate jobs; 3 or more per side to test a change)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1, -1);
+  compare->add_option("--after", cli.compare.after_runs, "runs of the later setup")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1, -1);
+  compare
+      ->add_option("--allowance", cli.compare.allowance_percent,
+                   "one run on a side: a change beyond PCT percent is reported (and a regression beyond it exits 1) "
+                   "(default from configs/compare.toml: 25)")
+      ->check(CLI::Range(0.0, 1000.0));
   compare
       ->add_option("--fail-on", cli.compare.fail_on_percent,
                    "exit 1 when a metric is slower by more than PCT percent (0: any slower verdict, which already "
@@ -163,22 +179,25 @@ OfflineSubcommands add_offline_subcommands(CLI::App& app, CommandLine& cli) {
       "95% intervals and the best setting per size (sweep.json, sweep.csv). Run it directly, not under srun/mpirun. "
       "Exit 0 all points ran, 1 some point failed or exited non-zero, 2 bad sweep file, 3 interrupted");
   sweep->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  sweep->add_option("FILE", cli.sweep.file,
-                    "sweep file, or the name of a built-in one (nccl-algo-proto, efa, host-smoke)")
+  sweep
+      ->add_option("FILE", cli.sweep.file,
+                   "sweep file, or the name of a built-in one (nccl-algo-proto, efa, host-smoke)")
       ->required();
   sweep->add_option("--out", cli.sweep.out, "results root; the sweep goes to OUT/SWEEP_ID/, each point's run below it")
       ->capture_default_str();
   sweep->add_option("--sweep-id", cli.sweep.sweep_id, "name of the sweep's directory (default: sweep-<time>-p<pid>)");
-  sweep->add_option("--launcher", cli.sweep.launcher,
-                    "auto (the file's launch.argv, else srun when SLURM_JOB_ID is set, else mpirun), srun, mpirun, "
-                    "file (the file's launch.argv), none (podperf alone, one rank)")
+  sweep
+      ->add_option("--launcher", cli.sweep.launcher,
+                   "auto (the file's launch.argv, else srun when SLURM_JOB_ID is set, else mpirun), srun, mpirun, "
+                   "file (the file's launch.argv), none (podperf alone, one rank)")
       ->check(CLI::IsMember({"auto", "srun", "mpirun", "file", "none"}))
       ->capture_default_str();
   sweep->add_option("--np", cli.sweep.np, "ranks per point: mpirun -np N (srun -n N); default the file's launch.np")
       ->check(CLI::Range(1, 1 << 24));
   sweep->add_option("--hostfile", cli.sweep.hostfile, "mpirun --hostfile FILE; default the file's launch.hostfile");
-  sweep->add_option("--timeout", cli.sweep.timeout_s,
-                    "seconds one point may take before its launcher is stopped (default the file's timeout_s, 3600)")
+  sweep
+      ->add_option("--timeout", cli.sweep.timeout_s,
+                   "seconds one point may take before its launcher is stopped (default the file's timeout_s, 3600)")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--dry-run", cli.sweep.dry_run, "print every point's command and variables; run nothing");
   return {signals, report, compare, sweep};

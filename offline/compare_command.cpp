@@ -1,3 +1,5 @@
+// podperf compare: reads the runs of each side, checks that the runs of one side are repeats of one
+// setup, compares, prints (text or JSON, optional HTML). Floor: offline/ (no MPI); exit codes 0/1/2/3.
 #include "offline/compare_command.hpp"
 
 #include <fmt/format.h>
@@ -6,14 +8,15 @@
 #include <ostream>
 
 #include "analysis/compare.hpp"
+#include "analysis/errors.hpp"
+#include "analysis/file_write.hpp"
 #include "analysis/report/compare_html.hpp"
 #include "analysis/report/comparison_json.hpp"
 #include "analysis/report/comparison_text.hpp"
-#include "analysis/errors.hpp"
-#include "analysis/file_write.hpp"
-#include "offline/offline_command.hpp"
 #include "analysis/run_json.hpp"
+#include "analysis/text.hpp"
 #include "analysis/topology.hpp"
+#include "offline/offline_command.hpp"
 
 namespace podperf {
 
@@ -30,6 +33,43 @@ std::string resolve_run_json(const std::string& path) {
   return path;
 }
 
+namespace {
+
+// The run files of each side: --before/--after, or the positional pair. Throws InputError on a bad
+// combination.
+void sides(const CompareOptions& o, std::vector<std::string>& before, std::vector<std::string>& after) {
+  const bool flags = !o.before_runs.empty() || !o.after_runs.empty();
+  const bool positional = !o.before.empty() || !o.after.empty();
+  if (flags && positional) {
+    throw InputError("give the runs either as BEFORE AFTER or as --before RUN... --after RUN..., not both");
+  }
+  if (flags) {
+    if (o.before_runs.empty()) throw InputError("--after without --before: give the earlier runs with --before RUN...");
+    if (o.after_runs.empty()) throw InputError("--before without --after: give the later runs with --after RUN...");
+    before = o.before_runs;
+    after = o.after_runs;
+    return;
+  }
+  if (o.before.empty() || o.after.empty()) {
+    throw InputError("two runs needed: podperf compare BEFORE AFTER, or --before RUN... --after RUN...");
+  }
+  before = {o.before};
+  after = {o.after};
+}
+
+std::vector<Run> read_side(const std::vector<std::string>& args, std::vector<std::string>& paths) {
+  std::vector<Run> runs;
+  for (const std::string& a : args) {
+    paths.push_back(resolve_run_json(a));
+    runs.push_back(read_run_json(paths.back()));
+  }
+  const std::string why = replicate_mismatch(runs, paths);
+  if (!why.empty()) throw InputError(why);
+  return runs;
+}
+
+}  // namespace
+
 int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream& err) {
   // Exit 2: unreadable or invalid runs or settings (InputError, ConfigError); 3: the HTML page cannot
   // be written (RuntimeFailure) or anything else that fails.
@@ -37,19 +77,20 @@ int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream
     CompareSettings settings = load_compare_settings(o.config);
     if (o.alpha >= 0.0) settings.alpha = o.alpha;
     if (o.min_change_percent >= 0.0) settings.min_change_percent = o.min_change_percent;
-    const std::string before_path = resolve_run_json(o.before);
-    const std::string after_path = resolve_run_json(o.after);
-    Run before = read_run_json(before_path);
-    Run after = read_run_json(after_path);
+    if (o.allowance_percent >= 0.0) settings.single_run_allowance_percent = o.allowance_percent;
+    std::vector<std::string> before_args, after_args, before_paths, after_paths;
+    sides(o, before_args, after_args);
+    std::vector<Run> before = read_side(before_args, before_paths);
+    std::vector<Run> after = read_side(after_args, after_paths);
     if (!o.topology.empty()) {
-      // Read before comparing anything: a bad file is exit 2 naming it. Both runs get the same topology.
+      // Read before comparing anything: a bad file is exit 2 naming it. Every run gets the same topology.
       const Topology topology = load_topology(o.topology, o.topology_format);
-      apply_topology(before, topology);
-      apply_topology(after, topology);
+      for (Run& r : before) apply_topology(r, topology);
+      for (Run& r : after) apply_topology(r, topology);
     }
     Comparison c = compare_runs(before, after, settings);
-    c.before_source = before_path;
-    c.after_source = after_path;
+    c.before_source = text::join(before_paths, ", ");
+    c.after_source = text::join(after_paths, ", ");
     if (o.json) {
       nlohmann::json j = comparison_json(c);
       j["fail_on_percent"] = o.fail_on_percent;

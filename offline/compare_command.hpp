@@ -1,21 +1,25 @@
 #pragma once
-// podperf compare BEFORE AFTER: offline before/after comparison of two run.json files (or results
-// directories). No MPI: it never calls MPI_Init.
+// podperf compare BEFORE AFTER, or --before RUN... --after RUN...: offline before/after comparison of
+// run.json files (or results directories), any number per side. No MPI: it never calls MPI_Init.
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace podperf {
 
 struct CompareOptions {
-  std::string before;  // run.json, or a results directory holding one
-  std::string after;
-  double fail_on_percent = 0.0;      // exit 1 when a metric is slower by more than this (0: any slower verdict)
-  double min_change_percent = -1.0;  // < 0: from the settings file
-  double alpha = -1.0;               // < 0: from the settings file
-  bool json = false;                 // print the Comparison as JSON instead of text
-  std::string config;                // settings file replacing configs/compare.toml
-  std::string html;                  // also write the comparison as a self-contained HTML page here ("": none)
-  std::string topology;              // a topology file applied to both runs (pair busbw per topology class)
+  std::string before;                    // positional BEFORE: run.json, or a results directory holding one
+  std::string after;                     // positional AFTER
+  std::vector<std::string> before_runs;  // --before RUN...: repeats of the earlier setup
+  std::vector<std::string> after_runs;   // --after RUN...
+  double allowance_percent = -1.0;       // < 0: single_run_allowance_percent from the settings file
+  double fail_on_percent = 0.0;          // exit 1 when a metric is slower by more than this (0: any slower verdict)
+  double min_change_percent = -1.0;      // < 0: from the settings file
+  double alpha = -1.0;                   // < 0: from the settings file
+  bool json = false;                     // print the Comparison as JSON instead of text
+  std::string config;                    // settings file replacing configs/compare.toml
+  std::string html;                      // also write the comparison as a self-contained HTML page here ("": none)
+  std::string topology;                  // a topology file applied to both runs (pair busbw per topology class)
   std::string topology_format = "auto";
 };
 

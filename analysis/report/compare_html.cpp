@@ -41,17 +41,18 @@ constexpr const char* kFasterColour = "#2ca02c";
 constexpr const char* kNeutralColour = "#8c8c8c";
 
 bool is_untested(const MetricComparison& m) {
-  return m.verdict == "not_enough_samples" || m.verdict == "single_value";
+  return m.p_value < 0.0;
 }
 
 std::string verdict_words(const MetricComparison& m, const CompareSettings& s) {
   if (m.verdict == "slower") return "SLOWER";
   if (m.verdict == "faster") return "faster";
-  if (m.verdict == "no_change") return "no change within noise";
-  if (m.verdict == "not_enough_samples")
-    return fmt::format("not tested: fewer than {} samples in a run", s.min_samples);
-  if (m.verdict == "single_value") return "not tested: one value per run";
-  return m.verdict;
+  if (m.verdict == "no_change")
+    return fmt::format("no change within noise (a change of more than {:.1f}% would have been seen)", m.mde_percent);
+  if (m.p_value < 0.0)
+    return fmt::format("not tested (one run on a side): {} of {:g}%", verdict_text(m.verdict),
+                       s.single_run_allowance_percent);
+  return verdict_text(m.verdict);
 }
 
 std::string interval_text(const MetricComparison& m) {
@@ -67,7 +68,8 @@ std::string tooltip(const MetricComparison& m, const CompareSettings& s) {
     t += fmt::format(", {:.0f}% interval {}; p adjusted {} (p {}{})", s.confidence * 100.0, interval_text(m),
                      format_p_value(m.p_adjusted), format_p_value(m.p_value), m.exact ? ", exact" : "");
   }
-  t += fmt::format("; n {}/{}; {}", m.n_before, m.n_after, verdict_words(m, s));
+  t += fmt::format("; runs {}/{}, n {}/{}; {}", m.runs_before.size(), m.runs_after.size(), m.n_before, m.n_after,
+                   verdict_words(m, s));
   if (!m.higher_is_better) t += " (lower is better)";
   return t;
 }
@@ -158,7 +160,8 @@ void render_header(const Comparison& c, std::string& out) {
 void render_summary(const Comparison& c, double fail_on_percent, std::string& out) {
   int beyond = 0;
   for (const MetricComparison& m : c.metrics) {
-    if (m.verdict == "slower" && regression_percent(m) > fail_on_percent) ++beyond;
+    if ((m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent)
+      ++beyond;
   }
   const ComparisonSummary& sum = c.summary;
   const char* css = beyond > 0 ? "fail" : (sum.slower > 0 || !c.comparability.empty()) ? "warn" : "pass";
@@ -177,6 +180,9 @@ void render_summary(const Comparison& c, double fail_on_percent, std::string& ou
     append(out, " ({} only in BEFORE, {} only in AFTER)", sum.only_before, sum.only_after);
   }
   out += ".</p>\n";
+  append(out, "<p>Runs: {} BEFORE, {} AFTER; {}.", c.runs_before, c.runs_after, escape(method_line(c)));
+  if (sum.no_change > 0) append(out, " No change: {}.", escape(mde_words(c)));
+  out += "</p>\n";
   if (!c.comparability.empty()) {
     append(out, "<p>The runs are not comparable in every way: {} difference{} below.</p>\n", c.comparability.size(),
            c.comparability.size() == 1 ? "" : "s");
@@ -213,6 +219,11 @@ svg::ChangeRow change_row(const MetricComparison& m, const CompareSettings& s) {
   r.css_class = is_untested(m) ? "untested" : m.verdict == "no_change" ? "no-change" : m.verdict;
   r.value_text = fmt::format("{:+.1f}%", m.change_percent);
   r.tooltip = tooltip(m, s);
+  if (m.before > 0.0 && m.runs_before.size() + m.runs_after.size() > 2) {
+    // Only with repeats: one run a side would draw its two points on the dot's two ends.
+    for (double v : m.runs_before) r.before_points_percent.push_back(100.0 * (v / m.before - 1.0));
+    for (double v : m.runs_after) r.after_points_percent.push_back(100.0 * (v / m.before - 1.0));
+  }
   return r;
 }
 
@@ -259,7 +270,8 @@ void render_charts(const Comparison& c, std::string& out) {
   }
   append(out,
          "<p class=\"note\">Dot: the change of the median, AFTER against BEFORE; whisker: its {:.0f}% interval; red "
-         "slower, green faster, grey no change within noise, open dot not tested (no interval). For busbw, MB/s, "
+         "slower, green faster, grey no change within noise, open dot not tested (no interval); with repeats, "
+         "small squares: each run's median (BEFORE grey above the row, AFTER below). For busbw, MB/s, "
          "IOPS and ops/s a negative change is slower; for latency a positive one. Hover a row for the medians, p "
          "value and sample counts.</p>\n",
          c.settings.confidence * 100.0);
@@ -308,8 +320,10 @@ void render_tables(const Comparison& c, std::string& out) {
     render_metric_table(faster, c.settings, out);
   }
   if (!untested.empty()) {
-    append(out, "<h3>Not tested ({}): fewer than {} samples in a run, change only; largest first</h3>\n",
-           untested.size(), c.settings.min_samples);
+    append(out,
+           "<h3>Not tested ({}): one run on a side, change only, judged against the {:g}% run-to-run allowance; "
+           "largest first</h3>\n",
+           untested.size(), c.settings.single_run_allowance_percent);
     out += "<table><tr><th>metric</th><th>before</th><th>after</th><th>change</th><th>n</th><th>why</th></tr>\n";
     for (std::size_t i = 0; i < untested.size() && i < kMaxUntestedRows; ++i) {
       const MetricComparison& m = *untested[i];
@@ -345,16 +359,8 @@ void render_only(const Comparison& c, std::string& out) {
 }
 
 void render_method(const Comparison& c, std::string& out) {
-  const CompareSettings& s = c.settings;
-  const ComparisonSummary& sum = c.summary;
-  append(out,
-         "<section id=\"method\">\n<h2>Method</h2>\n<p class=\"note\">Two-sided Mann-Whitney U on per-iteration busbw "
-         "and per-rank filesystem numbers, p adjusted for the {} metrics tested ({}); a metric is slower or faster "
-         "only when p &lt; {:g} and |change| &gt;= {:g}% (a significant but smaller change of a stable system is "
-         "noise). Change: ratio of medians; interval: {:.0f}% percentile bootstrap, {} resamples, fixed seed. "
-         "Settings: {}.</p>\n</section>\n",
-         sum.slower + sum.faster + sum.no_change, s.correction == "none" ? "no correction" : "Benjamini-Hochberg",
-         s.alpha, s.min_change_percent, s.confidence * 100.0, s.bootstrap_resamples, escape(s.source));
+  append(out, "<section id=\"method\">\n<h2>Method</h2>\n<p class=\"note\">{}.</p>\n</section>\n",
+         escape(method_text(c)));
 }
 
 }  // namespace

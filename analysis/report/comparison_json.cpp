@@ -2,6 +2,8 @@
 // (analysis/report/); pure, local; throws nothing. Every number is the Comparison's.
 #include "analysis/report/comparison_json.hpp"
 
+#include "analysis/report/comparison_text.hpp"
+
 namespace podperf {
 
 nlohmann::json comparison_json(const Comparison& c) {
@@ -31,6 +33,9 @@ nlohmann::json comparison_json(const Comparison& c) {
                        {"p_value", tested ? json(m.p_value) : json(nullptr)},
                        {"p_adjusted", tested ? json(m.p_adjusted) : json(nullptr)},
                        {"exact", m.exact},
+                       {"mde_percent", m.mde_percent},
+                       {"runs_before", m.runs_before},
+                       {"runs_after", m.runs_after},
                        {"n_before", m.n_before},
                        {"n_after", m.n_after},
                        {"verdict", m.verdict}});
@@ -40,14 +45,16 @@ nlohmann::json comparison_json(const Comparison& c) {
     notes.push_back({{"what", n.what}, {"before", n.before}, {"after", n.after}});
   }
   const ComparisonSummary& s = c.summary;
-  return {{"before", {{"source", c.before_source}, {"run_id", c.before_run_id}}},
-          {"after", {{"source", c.after_source}, {"run_id", c.after_run_id}}},
+  return {{"before", {{"source", c.before_source}, {"run_id", c.before_run_id}, {"runs", c.runs_before}}},
+          {"after", {{"source", c.after_source}, {"run_id", c.after_run_id}, {"runs", c.runs_after}}},
+          {"method", c.method},
+          {"method_text", method_text(c)},
           {"settings",
            {{"alpha", c.settings.alpha},
             {"min_change_percent", c.settings.min_change_percent},
-            {"min_samples", c.settings.min_samples},
             {"confidence", c.settings.confidence},
-            {"bootstrap_resamples", c.settings.bootstrap_resamples},
+            {"power", c.settings.power},
+            {"single_run_allowance_percent", c.settings.single_run_allowance_percent},
             {"correction", c.settings.correction},
             {"source", c.settings.source}}},
           {"summary",
@@ -55,6 +62,9 @@ nlohmann::json comparison_json(const Comparison& c) {
             {"slower", s.slower},
             {"no_change", s.no_change},
             {"untested", s.untested},
+            {"beyond_allowance", s.beyond_allowance},
+            {"mde_median_percent", s.mde_median_percent},
+            {"mde_max_percent", s.mde_max_percent},
             {"only_before", s.only_before},
             {"only_after", s.only_after}}},
           {"comparability", notes},

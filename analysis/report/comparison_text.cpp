@@ -42,6 +42,49 @@ std::string table(const std::vector<const MetricComparison*>& rows, std::size_t 
 
 }  // namespace
 
+std::string verdict_text(const std::string& verdict) {
+  if (verdict == "within_allowance") return "within the run-to-run allowance";
+  if (verdict == "slower_beyond_allowance") return "SLOWER beyond the run-to-run allowance";
+  if (verdict == "faster_beyond_allowance") return "faster beyond the run-to-run allowance";
+  if (verdict == "no_change") return "no change within noise";
+  return verdict;
+}
+
+std::string method_line(const Comparison& c) {
+  if (c.method == "run_level_welch") return "the run is the unit (Welch's t on per-run medians)";
+  return "one run on a side: no test, changes judged against the run-to-run allowance (3 runs per side to test)";
+}
+
+std::string mde_words(const Comparison& c) {
+  if (c.summary.no_change == 0) return "";
+  return fmt::format("a change of more than {:.1f}% would have been seen (median over these metrics; {:.1f}% at most)",
+                     c.summary.mde_median_percent, c.summary.mde_max_percent);
+}
+
+std::string method_text(const Comparison& c) {
+  const CompareSettings& s = c.settings;
+  if (c.method == "run_level_welch") {
+    return fmt::format(
+        "the run is the statistical unit ({} BEFORE, {} AFTER runs): each metric is summarized per run (its "
+        "median) and the per-run medians are compared with Welch's two-sided t test on their logarithms "
+        "(benchstat's model of one sample per run), p adjusted for the {} metrics tested ({}); slower or faster "
+        "only when p < {:g} and |change| >= {:g}%. Change: ratio of geometric means of the per-run medians; "
+        "interval: {:.0f}% Welch t interval (analytic); a no change states the change the test finds with {:.0f}% "
+        "power. Runs on one side must be separate jobs: blocks of one job would not capture launch-to-launch "
+        "variance. Settings: {}",
+        c.runs_before, c.runs_after, c.summary.slower + c.summary.faster + c.summary.no_change,
+        s.correction == "none" ? "no correction" : "Benjamini-Hochberg", s.alpha, s.min_change_percent,
+        s.confidence * 100.0, s.power * 100.0, s.source);
+  }
+  return fmt::format(
+      "one run on a side ({} BEFORE, {} AFTER): iterations of one job share its placement, links and load, so they "
+      "cannot measure the run-to-run spread and no significance is claimed from them; a change beyond the "
+      "run-to-run allowance of {:g}% is reported (and a regression beyond it and beyond --fail-on exits 1). Give 3 "
+      "or more runs per side (--before RUN... --after RUN...) to test. Change: ratio of the runs' medians. "
+      "Settings: {}",
+      c.runs_before, c.runs_after, s.single_run_allowance_percent, s.source);
+}
+
 std::string format_metric_value(double v, const std::string& unit) {
   return format_value(v, unit);
 }
@@ -61,9 +104,11 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
     out += fmt::format(" ({} only in BEFORE, {} only in AFTER)", sum.only_before, sum.only_after);
   }
   out += "\n";
+  out += fmt::format("Runs: {} BEFORE, {} AFTER; {}\n", c.runs_before, c.runs_after, method_line(c));
   int beyond = 0;
   for (const MetricComparison& m : c.metrics) {
-    if (m.verdict == "slower" && regression_percent(m) > fail_on_percent) ++beyond;
+    if ((m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent)
+      ++beyond;
   }
   out += beyond > 0 ? fmt::format("REGRESSION: {} metric{} slower by more than {:g}% (--fail-on)\n", beyond,
                                   beyond == 1 ? "" : "s", fail_on_percent)
@@ -81,7 +126,7 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
   for (const MetricComparison& m : c.metrics) {
     if (m.verdict == "slower") slower.push_back(&m);
     if (m.verdict == "faster") faster.push_back(&m);
-    if (m.verdict == "not_enough_samples" || m.verdict == "single_value") untested.push_back(&m);
+    if (m.p_value < 0.0) untested.push_back(&m);
   }
   std::stable_sort(slower.begin(), slower.end(), by_change);
   std::stable_sort(faster.begin(), faster.end(), by_change);
@@ -91,15 +136,21 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
     out += fmt::format("\nSlower ({}), largest first:\n{}", slower.size(), table(slower, kCap, s.confidence));
   if (!faster.empty())
     out += fmt::format("\nFaster ({}), largest first:\n{}", faster.size(), table(faster, kCap, s.confidence));
-  out += fmt::format("\nNo change within noise: {} metric{} (adjusted p >= {:g} or |change| < {:g}%)\n", sum.no_change,
-                     sum.no_change == 1 ? "" : "s", s.alpha, s.min_change_percent);
+  if (sum.no_change > 0) {
+    out += fmt::format("\nNo change within noise: {} metric{} (adjusted p >= {:g} or |change| < {:g}%); {}\n",
+                       sum.no_change, sum.no_change == 1 ? "" : "s", s.alpha, s.min_change_percent, mde_words(c));
+  }
   if (!untested.empty()) {
-    out += fmt::format("Not tested: {} metric{} (fewer than {} samples in a run; change only), largest changes:\n",
-                       untested.size(), untested.size() == 1 ? "" : "s", s.min_samples);
+    out += fmt::format(
+        "\nNot tested: {} metric{} (one run on a side: no significance from iterations, which share their job's "
+        "state; {} beyond the {:g}% run-to-run allowance); no change means: a change of more than {:g}% would have "
+        "been flagged. Largest changes:\n",
+        untested.size(), untested.size() == 1 ? "" : "s", sum.beyond_allowance, s.single_run_allowance_percent,
+        std::max(s.single_run_allowance_percent, s.min_change_percent));
     for (std::size_t i = 0; i < untested.size() && i < 5; ++i) {
       const MetricComparison& m = *untested[i];
-      out += fmt::format("  {}: {} -> {} ({:+.1f}%, n {}/{})\n", m.name, format_value(m.before, m.unit),
-                         format_value(m.after, m.unit), m.change_percent, m.n_before, m.n_after);
+      out += fmt::format("  {}: {} -> {} ({:+.1f}%, {})\n", m.name, format_value(m.before, m.unit),
+                         format_value(m.after, m.unit), m.change_percent, verdict_text(m.verdict));
     }
   }
   auto examples = [](const std::vector<std::string>& names) {
@@ -111,13 +162,7 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
     out += fmt::format("Only in BEFORE: {} ({})\n", c.only_before.size(), examples(c.only_before));
   if (!c.only_after.empty())
     out += fmt::format("Only in AFTER: {} ({})\n", c.only_after.size(), examples(c.only_after));
-  out += fmt::format(
-      "\nMethod: two-sided Mann-Whitney U on per-iteration busbw and per-rank filesystem numbers, p adjusted for the "
-      "{} metrics tested ({}); a metric is slower or faster only when p < {:g} and |change| >= {:g}% (a significant "
-      "but smaller change of a stable system is noise). Change: ratio of medians; interval: {:.0f}% percentile "
-      "bootstrap, {} resamples, fixed seed. Settings: {}\n",
-      sum.slower + sum.faster + sum.no_change, s.correction == "none" ? "no correction" : "Benjamini-Hochberg", s.alpha,
-      s.min_change_percent, s.confidence * 100.0, s.bootstrap_resamples, s.source);
+  out += "\nMethod: " + method_text(c) + "\n";
   return out;
 }
 

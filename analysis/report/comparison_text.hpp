@@ -14,6 +14,15 @@ std::string comparison_text(const Comparison& c, double fail_on_percent);
 
 // A metric's value with its unit as the text prints it ("12.34 GB/s", "1234 MB/s", "812.3 us").
 std::string format_metric_value(double v, const std::string& unit);
+// The verdict for people ("within the run-to-run allowance", "SLOWER beyond the run-to-run allowance").
+std::string verdict_text(const std::string& verdict);
+// One line naming the method and the unit ("the run is the unit (Welch's t on per-run medians)").
+std::string method_line(const Comparison& c);
+// The paragraph saying how the verdicts were reached (method, runs per side, correction, settings).
+std::string method_text(const Comparison& c);
+// "a change of more than 4.1% would have been seen (median over these metrics; 9.0% at most)"; "" when
+// no metric is no_change.
+std::string mde_words(const Comparison& c);
 // A p value as the text prints it: "0.0123", "<0.0001", "-" when not tested (negative).
 std::string format_p_value(double p);
 

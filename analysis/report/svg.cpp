@@ -308,6 +308,12 @@ std::string change_chart(const ChangeChart& c) {
       lo = std::min(lo, r.low_percent);
       hi = std::max(hi, r.high_percent);
     }
+    for (const auto* points : {&r.before_points_percent, &r.after_points_percent}) {
+      for (double v : *points) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    }
   }
   if (hi - lo < 2.0) {
     lo -= 1.0;
@@ -361,6 +367,15 @@ std::string change_chart(const ChangeChart& c) {
         append(out, "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"2\"/>", num(px(v)),
                num(yc - 4.0), num(yc + 4.0), r.colour);
       }
+    }
+    // The runs: BEFORE as grey marks above the row's line, AFTER in the row's colour below it.
+    for (double v : r.before_points_percent) {
+      append(out, "<rect class=\"run before\" x=\"{}\" y=\"{}\" width=\"3\" height=\"3\" fill=\"#999\"/>",
+             num(px(v) - 1.5), num(yc - 8.0));
+    }
+    for (double v : r.after_points_percent) {
+      append(out, "<rect class=\"run after\" x=\"{}\" y=\"{}\" width=\"3\" height=\"3\" fill=\"{}\"/>",
+             num(px(v) - 1.5), num(yc + 5.0), r.colour);
     }
     append(out, "<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.5\"/>",
            num(px(r.change_percent)), num(yc), r.hollow ? "#fff" : r.colour, r.colour);

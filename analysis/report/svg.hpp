@@ -93,6 +93,9 @@ struct ChangeRow {
   std::string css_class;   // added to the row's class ("change <css_class>")
   std::string value_text;  // printed after the row ("-20.1%")
   std::string tooltip;     // the <title> of the whole row
+  // Per-run points, in percent of the BEFORE value (BEFORE above the row, AFTER below); empty: none.
+  std::vector<double> before_points_percent;
+  std::vector<double> after_points_percent;
 };
 
 struct ChangeChart {

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# podperf compare on the fixed runs of tests/fixtures/runs/compare (made by make_fixtures.py): the same
-# healthy cluster twice is no change (exit 0); one pair 20% slower is exactly that pair, exit 1 with
-# --fail-on 10 and 0 with --fail-on 25; runs of different clusters warn and compare the common part;
-# a results directory works as an argument; --html writes a self-contained page with the charts (exit 3
-# when it cannot be written); a truncated or missing run.json is exit 2 naming the file.
+# podperf compare on the fixed runs of tests/fixtures/runs/compare (made by make_fixtures.py). One run
+# per side: nothing is tested, healthy twice exits 0, a 20% slower pair is within the 25% run-to-run
+# allowance (exit 0) and beyond --allowance 10 (exit 1). Three runs per side (--before/--after): the
+# slow pair is exactly that pair, exit 1 with --fail-on 10 and 0 with --fail-on 25; healthy repeats are
+# no change with the smallest change that would have been seen. Bad combinations (--before without
+# --after, runs of other nodes or sizes on one side) are exit 2; runs of different clusters across the
+# sides warn and compare the common part; a results directory works as an argument; --html writes a
+# self-contained page with the charts and per-run points (exit 3 when it cannot be written); a
+# truncated or missing run.json is exit 2 naming the file.
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF_BINARY}
 FIX=$(cd "$(dirname "$0")/../fixtures/runs/compare" && pwd)
@@ -13,20 +17,52 @@ PASSED=0
 FAILED=0
 pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
 fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+H="$FIX/healthy_1.json $FIX/healthy_2.json $FIX/healthy_3.json"
+S="$FIX/slow_pair.json $FIX/slow_pair_2.json $FIX/slow_pair_3.json"
 
-# The same healthy cluster twice: every metric no change, exit 0, summary first.
+# One run per side, the same healthy cluster twice: nothing tested, exit 0, summary first, the caveat.
 "$PODPERF" compare "$FIX/healthy_1.json" "$FIX/healthy_2.json" >"$WORK/healthy" 2>"$WORK/err"
 rc=$?
 if [[ $rc -eq 0 ]]; then pass "healthy twice: exit 0"; else fail "healthy twice: exit $rc: $(cat "$WORK/err")"; fi
-if sed -n 2p "$WORK/healthy" | grep -q "^Summary: 0 slower, 0 faster, [0-9]* no change within noise, 0 not tested"; then
-  pass "healthy twice: the summary (second line) says no change"
+if sed -n 2p "$WORK/healthy" | grep -q "^Summary: 0 slower, 0 faster, 0 no change within noise, [1-9][0-9]* not tested" &&
+  grep -q "^Runs: 1 BEFORE, 1 AFTER; one run on a side" "$WORK/healthy" &&
+  grep -q "no significance is claimed" "$WORK/healthy"; then
+  pass "healthy twice, one run a side: no test, the caveat stated"
 else
-  fail "healthy twice: $(head -3 "$WORK/healthy")"
+  fail "healthy twice: $(head -4 "$WORK/healthy")"
 fi
 if ! grep -q "WARNING" "$WORK/healthy"; then pass "healthy twice: comparable"; else fail "healthy twice warns: $(grep -A3 WARNING "$WORK/healthy")"; fi
+# One run per side, one pair 20% slower: within the 25% allowance; beyond --allowance 10.
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --fail-on 10 >"$WORK/slow1" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q "^No regression beyond 10%" "$WORK/slow1"; then
+  pass "slow pair, one run a side: within the 25% allowance, exit 0"
+else
+  fail "slow pair one run: exit $rc: $(head -4 "$WORK/slow1")"
+fi
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --allowance 10 >"$WORK/slow1a" 2>&1
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "^REGRESSION: 2 metrics slower by more than 0%" "$WORK/slow1a" &&
+  [[ $(grep -c "node1<->node2 .*SLOWER beyond the run-to-run allowance" "$WORK/slow1a") -eq 2 ]]; then
+  pass "slow pair, one run a side, --allowance 10: exit 1, the pair beyond the allowance"
+else
+  fail "slow pair --allowance 10: exit $rc: $(cat "$WORK/slow1a")"
+fi
 
-# One pair 20% slower.
-"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --fail-on 10 >"$WORK/slow" 2>&1
+# Healthy repeats, two against two: no change, with the smallest change that would have been seen.
+"$PODPERF" compare --before "$FIX/healthy_1.json" "$FIX/healthy_2.json" --after "$FIX/healthy_3.json" "$FIX/healthy_4.json" >"$WORK/h22" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q "^Summary: 0 slower, 0 faster, [1-9][0-9]* no change within noise, 0 not tested" "$WORK/h22" &&
+  grep -qE "^No change within noise: .*a change of more than [0-9.]+% would have been seen" "$WORK/h22" &&
+  grep -q "^Runs: 2 BEFORE, 2 AFTER; the run is the unit" "$WORK/h22"; then
+  pass "healthy 2 vs 2: no change, the minimum detectable effect stated"
+else
+  fail "healthy 2 vs 2: exit $rc: $(head -8 "$WORK/h22")"
+fi
+
+# One pair 20% slower, three runs per side.
+# shellcheck disable=SC2086
+"$PODPERF" compare --before $H --after $S --fail-on 10 >"$WORK/slow" 2>&1
 rc=$?
 if [[ $rc -eq 1 ]]; then pass "slow pair, --fail-on 10: exit 1"; else fail "slow pair --fail-on 10: exit $rc"; cat "$WORK/slow"; fi
 if grep -q "^Summary: 2 slower, 0 faster" "$WORK/slow" && grep -q "^REGRESSION: 2 metrics slower by more than 10%" "$WORK/slow"; then
@@ -39,7 +75,8 @@ if [[ $(grep -c "^  pair node1<->node2 all_reduce float [0-9]*M busbw .* -[12][0
 else
   fail "slow pair table: $(sed -n '/^Slower/,/^$/p' "$WORK/slow")"
 fi
-"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --fail-on 25 >"$WORK/slow25" 2>&1
+# shellcheck disable=SC2086
+"$PODPERF" compare --before $H --after $S --fail-on 25 >"$WORK/slow25" 2>&1
 rc=$?
 if [[ $rc -eq 0 ]] && grep -q "^No regression beyond 25%" "$WORK/slow25"; then
   pass "slow pair, --fail-on 25: exit 0"
@@ -47,27 +84,50 @@ else
   fail "slow pair --fail-on 25: exit $rc: $(head -3 "$WORK/slow25")"
 fi
 # Reversed: the pair got faster; nothing regressed.
-"$PODPERF" compare "$FIX/slow_pair.json" "$FIX/healthy_1.json" >"$WORK/fast" 2>&1
+# shellcheck disable=SC2086
+"$PODPERF" compare --before $S --after $H >"$WORK/fast" 2>&1
 rc=$?
 if [[ $rc -eq 0 ]] && grep -q "^Summary: 0 slower, 2 faster" "$WORK/fast"; then pass "reversed: 2 faster, exit 0"; else fail "reversed: exit $rc: $(head -3 "$WORK/fast")"; fi
 
 # JSON output.
-"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --json >"$WORK/slow.json" 2>&1
+# shellcheck disable=SC2086
+"$PODPERF" compare --before $H --after $S --json >"$WORK/slow.json" 2>&1
 rc=$?
-if [[ $rc -eq 1 ]] && jq -e '.summary.slower == 2 and .regressed == true and
+if [[ $rc -eq 1 ]] && jq -e '.summary.slower == 2 and .regressed == true and .method == "run_level_welch" and
+    .before.runs == 3 and .after.runs == 3 and
     ([.metrics[] | select(.verdict == "slower") | .key.nodes] | unique == ["node1<->node2"]) and
-    all(.metrics[]; has("p_value") and has("ci_low_percent") and has("change_percent"))' "$WORK/slow.json" >/dev/null; then
-  pass "--json: the slower metrics are node1<->node2, every metric has p and interval"
+    all(.metrics[]; has("p_value") and has("ci_low_percent") and has("change_percent") and has("mde_percent") and
+        (.runs_before | length) == 3)' "$WORK/slow.json" >/dev/null; then
+  pass "--json: the slower metrics are node1<->node2, every metric has p, interval, MDE and its per-run medians"
 else
   fail "--json: exit $rc: $(head -c 600 "$WORK/slow.json")"
 fi
 # A larger --min-change turns the -20% into noise.
-"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --min-change 30 >"$WORK/min" 2>&1
+# shellcheck disable=SC2086
+"$PODPERF" compare --before $H --after $S --min-change 30 >"$WORK/min" 2>&1
 rc=$?
 if [[ $rc -eq 0 ]] && grep -q "^Summary: 0 slower" "$WORK/min"; then pass "--min-change 30: no slower metric"; else fail "--min-change 30: exit $rc"; fi
 
-# --html: the text still on stdout, a self-contained page with a chart per pair size and the slow pair in red.
-"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --fail-on 10 --html "$WORK/compare.html" >"$WORK/html.out" 2>"$WORK/html.err"
+# Bad combinations: exit 2, one line saying what.
+"$PODPERF" compare --before "$FIX/healthy_1.json" >/dev/null 2>"$WORK/half.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "before without --after" "$WORK/half.err"; then pass "--before without --after: exit 2"; else fail "--before alone: exit $rc: $(cat "$WORK/half.err")"; fi
+"$PODPERF" compare --before "$FIX/healthy_1.json" "$FIX/other_cluster.json" --after $S >/dev/null 2>"$WORK/mix.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "healthy_1.json and .*other_cluster.json are not repeats of one setup (nodes" "$WORK/mix.err" &&
+  [[ $(wc -l <"$WORK/mix.err") -eq 1 ]]; then
+  pass "runs of another cluster on one side: exit 2 naming both"
+else
+  fail "mixed side: exit $rc: $(cat "$WORK/mix.err")"
+fi
+"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/healthy_2.json" --before "$FIX/healthy_3.json" --after "$FIX/healthy_4.json" >/dev/null 2>"$WORK/both.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "not both" "$WORK/both.err"; then pass "positional and --before at once: exit 2"; else fail "both forms: exit $rc: $(cat "$WORK/both.err")"; fi
+
+# --html: the text still on stdout, a self-contained page with a chart per pair size, the slow pair in
+# red, the per-run points and the method.
+# shellcheck disable=SC2086
+"$PODPERF" compare --before $H --after $S --fail-on 10 --html "$WORK/compare.html" >"$WORK/html.out" 2>"$WORK/html.err"
 rc=$?
 if [[ $rc -eq 1 && -s "$WORK/compare.html" ]] && grep -q "^Summary: 2 slower" "$WORK/html.out" &&
   grep -q "podperf compare: wrote $WORK/compare.html" "$WORK/html.err"; then
@@ -81,6 +141,12 @@ if grep -q '<svg id="compare-chart-pair-all_reduce-float-16M" class="chart chang
   pass "--html: the change charts, node1<->node2 slower at both sizes, the regression named"
 else
   fail "--html: page lacks the chart or the slow pair: $(grep -o '<svg id="[^"]*"' "$WORK/compare.html" | head)"
+fi
+if [[ $(grep -o '<rect class="run after"' "$WORK/compare.html" | wc -l) -ge 3 ]] &&
+  grep -q "Runs: 3 BEFORE, 3 AFTER" "$WORK/compare.html" && grep -q "Welch" "$WORK/compare.html"; then
+  pass "--html: per-run points, runs per side and the method"
+else
+  fail "--html: no per-run points or method"
 fi
 if ! grep -qE "https?://|<script|<link|url\(" "$WORK/compare.html" && grep -q "Content-Security-Policy" "$WORK/compare.html"; then
   pass "--html: self-contained (no URL, script or link; CSP)"
@@ -108,7 +174,7 @@ if grep -q "^WARNING: the runs are not comparable" "$WORK/other" &&
 else
   fail "other cluster warnings: $(sed -n '1,12p' "$WORK/other")"
 fi
-if grep -q "^Summary: 0 slower, 0 faster, [1-9][0-9]* no change" "$WORK/other" && grep -q "^Only in BEFORE: " "$WORK/other"; then
+if grep -q "^Summary: 0 slower, 0 faster, 0 no change within noise, [1-9][0-9]* not tested" "$WORK/other" && grep -q "^Only in BEFORE: " "$WORK/other"; then
   pass "other cluster: the common metrics compared, the rest counted"
 else
   fail "other cluster summary: $(sed -n 2p "$WORK/other")"
@@ -117,7 +183,7 @@ fi
 # A results directory as an argument.
 mkdir -p "$WORK/results/r1"
 cp "$FIX/slow_pair.json" "$WORK/results/r1/run.json"
-"$PODPERF" compare "$FIX/healthy_1.json" "$WORK/results/r1" >"$WORK/dir" 2>&1
+"$PODPERF" compare "$FIX/healthy_1.json" "$WORK/results/r1" --allowance 10 >"$WORK/dir" 2>&1
 rc=$?
 if [[ $rc -eq 1 ]] && grep -q "AFTER $WORK/results/r1/run.json" "$WORK/dir"; then pass "directory argument: its run.json"; else fail "directory: exit $rc: $(head -2 "$WORK/dir")"; fi
 mkdir -p "$WORK/empty"

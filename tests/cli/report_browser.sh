@@ -80,8 +80,8 @@ mkdir -p "$ARTIFACTS" && cp "$WORK/report.png" "$ARTIFACTS/report_browser.png" 2
   cp "$HTML" "$ARTIFACTS/report_browser.html" && echo "artifacts: $ARTIFACTS/report_browser.png, report_browser.html"
 
 # podperf compare --html in the browser.
-"$PODPERF" compare "$COMPARE_FIX/healthy_1.json" "$COMPARE_FIX/slow_pair.json" --html "$WORK/compare.html" \
-  >"$WORK/compare.out" 2>"$WORK/compare.err"
+"$PODPERF" compare --before "$COMPARE_FIX"/healthy_{1,2,3}.json --after "$COMPARE_FIX"/slow_pair{,_2,_3}.json \
+  --html "$WORK/compare.html" >"$WORK/compare.out" 2>"$WORK/compare.err"
 rc=$?
 if [[ $rc -eq 1 && -s "$WORK/compare.html" ]]; then
   pass "podperf compare --html: exit 1 (a slower pair), the page written"

@@ -15,9 +15,9 @@
 
 #include "analysis/compare.hpp"
 #include "analysis/run_json.hpp"
-#include "offline/compare_command.hpp"
 #include "golden.hpp"
 #include "noisy_runs.hpp"
+#include "offline/compare_command.hpp"
 
 namespace podperf {
 namespace {
@@ -48,7 +48,12 @@ Comparison fixed_comparison() {
   after.fs_rate_factor = 1.1;
   after.fs_latency_factor = 1.0 / 1.1;
   after.nccl_version = "NCCL 2.21.6";
-  Comparison c = compare_runs(make_noisy_run(spec, 1), make_noisy_run(after, 2), load_compare_settings(""));
+  std::vector<Run> before_runs, after_runs;
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    before_runs.push_back(make_noisy_run(spec, 1 + i));
+    after_runs.push_back(make_noisy_run(after, 4 + i));
+  }
+  Comparison c = compare_runs(before_runs, after_runs, load_compare_settings(""));
   c.before_source = "results/before/run.json";
   c.after_source = "results/after/run.json";
   return c;
@@ -97,7 +102,7 @@ TEST(CompareHtml, IsSelfContainedWithTheSummaryFirstAndAChartPerGroup) {
                   "<g class=\"change slower\"><title>pair node1&lt;-&gt;node4 all_reduce float 256M busbw: "
                   "before "));
   EXPECT_TRUE(has(html, "stroke=\"#d62728\""));
-  EXPECT_TRUE(has(html, "; n 20/20; SLOWER</title>"));
+  EXPECT_TRUE(has(html, "; runs 3/3, n 60/60; SLOWER</title>"));
   // The slower table names the pair, largest first.
   EXPECT_TRUE(has(html, "<h3 class=\"tag-slower\">Slower (3), largest first</h3>"));
   // Only layout: the same Comparison gives the same bytes; another --fail-on changes the summary only.
@@ -195,20 +200,22 @@ TEST(CompareHtml, ManyMetricsAreCapped) {
   EXPECT_LT(html.size(), 100'000u);
 }
 
-// One rank per node: per-node filesystem numbers are single values: an open dot, no whisker, listed
-// as not tested.
+// One run per side: nothing is tested: open dots, no whisker, listed as not tested with the allowance.
 TEST(CompareHtml, UntestedMetricsAreOpenDotsAndListed) {
   ClusterSpec spec;
   spec.fs_ranks_per_node = 1;
   ClusterSpec slow = spec;
   slow.fs_rate_factor = 0.5;
   const Comparison c = compare_runs(make_noisy_run(spec, 1), make_noisy_run(slow, 2), load_compare_settings(""));
-  ASSERT_EQ(c.summary.untested, 12);
+  ASSERT_EQ(c.summary.untested, static_cast<int>(c.metrics.size()));
   const std::string html = render_compare_html(c, 0.0);
-  EXPECT_EQ(count(html, "<g class=\"change untested\">"), 12u);
+  EXPECT_EQ(count(html, "<g class=\"change untested\">"), c.metrics.size());
   EXPECT_TRUE(has(html, "fill=\"#fff\" stroke=\"#8c8c8c\""));
-  EXPECT_TRUE(has(html, "<h3>Not tested (12): fewer than 4 samples in a run, change only; largest first</h3>"));
-  EXPECT_TRUE(has(html, "<td>not tested: one value per run</td>"));
+  EXPECT_TRUE(has(html, fmt::format("<h3>Not tested ({}): one run on a side, change only, judged against the 25% "
+                                    "run-to-run allowance; largest first</h3>",
+                                    c.metrics.size())));
+  EXPECT_TRUE(has(html, "<td>not tested (one run on a side): SLOWER beyond the run-to-run allowance of 25%</td>"));
+  EXPECT_TRUE(has(html, "Runs: 1 BEFORE, 1 AFTER; one run on a side"));
 }
 
 TEST(CompareCommandHtml, WritesThePageAndExit3WhenItCannot) {
@@ -225,10 +232,11 @@ TEST(CompareCommandHtml, WritesThePageAndExit3WhenItCannot) {
   o.before = (dir / "before.json").string();
   o.after = (dir / "after.json").string();
   o.fail_on_percent = 10.0;
+  o.allowance_percent = 10.0;  // one run a side: the 20% slower pair is beyond a 10% allowance
   o.html = (dir / "compare.html").string();
   std::ostringstream out, err;
   EXPECT_EQ(run_compare_command(o, out, err), 1) << err.str();
-  EXPECT_TRUE(has(out.str(), "Summary: 3 slower"));  // the text still goes to stdout
+  EXPECT_TRUE(has(out.str(), "REGRESSION: 3 metrics"));  // the text still goes to stdout
   EXPECT_TRUE(has(err.str(), "podperf compare: wrote " + o.html));
   const std::string html = golden::read_file(o.html);
   EXPECT_TRUE(has(html, "<svg id=\"compare-chart-pair-all_reduce-float-16M\""));

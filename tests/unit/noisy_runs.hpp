@@ -1,7 +1,8 @@
 #pragma once
 // Pairs of synthetic runs for podperf compare's tests: a cluster of six nodes with a fixed true busbw
 // per pair and size, per-iteration log-normal noise with occasional hiccups, and two filesystem probes
-// with per-rank numbers; a ClusterSpec changes a pair, the filesystem, the nodes, sizes or versions.
+// with per-rank numbers, optionally a run effect shared by a run's iterations (the two-level model);
+// a ClusterSpec changes a pair, the filesystem, the nodes, sizes or versions.
 // Portable noise (own uniform and Box-Muller on mt19937_64): the same seed gives the same run everywhere.
 #include <algorithm>
 #include <cmath>
@@ -37,6 +38,10 @@ struct ClusterSpec {
   int iters = 20;
   double cv = 0.02;                // log-normal iteration noise
   double outlier_fraction = 0.05;  // iterations 30% slower (a hiccup)
+  // The run effect of the two-level model: every pair and size of one run gets its own log-normal factor
+  // of this cv, shared by all its iterations (placement, path hash, co-scheduled load); 0: none (and no
+  // draws, so the runs of the other tests stay the same).
+  double run_cv = 0.0;
   // Multiplies the pair's iteration times (1.25: busbw 20% lower).
   std::function<double(const std::string&, const std::string&, std::uint64_t)> time_factor =
       [](const std::string&, const std::string&, std::uint64_t) { return 1.0; };
@@ -95,8 +100,9 @@ inline Run make_noisy_run(const ClusterSpec& spec, std::uint64_t seed) {
         const double busbw = true_busbw_gbps(spec.labels[a], spec.labels[b], size);
         const double t_true =
             static_cast<double>(size) * 1.5 / (busbw * 1e9) * spec.time_factor(spec.labels[a], spec.labels[b], size);
+        const double run_factor = spec.run_cv > 0.0 ? std::exp(spec.run_cv * noise.normal()) : 1.0;
         for (int i = 0; i < spec.iters; ++i) {
-          double t = t_true * std::exp(spec.cv * noise.normal());
+          double t = t_true * run_factor * std::exp(spec.cv * noise.normal());
           if (noise.uniform() < spec.outlier_fraction) t *= 1.3;
           p.samples_s.push_back(t);
         }
