@@ -11,8 +11,9 @@ namespace podperf {
 
 static_assert(kNcclSuccess == ncclSuccess && kNcclInProgress == ncclInProgress);
 static_assert(kNcclInvalidArgument == ncclInvalidArgument && kNcclInvalidUsage == ncclInvalidUsage);
-static_assert(kNcclInt32 == ncclInt32 && kNcclFloat16 == ncclFloat16 && kNcclFloat32 == ncclFloat32);
-static_assert(kNcclFloat64 == ncclFloat64 && kNcclBfloat16 == ncclBfloat16 && kNcclSum == ncclSum);
+constexpr bool same(int a, int b) { return a == b; }
+static_assert(same(kNcclInt32, ncclInt32) && same(kNcclFloat16, ncclFloat16) && same(kNcclFloat32, ncclFloat32));
+static_assert(same(kNcclFloat64, ncclFloat64) && same(kNcclBfloat16, ncclBfloat16) && same(kNcclSum, ncclSum));
 static_assert(kNcclSplitNoColor == NCCL_SPLIT_NOCOLOR);
 static_assert(sizeof(NcclUniqueId) == sizeof(ncclUniqueId));
 static_assert(kNcclMinVersion == NCCL_VERSION(2, 18, 0) && kNcclAlltoAllVersion == NCCL_VERSION(2, 28, 0));
