@@ -111,6 +111,9 @@ void add_common_options(CLI::App* app, CommonOptions& o, bool with_sim = false) 
       ->check(CLI::IsMember(backends))
       ->capture_default_str();
 #endif
+  app->add_option("--nccl-library", o.nccl_library,
+                  "the libnccl.so to load for --backend nccl (default: libnccl.so.2 on LD_LIBRARY_PATH and the "
+                  "ld.so cache, then the nvidia-nccl pip wheel under the Python site-packages)");
   app->add_option("-b,--minbytes", o.min_bytes, "smallest message size in bytes (K/M/G suffixes)")
       ->capture_default_str();
   app->add_option("-e,--maxbytes", o.max_bytes, "largest message size")->capture_default_str();

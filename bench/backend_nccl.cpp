@@ -1,18 +1,20 @@
-// The NCCL backend (see backend_nccl.hpp), built with CUDA. Every OpKind is listed in each switch (no
-// default: a new op fails to compile here). Floor: bench; collective over a group.
+// The NCCL backend (see backend_nccl.hpp), built with CUDA: device buffers, the stream, the events
+// and the timing gate here; the communicator's life on NCCL's function table in bench/nccl_comm. Every OpKind is listed
+// in each switch (no default: a new op fails to compile here). Floor: bench; collective over a group.
 #include "bench/backend_nccl.hpp"
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <fmt/format.h>
-#include <nccl.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <set>
 #include <thread>
 
 #include "analysis/errors.hpp"
+#include "bench/nccl_comm.hpp"
 #include "kernels/pattern_device.hpp"
 
 namespace podperf {
@@ -27,10 +29,6 @@ constexpr int kWindows = 4;
   throw RuntimeFailure(fmt::format("CUDA failure at {}:{}: {} -> {} ({})", file, line, call, cudaGetErrorString(err),
                                    cudaGetErrorName(err)));
 }
-[[noreturn]] void throw_nccl(const char* file, int line, const char* call, ncclResult_t r, ncclComm_t comm) {
-  throw RuntimeFailure(fmt::format("NCCL failure at {}:{}: {} -> {} ({})", file, line, call, ncclGetErrorString(r),
-                                   ncclGetLastError(comm)));
-}
 
 #define PODPERF_CHECK_CUDA(call)                                                                    \
   do {                                                                                              \
@@ -38,90 +36,52 @@ constexpr int kWindows = 4;
     if (podperf_cuda_err_ != cudaSuccess) throw_cuda(__FILE__, __LINE__, #call, podperf_cuda_err_); \
   } while (0)
 
-// Non-blocking communicators: a call may return ncclInProgress; then the communicator's state is
-// polled (ncclCommGetAsyncError) until it leaves ncclInProgress, within the deadline.
-#define PODPERF_CHECK_NCCL(comm, deadline, what, call)                       \
-  do {                                                                       \
-    const ncclResult_t podperf_nccl_r_ = (call);                             \
-    if (podperf_nccl_r_ != ncclSuccess && podperf_nccl_r_ != ncclInProgress) \
-      throw_nccl(__FILE__, __LINE__, #call, podperf_nccl_r_, (comm));        \
-    wait_comm((comm), (deadline), (what), __FILE__, __LINE__, #call);        \
-  } while (0)
-
-using Clock = std::chrono::steady_clock;
-
-Clock::time_point deadline_after(double seconds) {
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-}
-
-void wait_comm(ncclComm_t comm, Clock::time_point deadline, const std::string& what, const char* file, int line,
-               const char* call) {
-  while (true) {
-    ncclResult_t state = ncclSuccess;
-    const ncclResult_t r = ncclCommGetAsyncError(comm, &state);
-    if (r != ncclSuccess) throw_nccl(file, line, "ncclCommGetAsyncError", r, comm);
-    if (state == ncclSuccess) return;
-    if (state != ncclInProgress) throw_nccl(file, line, call, state, comm);
-    if (Clock::now() > deadline) {
-      throw TimeoutError(fmt::format("{}: {} still in progress at the deadline", what, call));
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-  }
-}
-
-ncclDataType_t nccl_type(DType t) {
+int nccl_type(DType t) {
   switch (t) {
-    case DType::kFloat: return ncclFloat32;
-    case DType::kDouble: return ncclFloat64;
-    case DType::kInt32: return ncclInt32;
-    case DType::kHalf: return ncclFloat16;
-    case DType::kBfloat16: return ncclBfloat16;
+    case DType::kFloat: return kNcclFloat32;
+    case DType::kDouble: return kNcclFloat64;
+    case DType::kInt32: return kNcclInt32;
+    case DType::kHalf: return kNcclFloat16;
+    case DType::kBfloat16: return kNcclBfloat16;
   }
-  return ncclFloat32;
+  return kNcclFloat32;
 }
 
-ncclConfig_t nonblocking_config() {
-  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-  config.blocking = 0;
-  return config;
-}
-
-// Owns a non-blocking communicator: finalized and destroyed on success, aborted after an error or a
-// timeout. Never held in a static object.
-class NcclComm {
+// The timing gate's flag in mapped host memory: the GPU spins on it (device_gate) until release().
+class TimingGate {
  public:
-  NcclComm() = default;
-  explicit NcclComm(ncclComm_t comm) : comm_(comm) {}
-  NcclComm(NcclComm&& o) noexcept : comm_(std::exchange(o.comm_, nullptr)), failed_(o.failed_) {}
-  NcclComm& operator=(NcclComm&&) = delete;
-  ~NcclComm() { close(); }
-  [[nodiscard]] ncclComm_t get() const { return comm_; }
-  void mark_failed() { failed_ = true; }
-  void abort() noexcept {
-    if (comm_ != nullptr) ncclCommAbort(comm_);
-    comm_ = nullptr;
+  TimingGate() {
+    void* host = nullptr;
+    void* device = nullptr;
+    PODPERF_CHECK_CUDA(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocMapped));
+    flag_ = static_cast<volatile unsigned*>(host);
+    PODPERF_CHECK_CUDA(cudaHostGetDevicePointer(&device, host, 0));
+    device_flag_ = static_cast<volatile unsigned*>(device);
+    *flag_ = 1U;
   }
-  // Finalize (flush and wait for global quiescence) then destroy; abort instead after a failure.
-  void close() noexcept {
-    if (comm_ == nullptr) return;
-    if (failed_) {
-      abort();
-      return;
-    }
-    try {
-      const auto deadline = deadline_after(60.0);
-      PODPERF_CHECK_NCCL(comm_, deadline, "finalize", ncclCommFinalize(comm_));
-      ncclCommDestroy(comm_);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "podperf: NCCL finalize failed (%s); aborting the communicator\n", e.what());
-      ncclCommAbort(comm_);
-    }
-    comm_ = nullptr;
+  ~TimingGate() {
+    release();
+    cudaFreeHost(const_cast<unsigned*>(flag_));
   }
+  TimingGate(const TimingGate&) = delete;
+  TimingGate& operator=(const TimingGate&) = delete;
+  // Holds `stream` until release(); gives up on its own after `max_s`.
+  void hold(cudaStream_t stream, double max_s) {
+    *flag_ = 0U;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    device_gate(device_flag_, static_cast<unsigned long long>(max_s * 1e9), stream);
+    PODPERF_CHECK_CUDA(cudaGetLastError());
+  }
+  void release() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (*flag_ == 0U) *flag_ = 1U;
+  }
+  // True when the gate gave up before the host released it (the launch took longer than max_s).
+  [[nodiscard]] bool expired() const { return *flag_ == 2U; }
 
  private:
-  ncclComm_t comm_ = nullptr;
-  bool failed_ = false;
+  volatile unsigned* flag_ = nullptr;
+  volatile unsigned* device_flag_ = nullptr;
 };
 
 class DeviceBuffer {
@@ -140,9 +100,10 @@ class DeviceBuffer {
 
 class NcclGroup final : public Group {
  public:
-  NcclGroup(Comm comm, NcclComm nccl, std::uint64_t max_bytes, DType dtype, double timeout_s)
+  // Takes `nccl` only once everything else is built: a constructor that throws leaves it with the
+  // caller, who aborts it (never a finalize, a collective the other ranks may not enter).
+  NcclGroup(Comm comm, NcclComm& nccl, std::uint64_t max_bytes, DType dtype, double timeout_s)
       : comm_(std::move(comm)),
-        nccl_(std::move(nccl)),
         dtype_(dtype),
         timeout_s_(timeout_s),
         send_(max_bytes + kWindowBytes * (kWindows - 1)),
@@ -151,6 +112,7 @@ class NcclGroup final : public Group {
     PODPERF_CHECK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PODPERF_CHECK_CUDA(cudaEventCreate(&start_));
     PODPERF_CHECK_CUDA(cudaEventCreate(&stop_));
+    nccl_ = std::move(nccl);
   }
   ~NcclGroup() override {
     nccl_.close();  // before the stream and buffers it used go away
@@ -161,6 +123,9 @@ class NcclGroup final : public Group {
 
   const Comm& comm() const override { return comm_; }
 
+  // Timing (README "How podperf times"): the stream is held by a gate kernel while the start event,
+  // the operation and the stop event are enqueued, then released, so the events bracket GPU work only
+  // (not NCCL's host launch, nor the polls of a non-blocking communicator).
   std::vector<double> run(const Case& c, int iters) override {
     guard_in_place(c);
     const CaseCounts k = case_counts(*c.op, c.size_bytes, dtype_info(c.dtype).bytes, comm_.size());
@@ -169,10 +134,21 @@ class NcclGroup final : public Group {
     for (int i = 0; i < iters; ++i) {
       const std::uint64_t offset = static_cast<std::uint64_t>(i % kWindows) * kWindowBytes;
       comm_.barrier();
-      PODPERF_CHECK_CUDA(cudaEventRecord(start_, stream_));
-      launch(c, k, send_.get() + offset, recv_.get() + offset);
-      PODPERF_CHECK_CUDA(cudaEventRecord(stop_, stream_));
+      gate_.hold(stream_, timeout_s_);
+      try {
+        PODPERF_CHECK_CUDA(cudaEventRecord(start_, stream_));
+        launch(c, k, send_.get() + offset, recv_.get() + offset);
+        PODPERF_CHECK_CUDA(cudaEventRecord(stop_, stream_));
+      } catch (...) {
+        gate_.release();
+        throw;
+      }
+      gate_.release();
       wait_stream(c, "timed iteration");
+      if (gate_.expired()) {
+        throw RuntimeFailure(fmt::format("{} of {} bytes: NCCL took longer than {} s to enqueue (timing gate expired)",
+                                         c.op->name, c.size_bytes, timeout_s_));
+      }
       float ms = 0.0F;
       PODPERF_CHECK_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
       samples.push_back(static_cast<double>(ms) / 1e3);
@@ -188,7 +164,9 @@ class NcclGroup final : public Group {
     const int n = comm_.size();
     char* send = send_.get();
     char* recv = recv_.get();
-    device_fill_pattern(send, c.dtype, k.send_count, rank, 0, stream_);
+    const bool reduces =
+        c.op->kind == OpKind::kAllReduce || c.op->kind == OpKind::kReduce || c.op->kind == OpKind::kReduceScatter;
+    device_fill_pattern(send, c.dtype, k.send_count, rank, 0, stream_, reduces ? n : 0);
     PODPERF_CHECK_CUDA(cudaMemsetAsync(recv, 0, k.recv_count * type_bytes, stream_));
     // In place, NCCL's conventions: the input sits where the output goes.
     const char* out = recv;
@@ -257,59 +235,42 @@ class NcclGroup final : public Group {
   }
 
   void launch(const Case& c, const CaseCounts& k, char* send, char* recv) {
-    const ncclComm_t comm = nccl_.get();
-    const ncclDataType_t type = nccl_type(c.dtype);
     const std::size_t type_bytes = dtype_info(c.dtype).bytes;
-    const int rank = comm_.rank();
-    const int n = comm_.size();
     const bool ip = c.in_place;
-    const auto deadline = deadline_after(timeout_s_);
-    const std::string what = fmt::format("{} of {} bytes", c.op->name, k.size_bytes);
-    try {
-      switch (c.op->kind) {
-        case OpKind::kAllReduce:
-          PODPERF_CHECK_NCCL(comm, deadline, what,
-                             ncclAllReduce(send, ip ? send : recv, k.send_count, type, ncclSum, comm, stream_));
-          break;
-        case OpKind::kAllGather:
-          PODPERF_CHECK_NCCL(
-              comm, deadline, what,
-              ncclAllGather(ip ? recv + rank * k.chunk * type_bytes : send, recv, k.chunk, type, comm, stream_));
-          break;
-        case OpKind::kReduceScatter:
-          PODPERF_CHECK_NCCL(comm, deadline, what,
-                             ncclReduceScatter(send, ip ? send + rank * k.chunk * type_bytes : recv, k.chunk, type,
-                                               ncclSum, comm, stream_));
-          break;
-        case OpKind::kAllToAll:
-          PODPERF_CHECK_NCCL(comm, deadline, what, ncclAlltoAll(send, recv, k.chunk, type, comm, stream_));
-          break;
-        case OpKind::kBroadcast:
-          PODPERF_CHECK_NCCL(comm, deadline, what,
-                             ncclBroadcast(send, ip ? send : recv, k.send_count, type, c.root, comm, stream_));
-          break;
-        case OpKind::kReduce:
-          PODPERF_CHECK_NCCL(comm, deadline, what,
-                             ncclReduce(send, ip ? send : recv, k.send_count, type, ncclSum, c.root, comm, stream_));
-          break;
-        case OpKind::kSendRecv:
-          PODPERF_CHECK_NCCL(comm, deadline, what, ncclGroupStart());
-          PODPERF_CHECK_NCCL(comm, deadline, what, ncclSend(send, k.send_count, type, (rank + 1) % n, comm, stream_));
-          PODPERF_CHECK_NCCL(comm, deadline, what,
-                             ncclRecv(recv, k.recv_count, type, (rank - 1 + n) % n, comm, stream_));
-          PODPERF_CHECK_NCCL(comm, deadline, what, ncclGroupEnd());
-          break;
-      }
-    } catch (...) {
-      nccl_.mark_failed();
-      throw;
+    NcclOpCall call;
+    call.kind = c.op->kind;
+    call.type = nccl_type(c.dtype);
+    call.type_bytes = type_bytes;
+    call.root = c.root;
+    call.rank = comm_.rank();
+    call.nranks = comm_.size();
+    call.stream = stream_;
+    call.send = send;
+    call.recv = ip ? send : recv;
+    call.count = k.send_count;
+    switch (c.op->kind) {
+      case OpKind::kAllGather:  // in place: sendbuff == recvbuff + rank * sendcount
+        call.send = ip ? recv + call.rank * k.chunk * type_bytes : send;
+        call.recv = recv;
+        call.count = k.chunk;
+        break;
+      case OpKind::kReduceScatter:  // in place: recvbuff == sendbuff + rank * recvcount
+        call.recv = ip ? send + call.rank * k.chunk * type_bytes : recv;
+        call.count = k.chunk;
+        break;
+      case OpKind::kAllToAll: call.count = k.chunk; break;
+      case OpKind::kSendRecv: call.recv = recv; break;
+      case OpKind::kAllReduce:
+      case OpKind::kBroadcast:
+      case OpKind::kReduce: break;
     }
+    nccl_enqueue(nccl_, call, nccl_deadline_after(timeout_s_), fmt::format("{} of {} bytes", c.op->name, k.size_bytes));
   }
 
   // Polls the stream together with the communicator's async error until the deadline; on expiry
   // the communicator is aborted (the operation can never complete) and TimeoutError names the case.
   void wait_stream(const Case& c, const char* phase) {
-    const auto deadline = deadline_after(timeout_s_);
+    const auto deadline = nccl_deadline_after(timeout_s_);
     while (true) {
       const cudaError_t q = cudaStreamQuery(stream_);
       if (q == cudaSuccess) return;
@@ -317,13 +278,8 @@ class NcclGroup final : public Group {
         nccl_.mark_failed();
         throw_cuda(__FILE__, __LINE__, "cudaStreamQuery", q);
       }
-      ncclResult_t state = ncclSuccess;
-      ncclCommGetAsyncError(nccl_.get(), &state);
-      if (state != ncclSuccess && state != ncclInProgress) {
-        nccl_.mark_failed();
-        throw_nccl(__FILE__, __LINE__, "ncclCommGetAsyncError", state, nccl_.get());
-      }
-      if (Clock::now() > deadline) {
+      nccl_.check_async(fmt::format("{} {} of {} bytes", c.op->name, phase, c.size_bytes));
+      if (NcclClock::now() > deadline) {
         nccl_.abort();
         throw TimeoutError(
             fmt::format("{} {} of {} bytes did not complete within {} s on a group of {} ranks; "
@@ -344,72 +300,100 @@ class NcclGroup final : public Group {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
+  TimingGate gate_;
 };
+
+// Every rank learns of a local problem (too few GPUs, a shared GPU, no NCCL): the worst code wins and
+// every rank throws the message of its code, so no rank waits in a collective the others left.
+void agree_or_throw(const Comm& world, int local_code, const std::string& local_message,
+                    const std::vector<std::string>& message_of_code) {
+  int worst = local_code;
+  PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MAX, world.raw()));
+  if (worst == 0) return;
+  if (worst == local_code)
+    throw UsageError(local_message.empty() ? message_of_code[static_cast<std::size_t>(worst)] : local_message);
+  throw UsageError(message_of_code[static_cast<std::size_t>(worst)] + " (on another rank)");
+}
 
 class NcclBackend final : public Backend {
  public:
-  NcclBackend(const Comm& world, double timeout_s) : timeout_s_(timeout_s) {
-    // One GPU per rank: the rank's index among the ranks of its host picks the device.
-    // A launcher that binds GPUs (srun --gpus-per-task=1, CUDA_VISIBLE_DEVICES per rank) leaves each
-    // rank one visible device: use it. Otherwise the local rank indexes the visible devices.
-    Comm local = world.split_shared();
-    int devices = 0;
-    PODPERF_CHECK_CUDA(cudaGetDeviceCount(&devices));
-    int device = 0;
-    if (devices > 1 || local.size() == 1) {
-      if (local.size() > devices) {
-        throw UsageError(
-            fmt::format("--backend nccl: {} ranks on this host but {} visible GPUs; NCCL needs one GPU "
-                        "per rank (launch one rank per GPU)",
-                        local.size(), devices));
-      }
-      device = local.rank();
+  NcclBackend(const Comm& world, const NcclBackendSettings& settings) : timeout_s_(settings.op_timeout_s) {
+    int code = 0;
+    std::string message;
+    try {
+      api_ = load_nccl_api(nccl_library_candidates(settings.nccl_library, python_site_dirs()));
+    } catch (const UsageError& e) {
+      code = 1;
+      message = e.what();
     }
-    PODPERF_CHECK_CUDA(cudaSetDevice(device));
-    // Two ranks on one GPU fail inside NCCL ("Duplicate GPU detected"): say so plainly first.
-    std::array<char, 32> bus{};
-    PODPERF_CHECK_CUDA(cudaDeviceGetPCIBusId(bus.data(), static_cast<int>(bus.size()), device));
-    const std::vector<std::string> buses = allgather_strings(local, std::string(bus.data()));
-    int duplicate = std::set<std::string>(buses.begin(), buses.end()).size() != buses.size() ? 1 : 0;
-    PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &duplicate, 1, MPI_INT, MPI_MAX, world.raw()));
-    if (duplicate != 0) {
-      throw UsageError(
-          "--backend nccl: two ranks of one host share a GPU; NCCL needs one GPU per rank (launch one "
-          "rank per GPU, or give each rank its own CUDA_VISIBLE_DEVICES)");
-    }
-    ncclUniqueId id{};
-    if (world.rank() == 0) {
-      const ncclResult_t r = ncclGetUniqueId(&id);
-      if (r != ncclSuccess) throw_nccl(__FILE__, __LINE__, "ncclGetUniqueId", r, nullptr);
-    }
-    PODPERF_CHECK_MPI(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, world.raw()));
-    ncclConfig_t config = nonblocking_config();
-    ncclComm_t comm = nullptr;
-    const ncclResult_t r = ncclCommInitRankConfig(&comm, world.size(), id, world.rank(), &config);
-    if (r != ncclSuccess && r != ncclInProgress) throw_nccl(__FILE__, __LINE__, "ncclCommInitRankConfig", r, comm);
-    world_ = std::make_unique<NcclComm>(comm);
-    wait_comm(comm, deadline_after(timeout_s_), "world communicator init", __FILE__, __LINE__,
-              "ncclCommInitRankConfig");
+    agree_or_throw(world, code, message, {"", "--backend nccl: no usable NCCL library"});
+    choose_device(world);
+    struct {
+      int ok = 1;
+      NcclUniqueId id{};
+    } root_id;
+    if (world.rank() == 0) root_id.ok = api_.get_unique_id(&root_id.id) == kNcclSuccess ? 1 : 0;
+    PODPERF_CHECK_MPI(MPI_Bcast(&root_id, sizeof(root_id), MPI_BYTE, 0, world.raw()));
+    if (root_id.ok == 0)
+      throw RuntimeFailure("NCCL failure in world communicator init: ncclGetUniqueId failed on rank 0");
+    world_ = NcclComm::init(api_, world.size(), root_id.id, world.rank(), timeout_s_);
   }
 
   std::string_view name() const override { return "nccl"; }
 
   std::unique_ptr<Group> split(const Comm& world, int color, int key, std::uint64_t max_bytes, DType dtype) override {
     Comm members = world.split(color, key);
-    ncclConfig_t config = nonblocking_config();
-    ncclComm_t child = nullptr;
-    const auto deadline = deadline_after(timeout_s_);
-    PODPERF_CHECK_NCCL(world_->get(), deadline, "ncclCommSplit",
-                       ncclCommSplit(world_->get(), color < 0 ? NCCL_SPLIT_NOCOLOR : color, key, &child, &config));
+    NcclComm child = world_.split(color, key, timeout_s_);
     if (color < 0) return nullptr;
-    NcclComm owned(child);
-    wait_comm(child, deadline, "pair communicator init", __FILE__, __LINE__, "ncclCommSplit");
-    return std::make_unique<NcclGroup>(std::move(members), std::move(owned), max_bytes, dtype, timeout_s_);
+    try {
+      return std::make_unique<NcclGroup>(std::move(members), child, max_bytes, dtype, timeout_s_);
+    } catch (...) {
+      child.mark_failed();  // aborted as it goes out of scope
+      throw;
+    }
   }
 
+  [[nodiscard]] const NcclApi& api() const { return api_; }
+
  private:
+  // One GPU per rank: the rank's index among the ranks of its host picks the device. A launcher that
+  // binds GPUs (srun --gpus-per-task=1, CUDA_VISIBLE_DEVICES per rank) leaves each rank one visible
+  // device: use it. Every rank agrees on a problem before anyone throws.
+  static void choose_device(const Comm& world) {
+    Comm local = world.split_shared();
+    int devices = 0;
+    int code = 0;
+    std::string message;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess) devices = 0;
+    int device = 0;
+    if (devices > 1 || local.size() == 1) {
+      if (local.size() > devices) {
+        code = 2;
+        message = fmt::format(
+            "--backend nccl: {} ranks on this host but {} visible GPUs; NCCL needs one GPU per rank (launch one "
+            "rank per GPU)",
+            local.size(), devices);
+      }
+      device = local.rank();
+    }
+    std::array<char, 32> bus{};
+    if (code == 0 && (cudaSetDevice(device) != cudaSuccess ||
+                      cudaDeviceGetPCIBusId(bus.data(), static_cast<int>(bus.size()), device) != cudaSuccess)) {
+      code = 2;
+      message = fmt::format("--backend nccl: cannot use GPU {} on this host", device);
+    }
+    // Two ranks on one GPU fail inside NCCL ("Duplicate GPU detected"): say so plainly first.
+    const std::vector<std::string> buses = allgather_strings(local, std::string(bus.data()));
+    if (code == 0 && std::set<std::string>(buses.begin(), buses.end()).size() != buses.size()) code = 3;
+    agree_or_throw(world, code, message,
+                   {"", "", "--backend nccl: a host has fewer visible GPUs than ranks",
+                    "--backend nccl: two ranks of one host share a GPU; NCCL needs one GPU per rank (launch one "
+                    "rank per GPU, or give each rank its own CUDA_VISIBLE_DEVICES)"});
+  }
+
   double timeout_s_;
-  std::unique_ptr<NcclComm> world_;
+  NcclApi api_;
+  NcclComm world_;
 };
 
 }  // namespace
@@ -420,8 +404,8 @@ int nccl_visible_gpus() {
   return devices;
 }
 
-std::unique_ptr<Backend> make_nccl_backend(const Comm& world, double op_timeout_s) {
-  return std::make_unique<NcclBackend>(world, op_timeout_s);
+std::unique_ptr<Backend> make_nccl_backend(const Comm& world, const NcclBackendSettings& settings) {
+  return std::make_unique<NcclBackend>(world, settings);
 }
 
 }  // namespace podperf

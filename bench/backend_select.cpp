@@ -1,3 +1,4 @@
+// --backend -> a Backend (see backend_select.hpp). Bench floor; collective over world.
 #include "bench/backend_select.hpp"
 
 #include <fmt/format.h>
@@ -10,7 +11,8 @@
 
 namespace podperf {
 
-std::unique_ptr<Backend> make_backend(const std::string& choice, const Comm& world) {
+std::unique_ptr<Backend> make_backend(const CommonOptions& o, const Comm& world) {
+  const std::string& choice = o.backend;
   if (choice == "host") return std::make_unique<HostBackend>();
 #ifdef PODPERF_HAVE_NCCL
   // Every rank must agree: nccl only when every rank sees a GPU.
@@ -21,7 +23,7 @@ std::unique_ptr<Backend> make_backend(const std::string& choice, const Comm& wor
         "--backend nccl: no GPU is visible to every rank (check CUDA_VISIBLE_DEVICES and the driver); "
         "use --backend host to measure MPI on host memory");
   }
-  if (visible != 0) return make_nccl_backend(world);
+  if (visible != 0) return make_nccl_backend(world, NcclBackendSettings{o.timeout_s, o.nccl_library});
   return std::make_unique<HostBackend>();
 #else
   (void)world;

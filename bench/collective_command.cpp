@@ -71,9 +71,12 @@ CollectivePlan make_plan(const CollectiveOptions& o, const NodeMap& map, int wor
   if (plan.dtypes.empty()) throw UsageError("-d/--datatype: empty list (expected e.g. float)");
   plan.sizes = size_sweep(parse_size(o.min_bytes, "-b/--minbytes"), parse_size(o.max_bytes, "-e/--maxbytes"),
                           o.step_factor, parse_size(o.step_bytes, "-i/--stepbytes"), largest_type);
-  if (plan.sizes.back() > static_cast<std::uint64_t>(INT_MAX)) {
-    throw UsageError(
-        fmt::format("-e/--maxbytes {}: more than {} bytes per message is not supported", plan.sizes.back(), INT_MAX));
+  // MPI counts are ints (the host backend); NCCL counts are size_t, so nccl-tests' -e 8G runs there.
+  if (!backend_may_be_nccl(o.backend) && plan.sizes.back() > static_cast<std::uint64_t>(INT_MAX)) {
+    throw UsageError(fmt::format(
+        "-e/--maxbytes {}: more than {} bytes per message is not supported by the host backend (--backend nccl "
+        "takes larger sizes)",
+        plan.sizes.back(), INT_MAX));
   }
   plan.by_node = o.group_by == "node";
   if (plan.by_node) {
@@ -260,7 +263,7 @@ int run_collective(const Cli& cli, const Comm& world) {
   std::optional<JobStart> job = start_job(world, o, [&](const NodeMap& m, const std::string& run_dir) {
     plan = make_plan(o, m, world.size());
     if (backend_may_be_nccl(o.backend)) nccl_log = prepare_nccl_log(run_dir);
-    backend = make_backend(o.backend, world);
+    backend = make_backend(o, world);
   });
   if (!job) return kExitUsage;
 

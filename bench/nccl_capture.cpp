@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "analysis/nccl_log.hpp"
+#include "bench/nccl_api.hpp"
 
 namespace podperf {
 namespace {
@@ -19,24 +21,29 @@ bool is_set(const char* name) {
   return v != nullptr && *v != '\0';
 }
 
-// This process's file: NCCL expands %h to the host name and %p to the pid.
-std::string read_own_log(const std::string& dir) {
-  namespace fs = std::filesystem;
-  const std::string suffix = fmt::format(".{}", static_cast<long>(getpid()));
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("nccl.", 0) == 0 && name.size() > suffix.size() &&
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      std::ifstream in(entry.path(), std::ios::binary);
-      std::string text(kMaxLogBytes, '\0');
-      in.read(text.data(), static_cast<std::streamsize>(text.size()));
-      text.resize(static_cast<std::size_t>(in.gcount()));
-      if (!text.empty() && text.back() != '\n') text.push_back('\n');
-      return text;
-    }
+// This host's name as it goes into the log file's name: podperf writes it itself (not NCCL's %h, which
+// stops at the first '.'), with '/' and '%' replaced, so host and pid together name one process's file
+// even with a shared --out and containers whose pids repeat.
+std::string own_log_host() {
+  std::array<char, 256> host{};
+  if (gethostname(host.data(), host.size() - 1) != 0) return "unknown-host";
+  std::string h(host.data());
+  for (char& ch : h) {
+    if (ch == '/' || ch == '%') ch = '_';
   }
-  return {};
+  return h.empty() ? "unknown-host" : h;
+}
+
+// This process's file: nccl.<own_log_host>.<pid> (NCCL expands %p to the pid).
+std::string read_own_log(const std::string& dir) {
+  const std::string path = fmt::format("{}/nccl.{}.{}", dir, own_log_host(), static_cast<long>(getpid()));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::string text(kMaxLogBytes, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (!text.empty() && text.back() != '\n') text.push_back('\n');
+  return text;
 }
 }  // namespace
 
@@ -55,15 +62,16 @@ NcclLogCapture prepare_nccl_log(const std::string& run_dir) {
   }
   setenv("NCCL_DEBUG", "INFO", 1);
   if (!is_set("NCCL_DEBUG_SUBSYS")) setenv("NCCL_DEBUG_SUBSYS", "INIT,NET", 1);
-  setenv("NCCL_DEBUG_FILE", (run_dir + "/nccl.%h.%p").c_str(), 1);
+  setenv("NCCL_DEBUG_FILE", fmt::format("{}/nccl.{}.%p", run_dir, own_log_host()).c_str(), 1);
   c.captured = true;
   c.note = "captured in nccl.<host>.<pid> (NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,NET)";
   return c;
 }
 
 std::string nccl_log_note(const NcclLogCapture& capture, std::string_view backend_name) {
-  return backend_name == "nccl" ? capture.note
-                                : fmt::format("not applicable: the {} backend does not use NCCL", backend_name);
+  if (backend_name != "nccl") return fmt::format("not applicable: the {} backend does not use NCCL", backend_name);
+  const std::string& library = loaded_nccl_description();
+  return library.empty() ? capture.note : fmt::format("{}; log {}", library, capture.note);
 }
 
 std::vector<Finding> collect_nccl_findings(const Comm& world, const NcclLogCapture& capture) {

@@ -15,6 +15,7 @@ namespace podperf {
 // Options every measuring command takes.
 struct CommonOptions {
   std::string backend = "auto";
+  std::string nccl_library;  // --nccl-library: the libnccl to load ("" searches, bench/nccl_api.hpp)
   std::string min_bytes;
   std::string max_bytes;
   std::uint64_t step_factor = 2;

@@ -105,7 +105,7 @@ int start_pairs_job(const Cli& cli, const Comm& world, PairsJob& job) {
     job.plan = make_plan(o, m);
     if (job.with_fs) job.fs_plan = make_fs_plan(o.fs, o.config);
     if (backend_may_be_nccl(o.backend)) job.nccl_log = prepare_nccl_log(run_dir);
-    job.backend = make_backend(o.backend, world);
+    job.backend = make_backend(o, world);
     // Last: only rank 0 reads the file, so a bad one must not make it skip a collective call above
     // that the other ranks make (start_job then agrees on the error on every rank).
     if (root && !o.topology.empty()) job.topology = load_topology(o.topology, o.topology_format);

@@ -19,7 +19,32 @@ inline std::uint32_t pattern_int(int rank, std::uint64_t i) {
   x ^= x >> 31U;
   return static_cast<std::uint32_t>(x % 61U) + 1U;
 }
-inline float pattern_value(int rank, std::uint64_t i) { return static_cast<float>(pattern_int(rank, i)); }
+inline float pattern_value(int rank, std::uint64_t i) {
+  return static_cast<float>(pattern_int(rank, i));
+}
+
+// Half and bfloat16 sums use the narrow pattern instead, so the check stays exact at any rank count:
+// element i gets a non-zero value (1..4) only from the kNarrowWindow ranks i % n, i % n + 1, ... (mod
+// n), 0 from the others. Every sum, and every partial sum in any reduction order, is an integer <= 32,
+// exact in half (11-bit significand) and bfloat16 (8-bit), so there is no tolerance to grow with n,
+// no overflow, an all-zero result fails every element, and every rank's data counts somewhere.
+inline constexpr int kNarrowWindow = 8;
+inline std::uint32_t narrow_pattern_int(int rank, std::uint64_t i, int nranks) {
+  const int window = nranks < kNarrowWindow ? nranks : kNarrowWindow;
+  const auto first = static_cast<std::uint64_t>(i % static_cast<std::uint64_t>(nranks));
+  const std::uint64_t offset = (static_cast<std::uint64_t>(rank) + static_cast<std::uint64_t>(nranks) - first) %
+                               static_cast<std::uint64_t>(nranks);
+  return offset < static_cast<std::uint64_t>(window) ? pattern_int(rank, i) % 4U + 1U : 0U;
+}
+inline std::uint32_t narrow_pattern_sum(int nranks, std::uint64_t i) {
+  std::uint32_t sum = 0;
+  const int window = nranks < kNarrowWindow ? nranks : kNarrowWindow;
+  for (int k = 0; k < window; ++k) {
+    const int r = static_cast<int>((i + static_cast<std::uint64_t>(k)) % static_cast<std::uint64_t>(nranks));
+    sum += narrow_pattern_int(r, i, nranks);
+  }
+  return sum;
+}
 
 // Sum over ranks [0, nranks) of the pattern at element i.
 inline double pattern_sum(int nranks, std::uint64_t i) {

@@ -37,20 +37,38 @@ __device__ __forceinline__ double to_double<__nv_bfloat16>(__nv_bfloat16 v) {
   return static_cast<double>(__bfloat162float(v));
 }
 
-// Relative tolerance: sums are exact in float/double/int32 for integer patterns; half and bfloat16
-// round partial sums (NCCL's reduction order differs from ours), growing with the rank count.
+// Sums of the full pattern are exact in float/double/int32; half and bfloat16 sums use the narrow
+// pattern, exact too (kernels/pattern.hpp), so no tolerance grows with the rank count.
 template <typename T>
-__device__ __forceinline__ double tolerance(int nranks) { return 1e-5; }
+__device__ __forceinline__ bool narrow() { return false; }
 template <>
-__device__ __forceinline__ double tolerance<__half>(int nranks) { return 1e-3 * nranks; }
+__device__ __forceinline__ bool narrow<__half>() { return true; }
 template <>
-__device__ __forceinline__ double tolerance<__nv_bfloat16>(int nranks) { return 8e-3 * nranks; }
+__device__ __forceinline__ bool narrow<__nv_bfloat16>() { return true; }
+
+// Same function as narrow_pattern_int in kernels/pattern.hpp (half and bfloat16 sums).
+constexpr int kNarrowWindowD = 8;
+__device__ __forceinline__ unsigned narrow_int_d(int rank, unsigned long long i, int nranks) {
+  const int window = nranks < kNarrowWindowD ? nranks : kNarrowWindowD;
+  const unsigned long long n = static_cast<unsigned long long>(nranks);
+  const unsigned long long offset = (static_cast<unsigned long long>(rank) + n - i % n) % n;
+  return offset < static_cast<unsigned long long>(window) ? pattern_int_d(rank, i) % 4U + 1U : 0U;
+}
+__device__ __forceinline__ unsigned narrow_sum_d(int nranks, unsigned long long i) {
+  const int window = nranks < kNarrowWindowD ? nranks : kNarrowWindowD;
+  unsigned sum = 0;
+  for (int k = 0; k < window; ++k) {
+    sum += narrow_int_d(static_cast<int>((i + static_cast<unsigned long long>(k)) % nranks), i, nranks);
+  }
+  return sum;
+}
 
 template <typename T>
-__global__ void fill_kernel(T* buf, unsigned long long count, int rank, unsigned long long first) {
+__global__ void fill_kernel(T* buf, unsigned long long count, int rank, unsigned long long first, int narrow_n) {
   for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
-    buf[i] = from_double<T>(static_cast<double>(pattern_int_d(rank, first + i)));
+    const unsigned v = narrow_n > 0 ? narrow_int_d(rank, first + i, narrow_n) : pattern_int_d(rank, first + i);
+    buf[i] = from_double<T>(static_cast<double>(v));
   }
 }
 
@@ -62,9 +80,11 @@ __global__ void verify_kernel(const T* buf, unsigned long long count, int expect
        i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
     double expected = 0.0;
     double tol = 0.0;
-    if (expect_sum) {
+    if (expect_sum && narrow<T>()) {
+      expected = narrow_sum_d(ranks_or_rank, first + i);  // exact: no tolerance (kernels/pattern.hpp)
+    } else if (expect_sum) {
       for (int r = 0; r < ranks_or_rank; ++r) expected += pattern_int_d(r, first + i);
-      tol = tolerance<T>(ranks_or_rank) * fabs(expected);
+      tol = 1e-5 * fabs(expected);
     } else {
       expected = pattern_int_d(ranks_or_rank, first + i);
       tol = 0.0;
@@ -74,14 +94,31 @@ __global__ void verify_kernel(const T* buf, unsigned long long count, int expect
   if (local > 0) atomicAdd(wrong, local);
 }
 
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void gate_kernel(volatile unsigned* flag, unsigned long long max_spin_ns) {
+  const unsigned long long start = global_ns();
+  while (*flag == 0U) {
+    if (global_ns() - start > max_spin_ns) {
+      *flag = 2U;
+      break;
+    }
+    __nanosleep(100);
+  }
+}
+
 unsigned grid_for(unsigned long long count) {
   const unsigned long long blocks = (count + 255) / 256;
   return static_cast<unsigned>(blocks < 4096 ? (blocks == 0 ? 1 : blocks) : 4096);
 }
 
 template <typename T>
-void fill(void* buf, std::uint64_t count, int rank, std::uint64_t first, cudaStream_t s) {
-  fill_kernel<T><<<grid_for(count), 256, 0, s>>>(static_cast<T*>(buf), count, rank, first);
+void fill(void* buf, std::uint64_t count, int rank, std::uint64_t first, int narrow_n, cudaStream_t s) {
+  fill_kernel<T><<<grid_for(count), 256, 0, s>>>(static_cast<T*>(buf), count, rank, first, narrow_n);
 }
 
 template <typename T>
@@ -94,15 +131,20 @@ void verify(const void* buf, std::uint64_t count, Expect e, int n, std::uint64_t
 }  // namespace
 
 void device_fill_pattern(void* buf, DType type, std::uint64_t count, int rank, std::uint64_t first_index,
-                         void* stream) {
+                         void* stream, int narrow_nranks) {
   auto s = static_cast<cudaStream_t>(stream);
+  const int n = type == DType::kHalf || type == DType::kBfloat16 ? narrow_nranks : 0;
   switch (type) {
-    case DType::kFloat: fill<float>(buf, count, rank, first_index, s); break;
-    case DType::kDouble: fill<double>(buf, count, rank, first_index, s); break;
-    case DType::kInt32: fill<int>(buf, count, rank, first_index, s); break;
-    case DType::kHalf: fill<__half>(buf, count, rank, first_index, s); break;
-    case DType::kBfloat16: fill<__nv_bfloat16>(buf, count, rank, first_index, s); break;
+    case DType::kFloat: fill<float>(buf, count, rank, first_index, 0, s); break;
+    case DType::kDouble: fill<double>(buf, count, rank, first_index, 0, s); break;
+    case DType::kInt32: fill<int>(buf, count, rank, first_index, 0, s); break;
+    case DType::kHalf: fill<__half>(buf, count, rank, first_index, n, s); break;
+    case DType::kBfloat16: fill<__nv_bfloat16>(buf, count, rank, first_index, n, s); break;
   }
+}
+
+void device_gate(volatile unsigned* host_flag, unsigned long long max_spin_ns, void* stream) {
+  gate_kernel<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(host_flag, max_spin_ns);
 }
 
 void device_count_wrong(const void* buf, DType type, std::uint64_t count, Expect expect, int ranks_or_rank,

@@ -10,14 +10,22 @@ namespace podperf {
 
 enum class Expect { kSum, kCopy };
 
-// buf[i] = pattern(rank, first_index + i), converted to `type`. `stream` is a cudaStream_t.
-void device_fill_pattern(void* buf, DType type, std::uint64_t count, int rank, std::uint64_t first_index,
-                         void* stream);
+// buf[i] = pattern(rank, first_index + i), converted to `type`. `stream` is a cudaStream_t. With
+// narrow_nranks > 0 half and bfloat16 get the narrow pattern of a sum over that many ranks
+// (kernels/pattern.hpp), which their kSum checks expect.
+void device_fill_pattern(void* buf, DType type, std::uint64_t count, int rank, std::uint64_t first_index, void* stream,
+                         int narrow_nranks = 0);
 
 // Adds to *device_wrong (a device counter) the elements of `buf` that differ from the expected
 // value: kSum, the sum over `ranks_or_rank` ranks of the pattern; kCopy, the pattern of rank
-// `ranks_or_rank`; at first_index + i, within the type's rounding tolerance.
+// `ranks_or_rank`; at first_index + i; exact for half and bfloat16 (narrow pattern), 1e-5 relative
+// for float sums.
 void device_count_wrong(const void* buf, DType type, std::uint64_t count, Expect expect, int ranks_or_rank,
                         std::uint64_t first_index, unsigned long long* device_wrong, void* stream);
+
+// The timing gate: a one-thread kernel on `stream` that spins until *host_flag (mapped host memory,
+// cudaHostAllocMapped) is non-zero, so what is enqueued behind it starts only when the host releases
+// it. Gives up after `max_spin_ns` and sets *host_flag to 2 (the host then reports an expired gate).
+void device_gate(volatile unsigned* host_flag, unsigned long long max_spin_ns, void* stream);
 
 }  // namespace podperf

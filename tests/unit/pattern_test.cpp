@@ -1,10 +1,11 @@
 // Data patterns and their verification (host twins of the device kernels).
+#include "kernels/pattern.hpp"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
-
-#include "kernels/pattern.hpp"
 
 namespace podperf {
 namespace {
@@ -94,7 +95,8 @@ TEST(Pattern, CopyFromAnotherRankIsDetected) {
     fill_pattern(std::span<float>(buf), from);
     for (int expected : {0, 1, 2}) {
       if (from == expected) continue;
-      EXPECT_GT(count_wrong_copy(std::span<const float>(buf), expected), 0) << "rank " << from << "'s data verifies as rank " << expected << "'s";
+      EXPECT_GT(count_wrong_copy(std::span<const float>(buf), expected), 0)
+          << "rank " << from << "'s data verifies as rank " << expected << "'s";
     }
   }
 }
@@ -105,8 +107,50 @@ TEST(Pattern, CopyAtAShiftedOffsetIsDetected) {
   std::vector<float> buf(1000);
   for (std::uint64_t shift = 1; shift <= 128; ++shift) {
     fill_pattern(std::span<float>(buf), 5, shift);
-    EXPECT_GT(count_wrong_copy(std::span<const float>(buf), 5, 0), 0) << "data shifted by " << shift << " elements verifies";
+    EXPECT_GT(count_wrong_copy(std::span<const float>(buf), 5, 0), 0)
+        << "data shifted by " << shift << " elements verifies";
   }
+}
+
+}  // namespace
+}  // namespace podperf
+
+namespace podperf {
+namespace {
+
+// The narrow pattern (half and bfloat16 sums): at any rank count every sum is a small exact integer,
+// each element sums the non-zero values of kNarrowWindow ranks, and every rank counts somewhere.
+TEST(NarrowPattern, SumsStayExactAndEveryRankCountsAtAnyScale) {
+  for (const int n : {1, 2, 7, 8, 9, 125, 1000, 1075, 4096}) {
+    std::vector<int> elements_with_rank(static_cast<std::size_t>(n), 0);
+    for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(2 * n); ++i) {
+      std::uint32_t sum = 0;
+      int contributors = 0;
+      for (int r = 0; r < n; ++r) {
+        const std::uint32_t v = narrow_pattern_int(r, i, n);
+        EXPECT_LE(v, 4U);
+        if (v != 0) {
+          ++contributors;
+          ++elements_with_rank[static_cast<std::size_t>(r)];
+        }
+        sum += v;
+      }
+      EXPECT_EQ(contributors, std::min(n, kNarrowWindow)) << "n=" << n << " i=" << i;
+      EXPECT_EQ(sum, narrow_pattern_sum(n, i)) << "n=" << n << " i=" << i;
+      EXPECT_LE(sum, 32U);  // exact in bfloat16 (integers to 256) and half (to 2048)
+      EXPECT_GT(sum, 0U);   // an all-zero result fails every element
+    }
+    for (int r = 0; r < n; ++r) EXPECT_GT(elements_with_rank[static_cast<std::size_t>(r)], 0) << "rank " << r;
+  }
+}
+
+TEST(NarrowPattern, AMissingRankChangesSomeSums) {
+  const int n = 1000;
+  int changed = 0;
+  for (std::uint64_t i = 0; i < 4000; ++i) {
+    if (narrow_pattern_int(517, i, n) != 0) ++changed;  // without rank 517 these sums are short
+  }
+  EXPECT_GE(changed, 4000 * kNarrowWindow / n);
 }
 
 }  // namespace
