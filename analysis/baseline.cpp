@@ -9,8 +9,7 @@
 
 namespace podperf {
 
-Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes,
-                         double min_kept_fraction) {
+Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes, double min_kept_fraction) {
   Baseline out;
   out.total = values.size();
   if (values.empty()) return out;
@@ -61,6 +60,38 @@ Baseline robust_baseline(std::span<const double> values, double threshold, int m
     out.spread = std::sqrt(ss / static_cast<double>(kept - 1));
   }
   out.kept = kept;
+  return out;
+}
+
+Baseline anchored_baseline(std::span<const double> values, const Baseline& majority, double threshold,
+                           double gap_fraction, double spread_factor, int max_passes) {
+  if (values.size() < 2 || majority.value <= 0.0 || gap_fraction <= 0.0) return majority;
+  const double floor = majority.value * (1.0 + gap_fraction);
+  std::vector<double> fast;
+  double slow_max = 0.0;
+  double slow_sum = 0.0;
+  std::size_t slow_count = 0;
+  for (double v : values) {
+    if (v >= floor) {
+      fast.push_back(v);
+    } else {
+      slow_max = std::max(slow_max, v);
+      slow_sum += v;
+      ++slow_count;
+    }
+  }
+  if (fast.empty() || slow_count == 0) return majority;
+  const double slow_mean = slow_sum / static_cast<double>(slow_count);
+  double ss = 0.0;
+  for (double v : values) {
+    if (v < floor) ss += (v - slow_mean) * (v - slow_mean);
+  }
+  const double slow_spread = slow_count >= 2 ? std::sqrt(ss / static_cast<double>(slow_count - 1)) : 0.0;
+  const double fast_min = *std::min_element(fast.begin(), fast.end());
+  const double gap = fast_min - slow_max;
+  if (gap <= gap_fraction * fast_min || gap <= spread_factor * slow_spread) return majority;
+  Baseline out = robust_baseline(fast, threshold, max_passes, 0.5);
+  out.total = values.size();
   return out;
 }
 

@@ -18,7 +18,15 @@ struct Baseline {
 // Guard: a pass that would keep fewer than floor(min_kept_fraction * n) values (at least 1) is not
 // taken, so a
 // noisy healthy set cannot cascade up to its single best value. Empty input gives value 0.
-Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes,
-                         double min_kept_fraction);
+Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes, double min_kept_fraction);
+
+// A baseline a slow majority cannot capture. When the values split in two with a clear gap (the
+// lowest fast value more than `gap_fraction` of itself and `spread_factor` spreads of the slow group
+// above the highest slow value, where fast means at or above majority.value * (1 + gap_fraction)),
+// the slow values are the slow nodes' pairs and the fast group is healthy: returns the robust
+// baseline of the fast group (total = all values). Otherwise returns `majority` (the robust_baseline
+// of the same values) unchanged. A continuum of noisy values has no such gap.
+Baseline anchored_baseline(std::span<const double> values, const Baseline& majority, double threshold,
+                           double gap_fraction, double spread_factor, int max_passes);
 
 }  // namespace podperf
