@@ -66,33 +66,31 @@ Baseline robust_baseline(std::span<const double> values, double threshold, int m
 Baseline anchored_baseline(std::span<const double> values, const Baseline& majority, double threshold,
                            double gap_fraction, double spread_factor, int max_passes) {
   if (values.size() < 2 || majority.value <= 0.0 || gap_fraction <= 0.0) return majority;
-  const double floor = majority.value * (1.0 + gap_fraction);
-  std::vector<double> fast;
-  double slow_max = 0.0;
-  double slow_sum = 0.0;
-  std::size_t slow_count = 0;
+  // The candidates: values clearly above the majority; their own robust baseline is the fast group.
+  std::vector<double> upper;
   for (double v : values) {
-    if (v >= floor) {
-      fast.push_back(v);
+    if (v >= majority.value * (1.0 + threshold)) upper.push_back(v);
+  }
+  if (upper.empty()) return majority;
+  Baseline fast = robust_baseline(upper, threshold, max_passes, 0.5);
+  const double fast_floor = fast.value * (1.0 - threshold);
+  double fast_min = fast.value;
+  double slow_max = 0.0;
+  bool any_slow = false;
+  for (double v : values) {
+    if (v >= fast_floor) {
+      fast_min = std::min(fast_min, v);
     } else {
       slow_max = std::max(slow_max, v);
-      slow_sum += v;
-      ++slow_count;
+      any_slow = true;
     }
   }
-  if (fast.empty() || slow_count == 0) return majority;
-  const double slow_mean = slow_sum / static_cast<double>(slow_count);
-  double ss = 0.0;
-  for (double v : values) {
-    if (v < floor) ss += (v - slow_mean) * (v - slow_mean);
-  }
-  const double slow_spread = slow_count >= 2 ? std::sqrt(ss / static_cast<double>(slow_count - 1)) : 0.0;
-  const double fast_min = *std::min_element(fast.begin(), fast.end());
+  // A clear gap below the fast group (beyond gap_fraction of it and spread_factor of its spread): a
+  // continuum of noisy values has none.
   const double gap = fast_min - slow_max;
-  if (gap <= gap_fraction * fast_min || gap <= spread_factor * slow_spread) return majority;
-  Baseline out = robust_baseline(fast, threshold, max_passes, 0.5);
-  out.total = values.size();
-  return out;
+  if (!any_slow || gap <= gap_fraction * fast_min || gap <= spread_factor * fast.spread) return majority;
+  fast.total = values.size();
+  return fast;
 }
 
 }  // namespace podperf

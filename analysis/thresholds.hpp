@@ -23,7 +23,7 @@ struct PairThresholds {
   int min_cleared_partners = 2;
   // The baseline is anchored on a fast group above a slow majority when the gap between them exceeds
   // this fraction of the fast group's lowest value (analysis/baseline.hpp anchored_baseline).
-  double anchor_gap_fraction = 0.25;
+  double anchor_gap_fraction = 0.05;
 };
 
 // Per-node judgment of the filesystem probes (analysis/fs_analysis.hpp) and the filesystem findings.

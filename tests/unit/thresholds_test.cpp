@@ -26,7 +26,7 @@ baseline_min_kept_fraction = 0.4
 intermittent_min_links = 4
 link_family_alpha = 0.01
 min_cleared_partners = 2
-anchor_gap_fraction = 0.25
+anchor_gap_fraction = 0.05
 )";
 const std::string kFs = R"([fs]
 threshold = 0.2
