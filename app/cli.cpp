@@ -91,6 +91,7 @@ struct OfflineSubcommands {
   CLI::App* report;
   CLI::App* compare;
   CLI::App* sweep;
+  CLI::App* triage;
 };
 
 // Adds podperf signals, report, compare and sweep to `app` (in this order, the help's), each option
@@ -200,7 +201,17 @@ OfflineSubcommands add_offline_subcommands(CLI::App& app, CommandLine& cli) {
                    "seconds one point may take before its launcher is stopped (default the file's timeout_s, 3600)")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--dry-run", cli.sweep.dry_run, "print every point's command and variables; run nothing");
-  return {signals, report, compare, sweep};
+  CLI::App* triage = app.add_subcommand(
+      "triage",
+      "offline, no MPI: a failed or slow training job's own logs in, the root cause out: NCCL_DEBUG output from "
+      "any launcher, PyTorch c10d errors, aws-ofi-nccl/libfabric, ncclras, dmesg, nccl-tests and Slurm output "
+      "(files or directories, .gz read as is); findings FAIL/WARN/INFO with P0-P2, evidence lines, cause and next "
+      "step, the root cause first, a transport table per host. Exit 0 no FAIL, 1 a FAIL finding, 2 unreadable "
+      "input or bad usage");
+  triage->add_option("PATH", cli.triage.paths, "log files or directories (read recursively)")->required();
+  triage->add_flag("--json", cli.triage.json, "print the triage as JSON (docs/triage.md)");
+  triage->add_flag("--md", cli.triage.md, "print the triage as Markdown for a ticket");
+  return {signals, report, compare, sweep, triage};
 }
 
 // Parses argv into `cli`'s structs; --help and --version print (when `print`) and end with 0, bad usage
@@ -249,6 +260,8 @@ std::optional<int> record_command(const CLI::App& app, const JobSubcommands& job
     cli.command = "compare";
   } else if (offline.sweep->parsed()) {
     cli.command = "sweep";
+  } else if (offline.triage->parsed()) {
+    cli.command = "triage";
   } else if (job.accept->parsed()) {
     cli.command = "accept";
     for (const CLI::Option* opt : job.accept->get_options()) {

@@ -22,6 +22,7 @@ int run_command(int* argc, char*** argv, const CommandLine& cli) {
   if (cli.command == "report") return run_report_command(cli.report, std::cout, std::cerr);
   if (cli.command == "compare") return run_compare_command(cli.compare, std::cout, std::cerr);
   if (cli.command == "sweep") return run_sweep_command(cli.sweep, std::cout, std::cerr);
+  if (cli.command == "triage") return run_triage_command(cli.triage, std::cout, std::cerr);
   if (cli.command == "accept" && !cli.job.accept.judging.from.empty()) {
     return run_accept_from(cli.job.accept.judging, std::cout, std::cerr);
   }

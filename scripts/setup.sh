@@ -7,6 +7,8 @@ packages=(
   build-essential cmake pkg-config
   openmpi-bin libopenmpi-dev
   libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
+  # podperf triage reads .gz logs through zlib
+  zlib1g-dev
   # libfabric: <rdma/fabric.h> for types only (libfabric.so.1 is dlopened at run time, never linked)
   libfabric-dev
   libgtest-dev libbenchmark-dev

@@ -1,0 +1,131 @@
+// Streaming line reader over zlib's gzread (plain or gzip input), contract in log_reader.hpp.
+#include "analysis/logs/log_reader.hpp"
+
+#include <zlib.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "analysis/logs/log_prefix.hpp"
+
+namespace podperf::logs {
+namespace {
+
+constexpr std::size_t kBlockBytes = 1 << 20;
+
+// Turns complete lines into events, keeping only the current partial line.
+class LineSplitter {
+ public:
+  LineSplitter(ReadStats& stats, std::size_t& order, const EventSink& sink)
+      : stats_(stats), order_(order), sink_(sink) {}
+
+  void feed(const char* data, std::size_t n) {
+    std::size_t start = 0;
+    while (start < n) {
+      const void* nl = std::memchr(data + start, '\n', n - start);
+      const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - data) : n;
+      append(data + start, end - start);
+      if (!nl) return;
+      finish_line();
+      start = end + 1;
+    }
+  }
+
+  void finish() {
+    if (!partial_.empty() || cut_) finish_line();
+  }
+
+ private:
+  void append(const char* p, std::size_t n) {
+    const std::size_t room = kMaxLineBytes - std::min(kMaxLineBytes, partial_.size());
+    if (n > room) cut_ = true;
+    partial_.append(p, std::min(n, room));
+  }
+
+  void finish_line() {
+    ++stats_.lines;
+    ++order_;
+    if (cut_) ++stats_.truncated_lines;
+    std::string_view line = partial_;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    LogEvent ev;
+    ev.recognised = parse_log_line(line, ev);
+    if (ev.recognised || !ev.text.empty()) {
+      ev.file = stats_.file;
+      ev.line = stats_.lines;
+      ev.order = order_;
+      if (ev.host.empty()) {
+        ev.host = last_host_;
+      } else {
+        last_host_ = ev.host;
+      }
+      if (ev.recognised) ++stats_.recognised;
+      sink_(ev);
+    }
+    partial_.clear();
+    cut_ = false;
+  }
+
+  ReadStats& stats_;
+  std::size_t& order_;
+  const EventSink& sink_;
+  std::string partial_;
+  std::string last_host_;
+  bool cut_ = false;
+};
+
+bool looks_binary(const char* data, std::size_t n) {
+  return std::memchr(data, '\0', std::min<std::size_t>(n, 4096)) != nullptr;
+}
+
+}  // namespace
+
+ReadStats read_log_text(std::string_view content, const std::string& name, std::size_t& order, const EventSink& sink) {
+  ReadStats stats;
+  stats.file = name;
+  stats.bytes = content.size();
+  if (looks_binary(content.data(), content.size())) {
+    stats.binary = true;
+    return stats;
+  }
+  LineSplitter splitter(stats, order, sink);
+  splitter.feed(content.data(), content.size());
+  splitter.finish();
+  return stats;
+}
+
+ReadStats read_log_file(const std::string& path, std::size_t& order, const EventSink& sink) {
+  ReadStats stats;
+  stats.file = path;
+  std::unique_ptr<gzFile_s, int (*)(gzFile)> gz(gzopen(path.c_str(), "rb"), gzclose);
+  if (!gz) {
+    stats.error = std::string("cannot open: ") + std::strerror(errno);
+    return stats;
+  }
+  gzbuffer(gz.get(), 256 * 1024);
+  std::vector<char> block(kBlockBytes);
+  LineSplitter splitter(stats, order, sink);
+  bool first = true;
+  for (;;) {
+    const int got = gzread(gz.get(), block.data(), static_cast<unsigned>(block.size()));
+    if (got < 0) {
+      int code = 0;
+      stats.error = std::string("read failed: ") + gzerror(gz.get(), &code);
+      break;
+    }
+    if (got == 0) break;
+    const auto n = static_cast<std::size_t>(got);
+    if (first && looks_binary(block.data(), n)) {
+      stats.binary = true;
+      return stats;
+    }
+    first = false;
+    stats.bytes += n;
+    splitter.feed(block.data(), n);
+  }
+  splitter.finish();
+  return stats;
+}
+
+}  // namespace podperf::logs

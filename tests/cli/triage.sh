@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# podperf triage end to end on tests/fixtures/triage: a FAIL log exits 1 with the root cause first, a
+# healthy log exits 0, --json is valid JSON with the documented keys, --md renders, a .gz log is read as
+# it is, a directory is read recursively; bad input exits 2 naming it: a missing path, an empty
+# directory, a binary file alone, --json with --md.
+set -uo pipefail
+PODPERF=${1:?usage: $0 PODPERF_BINARY}
+FIX=$(cd "$(dirname "$0")/../fixtures/triage" && pwd)
+WORK=$(mktemp -d /tmp/podperf-triage.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+PASSED=0
+FAILED=0
+pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+expect_rc() {  # NAME WANT GOT
+  if [[ $3 -eq $2 ]]; then pass "$1: exit $2"; else fail "$1: exit $3, wanted $2: $(head -c 400 "$WORK/err")"; fi
+}
+
+"$PODPERF" triage "$FIX/oom_cascade_srun.log" >"$WORK/out" 2>"$WORK/err"
+expect_rc "oom cascade" 1 $?
+if head -1 "$WORK/out" | grep -q "^podperf triage: FAIL: GPU memory exhausted"; then
+  pass "oom cascade: the first line names the root cause"
+else
+  fail "oom cascade: $(head -1 "$WORK/out")"
+fi
+if sed -n 4p "$WORK/out" | grep -q "^FAIL P0 gpu.cuda_oom \[node-b2\].*root cause"; then
+  pass "oom cascade: the first finding is the OOM on node-b2"
+else
+  fail "oom cascade: first finding: $(sed -n 4p "$WORK/out")"
+fi
+
+"$PODPERF" triage "$FIX/healthy_efa_ray.log" >"$WORK/out" 2>"$WORK/err"
+expect_rc "healthy" 0 $?
+if head -1 "$WORK/out" | grep -q "^podperf triage: PASS"; then pass "healthy: PASS"; else fail "healthy: $(head -1 "$WORK/out")"; fi
+if grep -q "p5-node-1 .*Libfabric .*efa .*32 of 32" "$WORK/out"; then
+  pass "healthy: transport table with the NIC count against configs/skus"
+else
+  fail "healthy: transport table: $(tail -2 "$WORK/out")"
+fi
+
+"$PODPERF" triage --json "$FIX/ib_completion_mpirun.log" >"$WORK/json" 2>"$WORK/err"
+expect_rc "json" 1 $?
+if jq -e '.verdict == "FAIL" and (.findings[0] | .tag == "FAIL" and .priority == "P0" and .check == "ib.completion_error"
+          and .host == "gpu-01" and (.evidence | length) == 2 and (.cause | length) > 0 and (.next_step | length) > 0)
+          and (.transport | length) == 2' "$WORK/json" >/dev/null; then
+  pass "json: documented keys and the root cause first"
+else
+  fail "json: $(head -c 600 "$WORK/json")"
+fi
+
+"$PODPERF" triage --md "$FIX/late_watchdog.log" >"$WORK/md" 2>"$WORK/err"
+expect_rc "md, watchdog only" 1 $?
+if grep -q "^## podperf triage: INCONCLUSIVE" "$WORK/md" && grep -q "Collect next" "$WORK/md"; then
+  pass "md: INCONCLUSIVE with what to collect"
+else
+  fail "md: $(head -5 "$WORK/md")"
+fi
+
+mkdir -p "$WORK/logs/rank0"
+gzip -c "$FIX/shm_pdsh.log" >"$WORK/logs/rank0/job.log.gz"
+cp "$FIX/healthy_efa_ray.log" "$WORK/logs/"
+"$PODPERF" triage "$WORK/logs" >"$WORK/out" 2>"$WORK/err"
+expect_rc "directory with a .gz" 1 $?
+if grep -q "^FAIL P0 shm.capacity" "$WORK/out"; then pass "directory: the .gz log was read"; else fail "directory: $(head -5 "$WORK/out")"; fi
+
+printf 'ELF\0\0\0binary' >"$WORK/logs/core.bin"
+"$PODPERF" triage "$WORK/logs" >"$WORK/out" 2>"$WORK/err"
+expect_rc "directory with a binary file" 1 $?
+if grep -q "INFO P2 input.binary_skipped" "$WORK/out" && grep -q "core.bin" "$WORK/out"; then
+  pass "binary file among logs: skipped with an INFO naming it"
+else
+  fail "binary among logs: $(grep -i binary "$WORK/out")"
+fi
+
+"$PODPERF" triage "$WORK/logs/core.bin" >"$WORK/out" 2>"$WORK/err"
+expect_rc "binary file alone" 2 $?
+grep -q "binary" "$WORK/err" && pass "binary alone: said why" || fail "binary alone: $(cat "$WORK/err")"
+
+"$PODPERF" triage "$WORK/nope.log" >"$WORK/out" 2>"$WORK/err"
+expect_rc "missing path" 2 $?
+grep -q "nope.log: no such file" "$WORK/err" && pass "missing path: named" || fail "missing: $(cat "$WORK/err")"
+
+mkdir -p "$WORK/empty"
+"$PODPERF" triage "$WORK/empty" >"$WORK/out" 2>"$WORK/err"
+expect_rc "empty directory" 2 $?
+grep -q "holds no files" "$WORK/err" && pass "empty directory: named" || fail "empty dir: $(cat "$WORK/err")"
+
+"$PODPERF" triage --json --md "$FIX/single_rank.log" >"$WORK/out" 2>"$WORK/err"
+expect_rc "--json with --md" 2 $?
+
+"$PODPERF" triage >"$WORK/out" 2>"$WORK/err"
+expect_rc "no path" 2 $?
+
+echo "$PASSED passed, $FAILED failed"
+[[ $FAILED -eq 0 ]]
