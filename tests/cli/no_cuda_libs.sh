@@ -21,7 +21,7 @@ else
   pass "ldd: no libnccl, no libcudart"
 fi
 if bare "$PODPERF" --help >"$WORK/help.out" 2>&1; then pass "--help runs bare"; else fail "--help: $(tail -2 "$WORK/help.out")"; fi
-if bare "$PODPERF" report "$HERE/../fixtures/runs/report_run.json" >"$WORK/report.out" 2>&1; then
+if bare "$PODPERF" report "$HERE/../fixtures/runs/report_run.json" --out "$WORK/report.html" >"$WORK/report.out" 2>&1; then
   pass "report runs bare"
 else
   fail "report: $(tail -2 "$WORK/report.out")"
