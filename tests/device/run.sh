@@ -36,13 +36,16 @@ run() {  # prints the command; runs it unless --dry-run
 }
 
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+# No tests on the GPU machine: GoogleTest is not carried.
 cmake_args=(-S "$root" -B "$build" -DPODPERF_WITH_CUDA=ON -DCMAKE_BUILD_TYPE=Release -DPODPERF_CLUSTER_TESTS=OFF
-  "-DCMAKE_CUDA_COMPILER=$nvcc")
+  -DPODPERF_BUILD_TESTS=OFF "-DCMAKE_CUDA_COMPILER=$nvcc")
 if [[ -d $deps ]]; then
-  # The carried prefix: headers, CMake packages and Open MPI (with its own mpirun).
-  cmake_args+=("-DCMAKE_PREFIX_PATH=$deps/usr;$deps/usr/lib/x86_64-linux-gnu/cmake" "-DMPI_HOME=$deps/usr/lib/x86_64-linux-gnu/openmpi")
+  # The carried prefix: headers, CMake packages and Open MPI. Unpacked .debs have no alternatives
+  # links (mpicxx, mpirun), so the wrapper is named by its Debian name; OPAL_PREFIX relocates Open
+  # MPI's install tree (prefix /usr) into the prefix, for the wrapper and for the singleton's orted.
+  export OPAL_PREFIX=$deps/usr
   export PATH=$deps/usr/bin:$PATH LD_LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu:$deps/usr/lib/x86_64-linux-gnu/openmpi/lib:${LD_LIBRARY_PATH:-}
-  export OPAL_PREFIX=$deps/usr/lib/x86_64-linux-gnu/openmpi
+  cmake_args+=("-DCMAKE_PREFIX_PATH=$deps/usr;$deps/usr/lib/x86_64-linux-gnu/cmake" "-DMPI_CXX_COMPILER=$deps/usr/bin/mpicxx.openmpi")
   echo "device: dependencies from $deps"
 else
   echo "device: no $deps; using the system's packages"
