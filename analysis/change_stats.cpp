@@ -237,3 +237,24 @@ RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<c
 }
 
 }  // namespace podperf
+
+namespace podperf {
+
+std::vector<double> benjamini_hochberg(const std::vector<double>& p_values) {
+  std::vector<double> out = p_values;
+  std::vector<std::size_t> tested;
+  for (std::size_t i = 0; i < p_values.size(); ++i) {
+    if (p_values[i] >= 0.0) tested.push_back(i);
+  }
+  std::stable_sort(tested.begin(), tested.end(),
+                   [&](std::size_t x, std::size_t y) { return p_values[x] < p_values[y]; });
+  const double count = static_cast<double>(tested.size());
+  double running_min = 1.0;
+  for (std::size_t k = tested.size(); k-- > 0;) {
+    running_min = std::min(running_min, p_values[tested[k]] * count / static_cast<double>(k + 1));
+    out[tested[k]] = running_min;
+  }
+  return out;
+}
+
+}  // namespace podperf

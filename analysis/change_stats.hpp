@@ -62,3 +62,11 @@ RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<c
                                 double confidence, double alpha, double power);
 
 }  // namespace podperf
+
+namespace podperf {
+
+// Benjamini-Hochberg adjusted p values (false discovery rate), in the order given; p < 0 (not
+// tested) stays as is and does not count among the tests.
+std::vector<double> benjamini_hochberg(const std::vector<double>& p_values);
+
+}  // namespace podperf

@@ -370,22 +370,14 @@ MetricComparison compare_metric(const MetricRuns& r, const CompareSettings& s) {
 // significant when the (adjusted) p < alpha and |change| >= min_change.
 void assign_verdicts(std::vector<MetricComparison>& metrics, const CompareSettings& s) {
   std::vector<MetricComparison*> tested;
+  std::vector<double> p;
   for (MetricComparison& m : metrics) {
-    if (m.p_value >= 0.0) tested.push_back(&m);
+    if (m.p_value < 0.0) continue;
+    tested.push_back(&m);
+    p.push_back(m.p_value);
   }
-  std::stable_sort(tested.begin(), tested.end(),
-                   [](const MetricComparison* x, const MetricComparison* y) { return x->p_value < y->p_value; });
-  const double count = static_cast<double>(tested.size());
-  double running_min = 1.0;
-  for (std::size_t i = tested.size(); i-- > 0;) {
-    MetricComparison& m = *tested[i];
-    if (s.correction == "benjamini-hochberg") {
-      running_min = std::min(running_min, m.p_value * count / static_cast<double>(i + 1));
-      m.p_adjusted = running_min;
-    } else {
-      m.p_adjusted = m.p_value;
-    }
-  }
+  const std::vector<double> adjusted = s.correction == "benjamini-hochberg" ? benjamini_hochberg(p) : p;
+  for (std::size_t i = 0; i < tested.size(); ++i) tested[i]->p_adjusted = adjusted[i];
   for (MetricComparison* m : tested) {
     const bool significant = m->p_adjusted < s.alpha && std::fabs(m->change_percent) >= s.min_change_percent;
     if (!significant) {

@@ -11,13 +11,14 @@
 #include <fstream>
 #include <ostream>
 
+#include "analysis/compare_settings.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
+#include "analysis/report/sweep_tables.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/run_metadata.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/sweep_ranking.hpp"
-#include "analysis/report/sweep_tables.hpp"
 #include "analysis/toml_check.hpp"
 #include "analysis/units.hpp"
 #include "offline/launch.hpp"
@@ -93,7 +94,9 @@ struct Sweep {
   fs::path dir;
   std::string sweep_id;
   std::string started_at;
-  std::vector<SweepPointResult> results;
+  std::vector<SweepJob> jobs;             // the run order (sweep_job_order)
+  SweepRankSettings rank;                 // configs/compare.toml's alpha and single-run allowance
+  std::vector<SweepPointResult> results;  // one per job, in the order they ran
 };
 
 nlohmann::json sweep_json(const Sweep& s, const std::vector<SweepRankGroup>& groups, const std::string& status) {
@@ -108,10 +111,15 @@ nlohmann::json sweep_json(const Sweep& s, const std::vector<SweepRankGroup>& gro
                     {"median_busbw_gbps", b.median_gbps},
                     {"ci_low_gbps", b.ci_low_gbps},
                     {"ci_high_gbps", b.ci_high_gbps},
-                    {"clear", g.best_clear}});
+                    {"clear", g.best_clear},
+                    {"method", g.method},
+                    {"change_percent", g.change_percent},
+                    {"p_adjusted", g.p_adjusted}});
   }
+  nlohmann::json order = nlohmann::json::array();
+  for (const SweepJob& j : s.jobs) order.push_back(j.run_id);
   return {{"schema", "podperf.sweep"},
-          {"schema_version", 1},
+          {"schema_version", 2},
           {"podperf_version", PODPERF_VERSION},
           {"sweep_id", s.sweep_id},
           {"file", s.spec.source},
@@ -119,7 +127,17 @@ nlohmann::json sweep_json(const Sweep& s, const std::vector<SweepRankGroup>& gro
           {"command", s.spec.command},
           {"base_args", s.spec.args},
           {"metric", s.spec.metric},
-          {"interval", "95% percentile bootstrap of the median per-iteration busbw"},
+          {"repeats", s.spec.repeats},
+          {"seed", s.spec.seed},
+          {"order", order},
+          {"unit", "job: each repeat of a point is a separate job, summarised by its median busbw"},
+          {"interval",
+           "2+ jobs: 95% t interval of the geometric mean of per-job medians; 1 job: 95% percentile bootstrap of its "
+           "median per-iteration busbw (within-run only)"},
+          {"beyond_noise",
+           fmt::format("2+ jobs per point: Welch's t on log per-job medians, Benjamini-Hochberg across sizes, p < {}; "
+                       "1 job: ahead by more than the single-run allowance of {}%",
+                       s.rank.alpha, s.rank.single_run_allowance_percent)},
           {"launcher", {{"kind", s.launcher.kind}, {"why", s.launcher.why}, {"prefix", s.launcher.prefix}}},
           {"started_at", s.started_at},
           {"finished_at", status == "running" ? "" : iso8601_now()},
@@ -131,21 +149,33 @@ nlohmann::json sweep_json(const Sweep& s, const std::vector<SweepRankGroup>& gro
 }
 
 void save(const Sweep& s, const std::string& status) {
-  const std::vector<SweepRankGroup> groups = rank_sweep(s.results);
+  const std::vector<SweepRankGroup> groups = rank_sweep(s.results, s.rank);
   write_file_atomically((s.dir / "sweep.json").string(), sweep_json(s, groups, status).dump(2) + "\n");
   write_file_atomically((s.dir / "sweep.csv").string(), sweep_csv(groups));
 }
 
-SweepPointResult run_point(const Sweep& s, const SweepPoint& point, const std::string& exe, double timeout_s) {
+SweepPointResult job_result(const SweepJob& job) {
   SweepPointResult r;
-  r.index = point.index;
-  r.name = point.name;
-  r.label = point.label();
-  r.env = point.env;
-  const fs::path run_dir = s.dir / point.name;
+  r.index = job.point->index;
+  r.repeat = job.repeat;
+  r.name = job.run_id;
+  r.label = job.point->label();
+  r.env = job.point->env;
+  return r;
+}
+
+std::vector<std::string> job_args(const Sweep& s, const SweepJob& job) {
+  std::vector<std::string> args = point_podperf_args(s.spec, *job.point);
+  args.insert(args.end(), {"--out", s.dir.string(), "--run-id", job.run_id});
+  return args;
+}
+
+SweepPointResult run_job(const Sweep& s, const SweepJob& job, const std::string& exe, double timeout_s) {
+  SweepPointResult r = job_result(job);
+  const SweepPoint& point = *job.point;
+  const fs::path run_dir = s.dir / job.run_id;
   r.run_dir = run_dir.string();
-  std::vector<std::string> args = point_podperf_args(s.spec, point);
-  args.insert(args.end(), {"--out", s.dir.string(), "--run-id", point.name});
+  const std::vector<std::string> args = job_args(s, job);
   r.argv = launch_argv(s.launcher, exe, args, point.env);
   std::error_code ec;
   fs::create_directories(run_dir, ec);
@@ -212,6 +242,10 @@ int run(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   s.file_text = named_config_text(o.file, "sweeps/", "sweep", source);
   s.spec = parse_sweep(s.file_text, source);
   if (o.timeout_s > 0) s.spec.timeout_s = o.timeout_s;
+  const CompareSettings cs = load_compare_settings("");
+  s.rank.alpha = cs.alpha;
+  s.rank.single_run_allowance_percent = cs.single_run_allowance_percent;
+  s.jobs = sweep_job_order(s.spec);
   s.launcher = choose_launcher(o.launcher, s.spec.launch, o.np, o.hostfile, env_or_empty("SLURM_JOB_ID"));
   s.sweep_id = o.sweep_id.empty() ? default_sweep_id() : o.sweep_id;
   if (s.sweep_id.find('/') != std::string::npos || s.sweep_id == "." || s.sweep_id == "..") {
@@ -222,19 +256,26 @@ int run(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) throw RuntimeFailure(fmt::format("cannot find podperf's own executable: {}", ec.message()));
 
-  const std::size_t n = s.spec.points.size();
-  out << fmt::format("podperf sweep {}: {} points of podperf {} ({})\n", s.spec.source, n, s.spec.command,
-                     s.spec.description);
+  const std::size_t n = s.jobs.size();
+  out << fmt::format(
+      "podperf sweep {}: {} points of podperf {} ({}), {} job{}: {} repeat{} per point in interleaved "
+      "cycles (seed {})\n",
+      s.spec.source, s.spec.points.size(), s.spec.command, s.spec.description, n, n == 1 ? "" : "s", s.spec.repeats,
+      s.spec.repeats == 1 ? "" : "s", s.spec.seed);
+  if (s.spec.repeats == 1) {
+    out << "note: repeats = 1: one job per point cannot tell a setting from run-to-run noise; a point is called ahead "
+           "only beyond the single-run allowance. Set repeats >= 3 in the sweep file to rank beyond noise.\n";
+  }
   out << fmt::format("launcher: {} ({}){}\n", s.launcher.kind, s.launcher.why,
                      s.launcher.prefix.empty() ? "" : ": " + display_argv(s.launcher.prefix));
   if (o.dry_run) {
-    out << "dry run: each point's command (shown shell-quoted; executed as an argument vector, never by a shell) "
-           "and the variables it sets\n";
-    for (const SweepPoint& p : s.spec.points) {
-      std::vector<std::string> args = point_podperf_args(s.spec, p);
-      args.insert(args.end(), {"--out", s.dir.string(), "--run-id", p.name});
-      out << fmt::format("#{} {}\n  {}\n", p.index, p.label(), display_argv(launch_argv(s.launcher, exe, args, p.env)));
-      for (const auto& [k, v] : p.env) out << fmt::format("  env {}={}\n", k, display_quote(v));
+    out << "dry run: each job's command in the order they would run (shown shell-quoted; executed as an argument "
+           "vector, never by a shell) and the variables it sets\n";
+    for (std::size_t i = 0; i < n; ++i) {
+      const SweepJob& j = s.jobs[i];
+      out << fmt::format("[{}/{}] #{} repeat {}/{} {}\n  {}\n", i + 1, n, j.point->index, j.repeat, s.spec.repeats,
+                         j.point->label(), display_argv(launch_argv(s.launcher, exe, job_args(s, j), j.point->env)));
+      for (const auto& [k, v] : j.point->env) out << fmt::format("  env {}={}\n", k, display_quote(v));
     }
     return kExitOk;
   }
@@ -251,26 +292,24 @@ int run(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   save(s, "running");
 
   bool interrupted = false;
-  for (const SweepPoint& p : s.spec.points) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const SweepJob& j = s.jobs[i];
     interrupted = interrupted || take_pending_termination();
     if (interrupted) {
-      SweepPointResult skipped;
-      skipped.index = p.index;
-      skipped.name = p.name;
-      skipped.label = p.label();
-      skipped.env = p.env;
+      SweepPointResult skipped = job_result(j);
       skipped.status = "not_run";
       s.results.push_back(skipped);
       continue;
     }
-    err << fmt::format("sweep [{}/{}] start {}: {}\n", p.index, n, p.name, p.label());
+    err << fmt::format("sweep [{}/{}] start {}: {} (point #{}, repeat {}/{})\n", i + 1, n, j.run_id, j.point->label(),
+                       j.point->index, j.repeat, s.spec.repeats);
     err.flush();
-    SweepPointResult r = run_point(s, p, exe.string(), s.spec.timeout_s);
+    SweepPointResult r = run_job(s, j, exe.string(), s.spec.timeout_s);
     if (r.status == "ok") {
-      err << fmt::format("sweep [{}/{}] ok     {} in {:.1f} s: {}\n", p.index, n, p.name, r.duration_s, headline(r));
+      err << fmt::format("sweep [{}/{}] ok     {} in {:.1f} s: {}\n", i + 1, n, j.run_id, r.duration_s, headline(r));
     } else {
-      err << fmt::format("sweep [{}/{}] {} {} in {:.1f} s (exit {}): {}\n", p.index, n,
-                         r.status == "flagged" ? "FLAGGED" : "FAILED", p.name, r.duration_s, r.exit_code,
+      err << fmt::format("sweep [{}/{}] {} {} in {:.1f} s (exit {}): {}\n", i + 1, n,
+                         r.status == "flagged" ? "FLAGGED" : "FAILED", j.run_id, r.duration_s, r.exit_code,
                          last_line(r.error));
     }
     err.flush();
@@ -280,8 +319,8 @@ int run(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   }
   save(s, interrupted ? "interrupted" : "complete");
 
-  out << "\n" << sweep_ranking_text(rank_sweep(s.results), s.results);
-  out << fmt::format("\nsweep.json, sweep.csv and one run directory per point (run.json, launch.log) in {}\n",
+  out << "\n" << sweep_ranking_text(rank_sweep(s.results, s.rank), s.results, s.rank);
+  out << fmt::format("\nsweep.json, sweep.csv and one run directory per job (run.json, launch.log) in {}\n",
                      s.dir.string());
   if (interrupted) return kExitRuntime;
   for (const SweepPointResult& r : s.results) {

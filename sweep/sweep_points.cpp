@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -9,6 +10,7 @@
 #include "analysis/toml_check.hpp"
 #include "analysis/toml_require.hpp"
 #include "analysis/units.hpp"
+#include "sweep/splitmix.hpp"
 
 namespace podperf {
 namespace {
@@ -18,7 +20,9 @@ constexpr std::size_t kMaxPoints = 1000;
 const std::set<std::string> kOps = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
                                     "broadcast",  "reduce",     "sendrecv"};
 
-std::string where(const std::string& source, const toml::node& node) { return toml_where(source, node); }
+std::string where(const std::string& source, const toml::node& node) {
+  return toml_where(source, node);
+}
 
 // Printable ASCII as is, anything else escaped: labels go to terminals and tables.
 std::string printable(std::string_view s) {
@@ -40,7 +44,8 @@ std::string printable(std::string_view s) {
 
 std::vector<std::string> string_array(const toml::node& node, const std::string& key, const std::string& source) {
   const toml::array* array = node.as_array();
-  if (array == nullptr) throw ConfigError(fmt::format("{}: '{}' must be an array of strings", where(source, node), key));
+  if (array == nullptr)
+    throw ConfigError(fmt::format("{}: '{}' must be an array of strings", where(source, node), key));
   std::vector<std::string> out;
   for (const toml::node& item : *array) {
     const auto v = item.value<std::string>();
@@ -62,9 +67,10 @@ std::string env_value(const toml::node& node, const std::string& key, const std:
 void check_env_name(const std::string& name, const toml::node& node, const std::string& source) {
   static const std::regex kName("^[A-Za-z_][A-Za-z0-9_]*$");
   if (!std::regex_match(name, kName)) {
-    throw ConfigError(fmt::format("{}: environment variable name '{}' is not a NAME (letters, digits and '_', not "
-                                  "starting with a digit)",
-                                  where(source, node), printable(name)));
+    throw ConfigError(
+        fmt::format("{}: environment variable name '{}' is not a NAME (letters, digits and '_', not "
+                    "starting with a digit)",
+                    where(source, node), printable(name)));
   }
 }
 
@@ -83,9 +89,10 @@ void check_sizes(const std::string& text, const std::string& key, const toml::no
   } catch (const ConfigError&) {
     throw;
   } catch (const UsageError&) {
-    throw ConfigError(fmt::format("{}: '{}' = \"{}\" is not a size or MIN:MAX range (expected e.g. \"64M\" or "
-                                  "\"1M:1G\")",
-                                  where(source, node), key, printable(text)));
+    throw ConfigError(
+        fmt::format("{}: '{}' = \"{}\" is not a size or MIN:MAX range (expected e.g. \"64M\" or "
+                    "\"1M:1G\")",
+                    where(source, node), key, printable(text)));
   }
 }
 
@@ -98,9 +105,10 @@ void check_op(const std::string& op, const std::string& command, const std::stri
     const std::string one = op.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     ++count;
     if (!kOps.contains(one) && !(command == "collective" && one == "all" && op == "all")) {
-      throw ConfigError(fmt::format("{}: '{}' has unknown op \"{}\" (expected all_reduce, all_gather, reduce_scatter, "
-                                    "alltoall, broadcast, reduce, sendrecv)",
-                                    where(source, node), key, printable(one)));
+      throw ConfigError(
+          fmt::format("{}: '{}' has unknown op \"{}\" (expected all_reduce, all_gather, reduce_scatter, "
+                      "alltoall, broadcast, reduce, sendrecv)",
+                      where(source, node), key, printable(one)));
     }
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -128,19 +136,19 @@ void check_base_args(const SweepSpec& spec, const toml::node& node) {
   for (const std::string& a : spec.args) {
     for (const char* owned : {"--out", "--run-id"}) {
       if (spells(a, owned)) {
-        throw ConfigError(fmt::format("{}: 'sweep.args' has {}: the sweep sets it for every point (use podperf "
-                                      "sweep --out/--sweep-id)",
-                                      where(spec.source, node), owned));
+        throw ConfigError(
+            fmt::format("{}: 'sweep.args' has {}: the sweep sets it for every point (use podperf "
+                        "sweep --out/--sweep-id)",
+                        where(spec.source, node), owned));
       }
     }
     if (varies_op && spells(a, "--op")) {
-      throw ConfigError(
-          fmt::format("{}: 'sweep.args' has --op but the points set the op", where(spec.source, node)));
+      throw ConfigError(fmt::format("{}: 'sweep.args' has --op but the points set the op", where(spec.source, node)));
     }
     for (const char* s : {"-b", "--minbytes", "-e", "--maxbytes"}) {
       if (varies_sizes && spells(a, s)) {
-        throw ConfigError(fmt::format("{}: 'sweep.args' has {} but the points set the sizes (-b/-e)",
-                                      where(spec.source, node), s));
+        throw ConfigError(
+            fmt::format("{}: 'sweep.args' has {} but the points set the sizes (-b/-e)", where(spec.source, node), s));
       }
     }
   }
@@ -239,7 +247,8 @@ void parse_points(const toml::node& node, SweepSpec& spec) {
   const std::string& source = spec.source;
   const toml::array* array = node.as_array();
   if (array == nullptr || array->empty()) {
-    throw ConfigError(fmt::format("{}: 'points' must be a non-empty array of tables ([[points]])", where(source, node)));
+    throw ConfigError(
+        fmt::format("{}: 'points' must be a non-empty array of tables ([[points]])", where(source, node)));
   }
   if (array->size() > kMaxPoints) {
     throw ConfigError(fmt::format("{}: more than {} points", where(source, node), kMaxPoints));
@@ -318,7 +327,8 @@ SweepSpec parse_sweep(std::string_view toml_text, const std::string& source) {
   SweepSpec spec;
   spec.source = source;
   const TomlCtx c{toml_require_table(root, "sweep", source), "sweep.", source};
-  toml_reject_unknown(c.table, {"description", "command", "args", "metric", "timeout_s"}, "sweep.", source);
+  toml_reject_unknown(c.table, {"description", "command", "args", "metric", "timeout_s", "repeats", "seed"}, "sweep.",
+                      source);
   spec.description = toml_require_string(c, "description");
   spec.command = toml_require_string(c, "command");
   if (spec.command != "collective" && spec.command != "pairs") {
@@ -332,6 +342,10 @@ SweepSpec parse_sweep(std::string_view toml_text, const std::string& source) {
                                   where(source, toml_require_node(c, "metric")), printable(spec.metric)));
   }
   if (c.table.contains("timeout_s")) spec.timeout_s = toml_require_number(c, "timeout_s", 1.0, 7.0 * 24 * 3600);
+  if (c.table.contains("repeats")) spec.repeats = static_cast<int>(toml_require_int(c, "repeats", 1, kMaxSweepRepeats));
+  if (c.table.contains("seed")) {
+    spec.seed = static_cast<std::uint64_t>(toml_require_int(c, "seed", 0, std::int64_t{1} << 53));
+  }
   if (root.contains("launch")) spec.launch = parse_launch(toml_require_table(root, "launch", source), source);
 
   const toml::node* vary = root.get("vary");
@@ -365,7 +379,26 @@ SweepSpec load_sweep(const std::string& name_or_file) {
   return parse_sweep(text, source);
 }
 
-std::vector<std::string> builtin_sweeps() { return embedded_config_names(kDir); }
+std::vector<std::string> builtin_sweeps() {
+  return embedded_config_names(kDir);
+}
+
+std::vector<SweepJob> sweep_job_order(const SweepSpec& spec) {
+  std::vector<SweepJob> out;
+  const std::size_t n = spec.points.size();
+  out.reserve(n * static_cast<std::size_t>(std::max(spec.repeats, 1)));
+  for (int cycle = 1; cycle <= std::max(spec.repeats, 1); ++cycle) {
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    SplitMix rng{spec.seed * 0x100000001b3ULL + static_cast<std::uint64_t>(cycle)};
+    for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+    for (std::size_t i : order) {
+      const SweepPoint& p = spec.points[i];
+      out.push_back(SweepJob{&p, cycle, spec.repeats > 1 ? fmt::format("{}-r{}", p.name, cycle) : p.name});
+    }
+  }
+  return out;
+}
 
 std::vector<std::string> point_podperf_args(const SweepSpec& spec, const SweepPoint& point) {
   std::vector<std::string> out{spec.command};

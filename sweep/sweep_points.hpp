@@ -12,33 +12,41 @@ namespace podperf {
 
 // [launch] of a sweep file: how each point's job is started (all optional).
 struct SweepLaunch {
-  std::vector<std::string> argv;       // a launcher command used as is (podperf's argv is appended)
-  std::string srun_mpi = "pmix";       // srun --mpi=VALUE
-  int np = 0;                          // mpirun -np (0: not given)
-  std::string hostfile;                // mpirun --hostfile
+  std::vector<std::string> argv;         // a launcher command used as is (podperf's argv is appended)
+  std::string srun_mpi = "pmix";         // srun --mpi=VALUE
+  int np = 0;                            // mpirun -np (0: not given)
+  std::string hostfile;                  // mpirun --hostfile
   std::vector<std::string> srun_args;    // extra arguments for srun, before podperf
   std::vector<std::string> mpirun_args;  // extra arguments for mpirun, before podperf
 };
 
 // One point: the settings it changes against the base command.
 struct SweepPoint {
-  int index = 0;                             // 1-based
-  std::string name;                          // "point-03-NCCL_ALGO=Ring_NCCL_PROTO=LL": the run id
-  std::map<std::string, std::string> env;    // set in the job's environment
-  std::string op;                            // --op VALUE ("" = the base command's)
-  std::string sizes;                         // "MIN:MAX" or "SIZE" -> -b MIN -e MAX ("" = the base's)
-  std::vector<std::string> args;             // extra podperf arguments (explicit points)
+  int index = 0;                           // 1-based
+  std::string name;                        // "point-03-NCCL_ALGO=Ring_NCCL_PROTO=LL": the run id
+  std::map<std::string, std::string> env;  // set in the job's environment
+  std::string op;                          // --op VALUE ("" = the base command's)
+  std::string sizes;                       // "MIN:MAX" or "SIZE" -> -b MIN -e MAX ("" = the base's)
+  std::vector<std::string> args;           // extra podperf arguments (explicit points)
   // "NCCL_ALGO=Ring NCCL_PROTO=LL op=all_reduce sizes=1M:1G": what the tables print.
   [[nodiscard]] std::string label() const;
 };
 
+inline constexpr int kDefaultSweepRepeats = 2;
+inline constexpr int kMaxSweepRepeats = 100;
+
 struct SweepSpec {
-  std::string source;       // what errors name (the file, or "configs/sweeps/x.toml (built in)")
+  std::string source;  // what errors name (the file, or "configs/sweeps/x.toml (built in)")
   std::string description;
-  std::string command;      // collective | pairs
+  std::string command;            // collective | pairs
   std::vector<std::string> args;  // the base podperf arguments of every point
   std::string metric = "busbw";
-  double timeout_s = 3600.0;      // per point: the launcher is stopped after this
+  double timeout_s = 3600.0;  // per point: the launcher is stopped after this
+  // Each point runs `repeats` times, as separate jobs in interleaved cycles (every point once per
+  // cycle, the order of each cycle shuffled by `seed`): the ranking's unit is the job, so that
+  // run-to-run variance is measured, not assumed away (docs: "Sweeps repeat their points").
+  int repeats = kDefaultSweepRepeats;
+  std::uint64_t seed = 1;
   SweepLaunch launch;
   std::vector<SweepPoint> points;  // expanded (product of [vary], or the [[points]] as listed)
 };
@@ -53,6 +61,17 @@ std::vector<std::string> builtin_sweeps();
 
 // The podperf arguments of one point: command, base args, the point's --op, -b/-e and args.
 std::vector<std::string> point_podperf_args(const SweepSpec& spec, const SweepPoint& point);
+
+// One job of a sweep: a point and which of its repeats (1-based).
+struct SweepJob {
+  const SweepPoint* point = nullptr;
+  int repeat = 1;
+  std::string run_id;  // the point's name, with "-r<repeat>" when the sweep repeats its points
+};
+// The order the jobs run in: `repeats` cycles, each holding every point once, each cycle's order a
+// Fisher-Yates shuffle by splitmix64 seeded from (seed, cycle) (ABC CAB BCA, never AABBCC). Identical
+// for the same file and seed on every machine. Pure.
+std::vector<SweepJob> sweep_job_order(const SweepSpec& spec);
 
 // "NCCL_ALGO=Ring,NCCL_PROTO=LL" -> a file-name-safe run id fragment ([A-Za-z0-9._=-], at most 80 chars).
 std::string safe_name(std::string_view text);

@@ -11,7 +11,8 @@
 namespace podperf {
 
 // The ranking tables and the best setting per size, for the terminal.
-std::string sweep_ranking_text(const std::vector<SweepRankGroup>& groups, const std::vector<SweepPointResult>& points);
+std::string sweep_ranking_text(const std::vector<SweepRankGroup>& groups, const std::vector<SweepPointResult>& points,
+                               const SweepRankSettings& settings = {});
 // One CSV row (RFC 4180, CRLF) per group and point: the ranking tables (sweep.csv).
 std::string sweep_csv(const std::vector<SweepRankGroup>& groups);
 // sweep.json's "points": each point as it ran, with each case's median busbw (the one number this

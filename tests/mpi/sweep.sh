@@ -25,8 +25,8 @@ timeout 200 "$PODPERF" sweep host-smoke --out "$WORK" --sweep-id smoke >"$WORK/s
 rc=$?
 expect_eq "host-smoke exit" "$rc" 0
 [[ $rc -eq 0 ]] || { cat "$WORK/smoke.out" "$WORK/smoke.err"; }
-expect_eq "progress: a start and an ok line per point" \
-  "$(grep -Ec '^sweep \[[1-4]/4\] (start|ok    ) point-0[1-4]-' "$WORK/smoke.err")" 8
+expect_eq "progress: a start and an ok line per job (4 points x 2 repeats)" \
+  "$(grep -Ec '^sweep \[[1-8]/8\] (start|ok    ) point-0[1-4]-.*-r[12]' "$WORK/smoke.err")" 16
 expect_match "ranking table" "$(cat "$WORK/smoke.out")" "^all_reduce float 4K$"
 expect_match "best setting per size" "$(cat "$WORK/smoke.out")" "^  all_reduce float     4K: #[1-4] NCCL_PROTO="
 python3 - "$WORK/smoke" <<'EOF' && pass "host-smoke: sweep.json, sweep.csv and every point's run.json" || fail "host-smoke files"
@@ -36,9 +36,17 @@ s = json.load(open(os.path.join(d, "sweep.json")))
 assert s["schema"] == "podperf.sweep" and s["status"] == "complete", s["status"]
 assert s["launcher"]["kind"] == "mpirun", s["launcher"]
 pts = s["points"]
-assert len(pts) == 4 and all(p["status"] == "ok" and p["exit_code"] == 0 for p in pts), pts
+assert s["repeats"] == 2 and s["schema_version"] == 2, (s["repeats"], s["schema_version"])
+assert len(pts) == 8 and all(p["status"] == "ok" and p["exit_code"] == 0 for p in pts), pts
+# Interleaved: each cycle of four jobs holds every point once, in the order sweep.json lists.
+assert s["order"] == [p["name"] for p in pts], s["order"]
+for c in range(2):
+    cyc = pts[4 * c:4 * c + 4]
+    assert sorted(p["index"] for p in cyc) == [1, 2, 3, 4] and all(p["repeat"] == c + 1 for p in cyc), cyc
+    assert all(p["name"].endswith(f"-r{c + 1}") for p in cyc), [p["name"] for p in cyc]
 want = [("LL", "1K", "4K"), ("LL", "4K", "16K"), ("Simple", "1K", "4K"), ("Simple", "4K", "16K")]
-for p, (proto, lo, hi) in zip(pts, want):
+for p in pts:
+    proto, lo, hi = want[p["index"] - 1]
     assert p["env"] == {"NCCL_PROTO": proto}, p["env"]
     run = json.load(open(os.path.join(p["run_dir"], "run.json")))
     argv = run["argv"]
@@ -56,7 +64,9 @@ assert len(groups[("all_reduce", 4096)]["entries"]) == 4 and len(groups[("all_re
 for g in s["ranking"]:
     m = [e["median_busbw_gbps"] for e in g["entries"]]
     assert m == sorted(m, reverse=True) and all(x > 0 for x in m), m
-    assert all(e["ci_low_gbps"] <= e["median_busbw_gbps"] <= e["ci_high_gbps"] and e["samples"] == 10 for e in g["entries"])
+    assert all(e["ci_low_gbps"] <= e["median_busbw_gbps"] <= e["ci_high_gbps"] and e["samples"] == 20
+               and e["jobs"] == 2 and len(e["run_medians_gbps"]) == 2 for e in g["entries"]), g["entries"]
+    assert g["method"] == "runs" and (g["p_adjusted"] >= 0 or len(g["entries"]) < 2), g
     assert g["best_point"] == g["entries"][0]["point"]
 assert len(s["best"]) == 3
 rows = list(csv.DictReader(open(os.path.join(d, "sweep.csv"), newline="")))
@@ -71,6 +81,7 @@ description = "a bad point, then a good one"
 command = "pairs"
 args = ["--backend", "host", "--virtual-nodes", "2", "-b", "1K", "-e", "1K", "-n", "5", "-w", "1"]
 metric = "busbw"
+repeats = 1
 [launch]
 np = 2
 [[points]]
@@ -83,12 +94,12 @@ timeout 120 "$PODPERF" sweep "$WORK/fail.toml" --out "$WORK" --sweep-id fail >"$
 rc=$?
 expect_eq "failing point: exit 1" "$rc" 1
 expect_match "failing point: progress says FAILED with the exit code" "$(cat "$WORK/fail.err")" \
-  '^sweep \[1/2\] FAILED point-01---no-such-option in [0-9.]+ s \(exit 2\)'
-expect_match "failing point: listed under the ranking" "$(cat "$WORK/fail.out")" "#1 --no-such-option: failed \(exit 2\)"
+  '^sweep \[[12]/2\] FAILED point-01---no-such-option in [0-9.]+ s \(exit 2\)'
+expect_match "failing point: listed under the ranking" "$(cat "$WORK/fail.out")" "#1 repeat 1 --no-such-option: failed \(exit 2\)"
 python3 - "$WORK/fail/sweep.json" <<'EOF' && pass "failing point recorded, others ranked" || fail "failing point in sweep.json"
 import json, sys
 s = json.load(open(sys.argv[1]))
-p = s["points"]
+p = sorted(s["points"], key=lambda x: x["index"])
 assert [x["status"] for x in p] == ["failed", "ok"], [x["status"] for x in p]
 assert p[0]["exit_code"] == 2 and "no-such-option" in p[0]["error"], p[0]
 assert [e["point"] for e in s["ranking"][0]["entries"]] == [2] and s["ranking"][0]["op"] == "all_gather"
@@ -115,6 +126,7 @@ description = "hostile values"
 command = "collective"
 args = ["--backend", "host", "; rm -rf $WORK/victim"]
 metric = "busbw"
+repeats = 1
 [launch]
 argv = ["$WORK/dump.sh", "\$(touch $WORK/pwned)"]
 [[points]]
@@ -139,9 +151,9 @@ for i, p in enumerate(s["points"]):
     assert argv[0] == f"$(touch {w}/pwned)" and "; rm -rf " + w + "/victim" in argv, argv
     for k, v in p["env"].items():
         assert env[k] == v, (k, env.get(k), v)
-pts = s["points"]
+pts = sorted(s["points"], key=lambda x: x["index"])
 assert pts[0]["env"]["NCCL_Q"] == f'"quoted" and `touch {w}/pwned`'
-args = json.load(open(os.path.join(w, "hostile", "sweep.json")))["points"][0]["argv"]
+args = pts[0]["argv"]
 for a in [f"`touch {w}/pwned`", "two\nlines", "a'b\"c", f"&& touch {w}/pwned", "*"]:
     assert a in args, a
 assert not os.path.exists(os.path.join(w, "pwned")), "a shell ran a value"
@@ -159,6 +171,7 @@ description = "a slow launcher"
 command = "collective"
 args = []
 metric = "busbw"
+repeats = 1
 [launch]
 argv = ["$WORK/slow.sh"]
 [vary.env]
@@ -166,7 +179,7 @@ NCCL_ALGO = ["Ring", "Tree"]
 EOF
 "$PODPERF" sweep "$WORK/slow.toml" --out "$WORK" --sweep-id slow >"$WORK/slow.out" 2>&1 &
 pid=$!
-for _ in $(seq 1 50); do grep -q "start point-01" "$WORK/slow.out" && break; sleep 0.1; done
+for _ in $(seq 1 50); do grep -q "start point-0" "$WORK/slow.out" && break; sleep 0.1; done
 kill -TERM "$pid"
 wait "$pid"
 rc=$?

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# podperf sweep when the varied setting has no effect (issue 19): the built-in host-smoke sweep varies
+# NCCL_PROTO, which the host backend never reads, so every point is the same setting and no ranking
+# should call a winner beyond noise. Runs the sweep S times (each with its own seed, so the job order
+# differs) and counts the per-size rankings whose best is "beyond noise" (best_clear). Goal: at most 5%
+# of rankings (before the run-level ranking: 5 of 9, issue 19). Measures only.
+# Usage: sweep_null.sh PODPERF [WORKDIR] [S=10] [REPEATS=2]
+set -uo pipefail
+PODPERF=${1:?usage: $0 PODPERF [WORKDIR] [S] [REPEATS]}
+WORK=${2:-/var/tmp/podperf-sweep-null}
+S=${3:-10}
+R=${4:-2}
+mkdir -p "$WORK"
+src=$(dirname "$0")/../../configs/sweeps/host-smoke.toml
+for i in $(seq 1 "$S"); do
+  [[ -s "$WORK/s$i/sweep.json" ]] && continue
+  sed -e "s/^repeats = .*/repeats = $R\nseed = $i/" "$src" >"$WORK/s$i.toml"
+  "$PODPERF" sweep "$WORK/s$i.toml" --out "$WORK" --sweep-id "s$i" >"$WORK/s$i.log" 2>&1 || true
+done
+python3 - "$WORK" "$S" <<'PY'
+import json, os, sys
+work, s = sys.argv[1], int(sys.argv[2])
+clear = total = old = 0
+for i in range(1, s + 1):
+    path = os.path.join(work, f"s{i}", "sweep.json")
+    if not os.path.exists(path):
+        continue
+    for g in json.load(open(path))["ranking"]:
+        if len(g["entries"]) < 2:
+            continue
+        total += 1
+        clear += g["best_clear"]
+print(f"sweeps: {s}; per-size rankings with 2+ points: {total}; best beyond noise: {clear} "
+      f"({100.0 * clear / max(total, 1):.1f}%)")
+PY
