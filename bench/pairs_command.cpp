@@ -21,8 +21,9 @@
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/pair_flags.hpp"
-#include "analysis/run_json.hpp"
 #include "analysis/report/summary_text.hpp"
+#include "analysis/run_json.hpp"
+#include "analysis/run_metadata.hpp"
 #include "analysis/thresholds.hpp"
 #include "analysis/units.hpp"
 #include "bench/adaptive_scope.hpp"
@@ -36,13 +37,12 @@
 #include "bench/node_map.hpp"
 #include "bench/node_signals.hpp"
 #include "bench/pair_payload.hpp"
-#include "bench/schedule_driver.hpp"
 #include "bench/pairs_run.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
-#include "analysis/run_metadata.hpp"
 #include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
+#include "bench/schedule_driver.hpp"
 #include "bench/sim_pairs.hpp"
 #include "bench/watchdog.hpp"
 #include "sweep/pair_schedule.hpp"
@@ -284,8 +284,6 @@ std::vector<Finding> drive_mpi_schedule(const Comm& world, const NodeMap& map, c
     follow_schedule(world, plan, run_step, watchdog);
     return {};
   }
-  const bool adaptive = so.schedule == "adaptive";
-  int steps_done = 0;
   ScheduleHooks hooks;
   hooks.step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
                    bool round_complete) {
@@ -298,19 +296,10 @@ std::vector<Finding> drive_mpi_schedule(const Comm& world, const NodeMap& map, c
     return results;
   };
   hooks.suspects = [&] { return recorder->suspects(); };
-  // Progress lines for the plan's steps and every round of the adaptive schedule; the plan's
-  // retests are announced once per pass instead.
-  hooks.done = [&](StepKind kind, const std::string& what) {
-    if (kind != StepKind::kRetest || adaptive) progress.step_done(++steps_done, what);
-  };
-  if (!adaptive) {
-    hooks.retest_pass = [&](int pass, std::size_t pairs, std::size_t steps) {
-      std::fprintf(stderr, "podperf: retest %d: %zu flagged pair%s at %s, %zu step%s\n", pass, pairs,
-                   pairs == 1 ? "" : "s", format_size(plan.sizes.back()).c_str(), steps, steps == 1 ? "" : "s");
-    };
-  }
+  report_progress(hooks, progress, plan.sizes.back());
   const ScheduleOutcome outcome = drive_schedule(static_cast<int>(map.nodes.size()), plan.steps, plan.round_of_step,
                                                  plan.sizes, plan.thresholds.pairs, so, hooks);
+  finish_progress(progress, outcome);
   std::vector<int> end{0};
   broadcast_step(world, end);
   return recorder->finish_schedule(outcome);
