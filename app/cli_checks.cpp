@@ -190,6 +190,19 @@ CLI::Validator output_file() {
   });
 }
 
+CLI::Validator output_file_in_existing_directory() {
+  return rule("output", "FILE", [](const std::string& v) -> std::optional<std::string> {
+    if (v.empty()) return "must not be empty (a file to write)";
+    std::error_code ec;
+    if (std::filesystem::is_directory(v, ec)) return "is a directory, not a file to write";
+    const std::filesystem::path parent = std::filesystem::path(v).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+      return fmt::format("its directory {} does not exist", parent.string());
+    }
+    return std::nullopt;
+  });
+}
+
 CLI::Validator output_directory() {
   return rule("output", "DIR", [](const std::string& v) -> std::optional<std::string> {
     if (v.empty()) return "must not be empty (a directory to write into)";

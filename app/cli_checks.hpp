@@ -42,6 +42,9 @@ CLI::Validator name_or_existing_file();
 // Output paths and plain text: not empty; an output file is not an existing directory, an output
 // directory not an existing file.
 CLI::Validator output_file();
+// An output file whose directory exists (a file written at the end of a measurement: refused before it
+// starts).
+CLI::Validator output_file_in_existing_directory();
 CLI::Validator output_directory();
 CLI::Validator non_empty_text();
 

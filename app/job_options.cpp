@@ -158,8 +158,10 @@ void add_common_options(CLI::App* app, CommonOptions& o, bool with_sim = false) 
   add_job_options(app, o);
 }
 
-// podperf pairs and run (and accept, whose --topology is its own: `topology`, `topology_format`).
-void add_pairs_options(CLI::App* app, PairsOptions& o, std::string& topology, std::string& topology_format) {
+// podperf pairs and run (and accept, whose --topology and --prometheus are its own: `topology`,
+// `topology_format`, `prometheus`).
+void add_pairs_options(CLI::App* app, PairsOptions& o, std::string& topology, std::string& topology_format,
+                       std::string& prometheus) {
   add_common_options(app, o, true);
   app->get_option("--maxbytes")->description("largest message size; nodes are judged at this size");
   app->add_option("--op", o.op,
@@ -189,6 +191,12 @@ void add_pairs_options(CLI::App* app, PairsOptions& o, std::string& topology, st
   app->add_option("--config", o.config, "thresholds file replacing the built-in configs/thresholds.toml")
       ->check(rule::existing_file());
   add_topology_options(app, topology, topology_format);
+  app->add_option(
+         "--prometheus", prometheus,
+         "also write the run as a Prometheus node-exporter textfile (per node: verdict, straggler, busbw at "
+         "the judged size, flagged pairs, filesystem MB/s; labels host and instance_type; docs/prometheus.md), "
+         "written atomically at the end")
+      ->check(rule::output_file_in_existing_directory());
   app->add_option("--schedule", o.schedule,
                   "all: every pair (circle rounds); adaptive: random matchings, then suspects retested against "
                   "good nodes until confirmed or cleared (rank 0 decides each round)")
@@ -239,7 +247,7 @@ void add_collective_options(CLI::App* app, CollectiveOptions& o) {
 }
 // podperf accept: podperf run's options, whose sizes and iterations default to the profile's.
 void add_accept_options(CLI::App* app, AcceptOptions& o) {
-  add_pairs_options(app, o.run, o.judging.topology, o.judging.topology_format);
+  add_pairs_options(app, o.run, o.judging.topology, o.judging.topology_format, o.judging.prometheus);
   add_fs_options(app, o.run.fs, "--fs-path");
   app->get_option("--fs-path")
       ->description(
@@ -291,10 +299,10 @@ JobSubcommands add_job_subcommands(CLI::App& app, Cli& cli) {
       "pairs",
       "all-reduce between every pair of nodes in concurrent rounds (circle method); flags pairs below the "
       "robust baseline and names straggler nodes");
-  add_pairs_options(pairs, cli.pairs, cli.pairs.topology, cli.pairs.topology_format);
+  add_pairs_options(pairs, cli.pairs, cli.pairs.topology, cli.pairs.topology_format, cli.pairs.prometheus);
   CLI::App* run = app.add_subcommand(
       "run", "the main job: every stage podperf has (pairs, then the filesystem probes when --fs-path is given)");
-  add_pairs_options(run, cli.pairs, cli.pairs.topology, cli.pairs.topology_format);
+  add_pairs_options(run, cli.pairs, cli.pairs.topology, cli.pairs.topology_format, cli.pairs.prometheus);
   add_fs_options(run, cli.pairs.fs, "--fs-path");
   CLI::App* fs = app.add_subcommand(
       "fs",

@@ -19,8 +19,11 @@
 
 #include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/file_write.hpp"
 #include "analysis/fs_analysis.hpp"
+#include "analysis/node_summary.hpp"
 #include "analysis/pair_flags.hpp"
+#include "analysis/report/prometheus.hpp"
 #include "analysis/report/summary_text.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/run_metadata.hpp"
@@ -328,6 +331,24 @@ void run_pairs_stages(const Comm& world, const PairsOptions& o, PairsJob& job, P
                   std::move(efa_findings));
 }
 
+// The hook of --prometheus FILE: after run.json, the textfile (analysis/report/prometheus); one that
+// cannot be written is said and makes the exit code 3.
+VerdictHook prometheus_textfile_hook(const std::string& path) {
+  auto failed = std::make_shared<bool>(false);
+  VerdictHook hook;
+  hook.report = [path, failed](const Run& run, const std::string&) {
+    try {
+      write_file_atomically(path, render_prometheus(run, summarize_nodes(run)));
+      return fmt::format("Prometheus textfile: {}\n", path);
+    } catch (const std::exception& e) {
+      *failed = true;
+      return fmt::format("podperf: error: {}\n", e.what());
+    }
+  };
+  hook.exit_code = [failed](const Run&, int command_exit) { return *failed ? kExitRuntime : command_exit; };
+  return hook;
+}
+
 int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
   const PairsOptions& o = cli.pairs;
   if (o.backend == "sim") {
@@ -366,6 +387,12 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
 }  // namespace
 
 int run_pairs_command(int* argc, char*** argv, const Cli& cli, const VerdictHook* verdict_hook) {
+  // --prometheus (pairs, run; accept writes its own): the textfile after run.json, on rank 0.
+  VerdictHook prometheus_hook;
+  if (verdict_hook == nullptr && !cli.pairs.prometheus.empty()) {
+    prometheus_hook = prometheus_textfile_hook(cli.pairs.prometheus);
+    verdict_hook = &prometheus_hook;
+  }
   return run_mpi_command(argc, argv,
                          [&cli, verdict_hook](const Comm& world) { return run_pairs(cli, world, verdict_hook); });
 }
