@@ -89,12 +89,6 @@ CLI::Validator number_in(double low, double high, std::string_view unit) {
                      [low, high](double v) { return v >= low && v <= high; });
 }
 
-CLI::Validator number_above_at_most(double low, double high, std::string_view unit) {
-  return number_rule(fmt::format("> {}, <= {}", low, high),
-                     fmt::format("more than {} and at most {}{}", low, high, unit_suffix(unit)),
-                     [low, high](double v) { return v > low && v <= high; });
-}
-
 CLI::Validator whole_number(std::int64_t low, std::int64_t high, std::string_view unit) {
   const std::string expected = fmt::format("must be a whole number from {} to {}{}", low, high, unit_suffix(unit));
   return rule("whole", fmt::format("{}..{}", low, high), [low, high, expected](const std::string& value) {

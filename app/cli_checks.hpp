@@ -21,9 +21,8 @@ namespace podperf::cli_checks {
 inline constexpr std::string_view kValidatorPrefix = "podperf:";
 
 // Finite numbers (nan, inf, -inf and text that is not exactly one number are refused).
-CLI::Validator number_above(double low, std::string_view unit);                       // low < v
-CLI::Validator number_in(double low, double high, std::string_view unit);             // low <= v <= high
-CLI::Validator number_above_at_most(double low, double high, std::string_view unit);  // low < v <= high
+CLI::Validator number_above(double low, std::string_view unit);            // low < v
+CLI::Validator number_in(double low, double high, std::string_view unit);  // low <= v <= high
 // Whole numbers, written in decimal (no sign for the unsigned form, no fraction, no exponent).
 CLI::Validator whole_number(std::int64_t low, std::int64_t high, std::string_view unit = "");
 CLI::Validator unsigned_number(std::uint64_t low);

@@ -86,7 +86,6 @@ TEST(CliChecks, EachRuleNamesTheOptionTheValueAndWhatWasExpected) {
       {"range INF", rule::number_in(0, 1, ""), "INF", "--opt INF: must be a finite number from 0 to 1"},
       {"range NaN", rule::number_in(0, 1, ""), "NaN", "--opt NaN: must be a finite number from 0 to 1"},
       {"range edge", rule::number_in(0, 1, ""), "1", ""},
-      {"above, at most", rule::number_above_at_most(0, 1, ""), "0", "--opt 0: must be more than 0 and at most 1"},
       {"whole fraction", rule::whole_number(1, 10), "1.5", "--opt 1.5: must be a whole number from 1 to 10"},
       {"whole low", rule::whole_number(1, 10), "0", "--opt 0: must be a whole number from 1 to 10"},
       {"whole high", rule::whole_number(1, 10), "11", "--opt 11: must be a whole number from 1 to 10"},
