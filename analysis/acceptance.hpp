@@ -19,6 +19,7 @@ struct AcceptanceOptions {
   std::string sku;                // NAME (configs/skus/NAME.toml) or FILE; "": from the nodes' instance type
   std::string from;               // run.json or a results directory: judge offline, no MPI
   std::string junit;              // also write JUnit XML here
+  std::string prometheus;         // also write the Prometheus node-exporter textfile here
   std::string topology;           // --topology FILE: where each node sits (EKS labels, Slurm, CSV)
   std::string topology_format = "auto";
   std::set<std::string> given;  // every name ("-b", "--minbytes") of each option given on the command line

@@ -1,7 +1,7 @@
 // podperf's command line: the arguments checked as text, the subcommands (the MPI job's from
 // app/job_options, the offline commands' here), the parse, and which command it names. App floor (above
 // bench/ and offline/), local; help and errors are printed on launcher rank 0 only; throws nothing for
-// user input.
+// user input. Every option's value is checked by a rule of app/cli_checks while parsing.
 #include "app/cli.hpp"
 
 #include <fmt/format.h>
@@ -12,10 +12,13 @@
 #include "analysis/errors.hpp"
 #include "analysis/report/formats.hpp"
 #include "analysis/run_metadata.hpp"
+#include "app/cli_checks.hpp"
 #include "app/job_options.hpp"
 
 namespace podperf {
 namespace {
+
+namespace rule = cli_checks;
 
 // Strict UTF-8 (no overlongs, no surrogates, at most U+10FFFF).
 bool valid_utf8(std::string_view s) {
@@ -86,41 +89,40 @@ std::optional<int> check_arguments_are_text(int argc, char** argv, bool print) {
   return std::nullopt;
 }
 
-struct OfflineSubcommands {
-  CLI::App* signals;
-  CLI::App* report;
-  CLI::App* compare;
-  CLI::App* sweep;
-  CLI::App* triage;
-};
-
 // Adds podperf signals, report, compare and sweep to `app` (in this order, the help's), each option
 // writing into the command's own Options struct in `cli`.
-OfflineSubcommands add_offline_subcommands(CLI::App& app, CommandLine& cli) {
+void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
   CLI::App* signals = app.add_subcommand(
       "signals",
       "read-only host signals of THIS host (no MPI needed: run it before a job, or one per node with srun "
       "--ntasks-per-node=1): GPU PCIe, Xid, EFA, CPU governor, memory, /dev/shm, mounts, Lustre OSTs, versions, "
       "NCCL/EFA environment, each tagged OK / CONCERN / INFO with the next step");
   signals->add_option("--root", cli.signals.root, "read every path under DIR (a fixture tree in tests)")
+      ->check(rule::existing_directory())
       ->capture_default_str();
   signals->add_flag("--json", cli.signals.json, "print the findings as JSON");
-  signals->add_option("--rules", cli.signals.rules_path, "rules file replacing the built-in configs/rules.toml");
+  signals->add_option("--rules", cli.signals.rules_path, "rules file replacing the built-in configs/rules.toml")
+      ->check(rule::existing_file());
   signals
       ->add_option("--sample", cli.signals.sample_seconds,
                    "seconds between two snapshots (iowait, steal, EFA counter rises, new Xids); 0: one snapshot")
+      ->check(rule::number_in(0, 3600, "seconds"))
       ->capture_default_str();
 
   CLI::App* report = app.add_subcommand(
       "report",
       "render a finished run (run.json, or its results directory) as a self-contained HTML report (inline SVG "
       "charts), a Markdown summary for a ticket, or a CSV of every measurement (no MPI needed)");
-  report->add_option("RUN", cli.report.run, "run.json, or the results directory holding it")->required();
+  report->add_option("RUN", cli.report.run, "run.json, or the results directory holding it")
+      ->check(rule::existing_path())
+      ->required();
   report->add_option("--format", cli.report.format, report_formats_help())
-      ->check(CLI::IsMember(report_format_names()))
+      ->check(rule::one_of(report_format_names()))
       ->capture_default_str();
-  report->add_option("--out", cli.report.out,
-                     "file to write (default: report.html/.md/.csv beside run.json; - for stdout)");
+  report
+      ->add_option("--out", cli.report.out,
+                   "file to write (default: report.html/.md/.csv beside run.json; - for stdout)")
+      ->check(rule::output_file());
   add_topology_options(report, cli.report.topology, cli.report.topology_format);
   CLI::App* compare = app.add_subcommand(
       "compare",
@@ -135,42 +137,49 @@ OfflineSubcommands add_offline_subcommands(CLI::App& app, CommandLine& cli) {
       "--fail-on, 2 unreadable input or runs of one side that are not repeats of one setup, 3 the --html page "
       "not written");
   compare->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  compare->add_option("BEFORE", cli.compare.before, "run.json (or results directory) of the earlier run");
-  compare->add_option("AFTER", cli.compare.after, "run.json (or results directory) of the later run");
+  compare->add_option("BEFORE", cli.compare.before, "run.json (or results directory) of the earlier run")
+      ->check(rule::existing_path());
+  compare->add_option("AFTER", cli.compare.after, "run.json (or results directory) of the later run")
+      ->check(rule::existing_path());
   compare
       ->add_option("--before", cli.compare.before_runs,
                    "runs of the earlier setup (repeats: separate jobs; 3 or more per side to test a change)")
+      ->check(rule::existing_path())
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1, -1);
   compare->add_option("--after", cli.compare.after_runs, "runs of the later setup")
+      ->check(rule::existing_path())
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1, -1);
   compare
       ->add_option("--allowance", cli.compare.allowance_percent,
                    "one run on a side: a change beyond PCT percent is reported (and a regression beyond it exits 1) "
                    "(default from configs/compare.toml: 25)")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(rule::number_in(0, 1000, "percent"));
   compare
       ->add_option("--fail-on", cli.compare.fail_on_percent,
                    "exit 1 when a metric is slower by more than PCT percent (0: any slower verdict, which already "
                    "needs p < alpha and at least --min-change)")
-      ->check(CLI::Range(0.0, 1000.0))
+      ->check(rule::number_in(0, 1000, "percent"))
       ->capture_default_str();
   compare
       ->add_option("--min-change", cli.compare.min_change_percent,
                    "smallest change in percent that counts as slower or faster (default from configs/compare.toml: 2)")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(rule::number_in(0, 1000, "percent"));
   compare
       ->add_option("--alpha", cli.compare.alpha,
                    "significance level of the test (default from configs/compare.toml: 0.05)")
-      ->check(CLI::Range(1e-6, 0.5));
+      ->check(rule::number_in(1e-6, 0.5, ""));
   add_topology_options(compare, cli.compare.topology, cli.compare.topology_format);
   compare->add_flag("--json", cli.compare.json, "print the comparison as JSON (every metric) instead of text");
-  compare->add_option("--config", cli.compare.config, "settings file replacing the built-in configs/compare.toml");
-  compare->add_option("--html", cli.compare.html,
-                      "also write the comparison as a self-contained HTML page (summary, a before/after chart per "
-                      "metric with intervals, the slower and faster metrics) to FILE; exit 3 when it cannot be "
-                      "written");
+  compare->add_option("--config", cli.compare.config, "settings file replacing the built-in configs/compare.toml")
+      ->check(rule::existing_file());
+  compare
+      ->add_option("--html", cli.compare.html,
+                   "also write the comparison as a self-contained HTML page (summary, a before/after chart per "
+                   "metric with intervals, the slower and faster metrics) to FILE; exit 3 when it cannot be "
+                   "written")
+      ->check(rule::output_file());
 
   CLI::App* sweep = app.add_subcommand(
       "sweep",
@@ -183,23 +192,27 @@ OfflineSubcommands add_offline_subcommands(CLI::App& app, CommandLine& cli) {
   sweep
       ->add_option("FILE", cli.sweep.file,
                    "sweep file, or the name of a built-in one (nccl-algo-proto, efa, host-smoke)")
+      ->check(rule::name_or_existing_file())
       ->required();
   sweep->add_option("--out", cli.sweep.out, "results root; the sweep goes to OUT/SWEEP_ID/, each point's run below it")
+      ->check(rule::output_directory())
       ->capture_default_str();
-  sweep->add_option("--sweep-id", cli.sweep.sweep_id, "name of the sweep's directory (default: sweep-<time>-p<pid>)");
+  sweep->add_option("--sweep-id", cli.sweep.sweep_id, "name of the sweep's directory (default: sweep-<time>-p<pid>)")
+      ->check(rule::non_empty_text());
   sweep
       ->add_option("--launcher", cli.sweep.launcher,
                    "auto (the file's launch.argv, else srun when SLURM_JOB_ID is set, else mpirun), srun, mpirun, "
                    "file (the file's launch.argv), none (podperf alone, one rank)")
-      ->check(CLI::IsMember({"auto", "srun", "mpirun", "file", "none"}))
+      ->check(rule::one_of({"auto", "srun", "mpirun", "file", "none"}))
       ->capture_default_str();
   sweep->add_option("--np", cli.sweep.np, "ranks per point: mpirun -np N (srun -n N); default the file's launch.np")
-      ->check(CLI::Range(1, 1 << 24));
-  sweep->add_option("--hostfile", cli.sweep.hostfile, "mpirun --hostfile FILE; default the file's launch.hostfile");
+      ->check(rule::whole_number(1, 1 << 24));
+  sweep->add_option("--hostfile", cli.sweep.hostfile, "mpirun --hostfile FILE; default the file's launch.hostfile")
+      ->check(rule::existing_file());
   sweep
       ->add_option("--timeout", cli.sweep.timeout_s,
                    "seconds one point may take before its launcher is stopped (default the file's timeout_s, 3600)")
-      ->check(CLI::PositiveNumber);
+      ->check(rule::number_above(0, "seconds"));
   sweep->add_flag("--dry-run", cli.sweep.dry_run, "print every point's command and variables; run nothing");
   CLI::App* triage = app.add_subcommand(
       "triage",
@@ -208,10 +221,11 @@ OfflineSubcommands add_offline_subcommands(CLI::App& app, CommandLine& cli) {
       "(files or directories, .gz read as is); findings FAIL/WARN/INFO with P0-P2, evidence lines, cause and next "
       "step, the root cause first, a transport table per host. Exit 0 no FAIL, 1 a FAIL finding, 2 unreadable "
       "input or bad usage");
-  triage->add_option("PATH", cli.triage.paths, "log files or directories (read recursively)")->required();
+  triage->add_option("PATH", cli.triage.paths, "log files or directories (read recursively)")
+      ->check(rule::existing_path())
+      ->required();
   triage->add_flag("--json", cli.triage.json, "print the triage as JSON (docs/triage.md)");
   triage->add_flag("--md", cli.triage.md, "print the triage as Markdown for a ticket");
-  return {signals, report, compare, sweep, triage};
 }
 
 // Parses argv into `cli`'s structs; --help and --version print (when `print`) and end with 0, bad usage
@@ -224,7 +238,7 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv, const bool& versi
       if (print) app.exit(e);
       return 0;
     }
-    if (print) std::fprintf(stderr, "podperf: error: %s\nRun 'podperf --help' for usage.\n", e.what());
+    if (print) std::fprintf(stderr, "podperf: error: %s\n", usage_line(e).c_str());
     return kExitUsage;
   }
   if (version) {
@@ -242,42 +256,39 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv, const bool& versi
 
 // Sets cli.command (and the job's) to the subcommand that was parsed, and accept's given option names.
 // With none, prints the help (when `print`) and returns kExitUsage.
-std::optional<int> record_command(const CLI::App& app, const JobSubcommands& job, const OfflineSubcommands& offline,
-                                  CommandLine& cli, bool print) {
-  if (job.pairs->parsed()) {
-    cli.command = "pairs";
-  } else if (job.run->parsed()) {
-    cli.command = "run";
-  } else if (job.fs->parsed()) {
-    cli.command = "fs";
-  } else if (job.collective->parsed()) {
-    cli.command = "collective";
-  } else if (offline.signals->parsed()) {
-    cli.command = "signals";
-  } else if (offline.report->parsed()) {
-    cli.command = "report";
-  } else if (offline.compare->parsed()) {
-    cli.command = "compare";
-  } else if (offline.sweep->parsed()) {
-    cli.command = "sweep";
-  } else if (offline.triage->parsed()) {
-    cli.command = "triage";
-  } else if (job.accept->parsed()) {
-    cli.command = "accept";
-    for (const CLI::Option* opt : job.accept->get_options()) {
+std::optional<int> record_command(const CLI::App& app, CommandLine& cli, bool print) {
+  for (const CLI::App* sub : app.get_subcommands()) cli.command = sub->get_name();  // at most one
+  if (cli.command.empty()) {
+    if (print) std::fprintf(stdout, "%s", app.help().c_str());
+    return kExitUsage;
+  }
+  if (cli.command == "accept") {
+    for (const CLI::Option* opt : app.get_subcommand("accept")->get_options()) {
       if (opt->count() == 0) continue;
       for (const std::string& n : opt->get_lnames()) cli.job.accept.judging.given.insert("--" + n);
       for (const std::string& n : opt->get_snames()) cli.job.accept.judging.given.insert("-" + n);
     }
-  } else {
-    if (print) std::fprintf(stdout, "%s", app.help().c_str());
-    return kExitUsage;
   }
   cli.job.command = cli.command;
   return std::nullopt;
 }
 
 }  // namespace
+
+std::string usage_line(const CLI::Error& e) {
+  const std::string line = cli_checks::usage_error_line(e);
+  // A rule's line names the option and the value; CLI11's own (an unknown option, a missing argument)
+  // gets the pointer to the help.
+  if (line != e.what()) return line;
+  return line + " (podperf --help, podperf COMMAND --help)";
+}
+
+void define_command_line(CLI::App& app, CommandLine& cli, bool& version) {
+  app.require_subcommand(0, 1);
+  app.add_flag("--version", version, "print the version and build options");
+  add_job_subcommands(app, cli.job);
+  add_offline_subcommands(app, cli);
+}
 
 std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cli) {
   const bool print = launcher_rank_from_env() == 0;
@@ -288,13 +299,10 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cli) {
       "job.\nExit codes: 0 nothing flagged, 1 something flagged, 2 bad usage or configuration, 3 runtime "
       "failure (timeout, lost rank).",
       "podperf"};
-  app.require_subcommand(0, 1);
   bool version = false;
-  app.add_flag("--version", version, "print the version and build options");
-  const JobSubcommands job = add_job_subcommands(app, cli.job);
-  const OfflineSubcommands offline = add_offline_subcommands(app, cli);
+  define_command_line(app, cli, version);
   if (auto code = parse(app, argc, argv, version, print)) return code;
-  return record_command(app, job, offline, cli, print);
+  return record_command(app, cli, print);
 }
 
 }  // namespace podperf

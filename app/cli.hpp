@@ -12,6 +12,11 @@
 #include "offline/sweep_command.hpp"
 #include "offline/triage_command.hpp"
 
+namespace CLI {
+class App;
+class Error;
+}  // namespace CLI
+
 namespace podperf {
 
 struct CommandLine {
@@ -27,5 +32,14 @@ struct CommandLine {
 // Parses the command line. Prints help or errors (on launcher rank 0 only) and returns the exit
 // code to end with (0 for --help, 2 for bad usage), or nullopt to go on.
 std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cli);
+
+// podperf's whole command line defined on `app`: every subcommand and option, bound to `cli` (--version
+// to `version`). What parse_command_line parses; tests walk its options (app/cli_checks: every value is
+// checked by a rule).
+void define_command_line(CLI::App& app, CommandLine& cli, bool& version);
+
+// The one line a parse error prints after "podperf: error: ": a rule's "<option> <value>: <what was
+// expected>", or CLI11's text with a pointer to the help.
+std::string usage_line(const CLI::Error& e);
 
 }  // namespace podperf

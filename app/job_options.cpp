@@ -4,26 +4,33 @@
 #include "app/job_options.hpp"
 
 #include "analysis/fs_probes.hpp"
+#include "app/cli_checks.hpp"
 
 namespace podperf {
 namespace {
+
+namespace rule = cli_checks;
 
 // Options of every MPI command: where results go, the watchdog, signals, virtual nodes.
 void add_job_options(CLI::App* app, CommonOptions& o) {
   app->add_option("-T,--timeout", o.timeout_s,
                   "seconds a round (pairs), an op's sweep (collective) or a filesystem probe may take before the "
                   "watchdog ends the run (exit 3, finished results kept)")
-      ->check(CLI::PositiveNumber)
+      ->check(rule::number_above(0, "seconds"))
       ->capture_default_str();
-  app->add_option("--out", o.out, "results root; files go to OUT/RUN_ID/")->capture_default_str();
-  app->add_option("--run-id", o.run_id, "name of this run's results directory (default: time and job id)");
+  app->add_option("--out", o.out, "results root; files go to OUT/RUN_ID/")
+      ->check(rule::output_directory())
+      ->capture_default_str();
+  app->add_option("--run-id", o.run_id, "name of this run's results directory (default: time and job id)")
+      ->check(rule::non_empty_text());
   app->add_option("--signals-root", o.signals_root,
                   "read host signals under this directory instead of / (%h becomes each host's name; for tests "
                   "with fixture trees)")
+      ->check(rule::directory_or_host_pattern())
       ->capture_default_str();
   app->add_option("--virtual-nodes", o.virtual_nodes,
                   "split the ranks of each host into K labelled virtual nodes (local demos and tests only)")
-      ->check(CLI::Range(0, 1 << 20))
+      ->check(rule::whole_number(0, 1 << 20))
       ->capture_default_str();
 }
 
@@ -37,15 +44,19 @@ void add_fs_options(CLI::App* app, FsOptions& o, const std::string& path_flag) {
                            "writes only there and removes it (see podperf fs --help)"
                          : "directory to probe: podperf creates DIR/podperf-<run id>, writes only there and removes "
                            "it at the end (unless --keep); on a shared filesystem every node sees one directory")
+      ->check(rule::existing_directory())
       ->group(group)
       ->required(!in_run);
   app->add_option("--probes", o.probes, fs_probes_help())
+      ->check(rule::non_empty_text())
       ->group(group)
       ->capture_default_str();
   app->add_option("--block-size", o.block_size, "bytes per read/write call of seq-* and ckpt-* (K/M/G)")
+      ->check(rule::byte_size(1))
       ->group(group)
       ->capture_default_str();
   app->add_option("--file-size", o.file_size, "bytes each rank writes in seq-write and reads in seq-read")
+      ->check(rule::byte_size(1))
       ->group(group)
       ->capture_default_str();
   app->add_flag("--direct", o.direct,
@@ -53,25 +64,28 @@ void add_fs_options(CLI::App* app, FsOptions& o, const std::string& path_flag) {
                 "on either side")
       ->group(group);
   app->add_option("--rand-block-size", o.rand_block_size, "bytes per random read (data-loader pattern)")
+      ->check(rule::byte_size(1))
       ->group(group)
       ->capture_default_str();
   app->add_option("--rand-ops", o.rand_ops, "random reads per rank")
-      ->check(CLI::Range(1, 100000000))
+      ->check(rule::whole_number(1, 100000000))
       ->group(group)
       ->capture_default_str();
   app->add_option("--meta-files", o.meta_files, "small files per rank in the metadata probe (mdtest pattern)")
-      ->check(CLI::Range(1, 10000000))
+      ->check(rule::whole_number(1, 10000000))
       ->group(group)
       ->capture_default_str();
   app->add_option("--meta-file-size", o.meta_file_size, "bytes in each small file (0: empty files)")
+      ->check(rule::byte_size(0))
       ->group(group)
       ->capture_default_str();
   app->add_option("--ckpt-shard-size", o.ckpt_shard_size,
                   "bytes per checkpoint shard (real clusters: 10-18G per GPU rank)")
+      ->check(rule::byte_size(1))
       ->group(group)
       ->capture_default_str();
   app->add_option("--ckpt-shards", o.ckpt_shards, "checkpoint shards per rank")
-      ->check(CLI::Range(1, 1000))
+      ->check(rule::whole_number(1, 1000))
       ->group(group)
       ->capture_default_str();
   app->add_flag("--keep", o.keep, "leave the probe directory and its files in place")->group(group);
@@ -82,13 +96,14 @@ void add_fs_options(CLI::App* app, FsOptions& o, const std::string& path_flag) {
   app->add_option("--fsx-deployment", o.fsx_deployment,
                   "FSx for Lustre deployment type (SCRATCH_2, PERSISTENT_2-125/250/500/1000, PERSISTENT_1-50/100/200) "
                   "with --fsx-capacity-tib: the expected throughput, for the saturation finding")
+      ->check(rule::non_empty_text())
       ->group(group);
   app->add_option("--fsx-capacity-tib", o.fsx_capacity_tib, "FSx storage capacity in TiB")
-      ->check(CLI::PositiveNumber)
+      ->check(rule::number_above(0, "TiB"))
       ->group(group);
   app->add_option("--expected-mb-s", o.expected_mb_s,
                   "the filesystem's expected aggregate throughput in MB/s, when it is not FSx")
-      ->check(CLI::PositiveNumber)
+      ->check(rule::number_above(0, "MB/s"))
       ->group(group);
 }
 
@@ -103,73 +118,92 @@ void add_common_options(CLI::App* app, CommonOptions& o, bool with_sim = false) 
 #ifdef PODPERF_HAVE_NCCL
   app->add_option("--backend", o.backend,
                   "nccl (GPUs), host (MPI on host memory), auto (nccl when a GPU is visible)" + sim_help)
-      ->check(CLI::IsMember(backends))
+      ->check(rule::one_of(backends))
       ->capture_default_str();
 #else
   app->add_option("--backend", o.backend,
                   "host (MPI on host memory) or auto (this build has no NCCL backend)" + sim_help)
-      ->check(CLI::IsMember(backends))
+      ->check(rule::one_of(backends))
       ->capture_default_str();
 #endif
   app->add_option("--nccl-library", o.nccl_library,
                   "the libnccl.so to load for --backend nccl (default: libnccl.so.2 on LD_LIBRARY_PATH and the "
-                  "ld.so cache, then the nvidia-nccl pip wheel under the Python site-packages)");
+                  "ld.so cache, then the nvidia-nccl pip wheel under the Python site-packages)")
+      ->check(rule::name_or_existing_file());
   app->add_option("-b,--minbytes", o.min_bytes, "smallest message size in bytes (K/M/G suffixes)")
+      ->check(rule::byte_size(1))
       ->capture_default_str();
-  app->add_option("-e,--maxbytes", o.max_bytes, "largest message size")->capture_default_str();
+  app->add_option("-e,--maxbytes", o.max_bytes, "largest message size")
+      ->check(rule::byte_size(1))
+      ->capture_default_str();
   app->add_option("-f,--stepfactor", o.step_factor, "multiply the size by this factor between steps")
+      ->check(rule::unsigned_number(1))
       ->capture_default_str();
   app->add_option("-i,--stepbytes", o.step_bytes, "add this many bytes between steps instead of -f (0: use -f)")
+      ->check(rule::byte_size(0))
       ->capture_default_str();
   app->add_option("-n,--iters", o.iters, "timed iterations per size (identical on every rank)")
-      ->check(CLI::Range(1, 1000000))
+      ->check(rule::whole_number(1, 1000000))
       ->capture_default_str();
   app->add_option("-w,--warmup_iters", o.warmup, "untimed warm-up iterations per size")
-      ->check(CLI::Range(0, 1000000))
+      ->check(rule::whole_number(0, 1000000))
       ->capture_default_str();
   app->add_option("-c,--check", o.check, "check results (1) or not (0); any wrong element fails the case")
-      ->check(CLI::Range(0, 1))
+      ->check(rule::whole_number(0, 1))
       ->capture_default_str();
   app->add_option("-a,--average", o.combine,
                   "how the ranks' times of an iteration combine: 0 rank 0, 1 average, 2 min, 3 max (the slowest)")
-      ->check(CLI::Range(0, 3))
+      ->check(rule::whole_number(0, 3))
       ->capture_default_str();
   add_job_options(app, o);
 }
 
-// podperf pairs and run (and accept, whose --topology is its own: `topology`, `topology_format`).
-void add_pairs_options(CLI::App* app, PairsOptions& o, std::string& topology, std::string& topology_format) {
+// podperf pairs and run (and accept, whose --topology and --prometheus are its own: `topology`,
+// `topology_format`, `prometheus`).
+void add_pairs_options(CLI::App* app, PairsOptions& o, std::string& topology, std::string& topology_format,
+                       std::string& prometheus) {
   add_common_options(app, o, true);
   app->get_option("--maxbytes")->description("largest message size; nodes are judged at this size");
   app->add_option("--op", o.op,
                   "collective to test each pair with: all_reduce, all_gather, reduce_scatter, alltoall, broadcast, "
                   "reduce, sendrecv")
+      ->check(rule::non_empty_text())
       ->capture_default_str();
   app->add_option("-d,--datatype", o.dtype, "element type: float, double, int32 (nccl: also half, bfloat16)")
+      ->check(rule::non_empty_text())
       ->capture_default_str();
   app->add_option("--concurrency", o.concurrency,
                   "round: pairs of a round run at once; sequential: one pair at a time (fabrics where "
                   "concurrent pairs interfere)")
-      ->check(CLI::IsMember({"round", "sequential"}))
+      ->check(rule::one_of({"round", "sequential"}))
       ->capture_default_str();
   app->add_option("--retest", o.retest,
                   "re-measure the pairs flagged at the largest size this many times; a pair stays flagged only when "
                   "the retest confirms it (0: no retest)")
-      ->check(CLI::Range(0, 10))
+      ->check(rule::whole_number(0, 10))
       ->capture_default_str();
-  app->add_option("--pairs", o.pairs, "retest only these pairs: node indices or hostnames, e.g. 0:3,2:5 or h1:h3");
+  app->add_option("--pairs", o.pairs, "retest only these pairs: node indices or hostnames, e.g. 0:3,2:5 or h1:h3")
+      ->check(rule::non_empty_text());
   app->add_option("--threshold", o.threshold,
                   "flag a pair more than this fraction below the robust baseline (default from "
                   "configs/thresholds.toml: 0.05)")
-      ->check(CLI::Range(0.0, 1.0));
-  app->add_option("--config", o.config, "thresholds file replacing the built-in configs/thresholds.toml");
+      ->check(rule::number_in(0, 1, ""));
+  app->add_option("--config", o.config, "thresholds file replacing the built-in configs/thresholds.toml")
+      ->check(rule::existing_file());
   add_topology_options(app, topology, topology_format);
+  app->add_option(
+         "--prometheus", prometheus,
+         "also write the run as a Prometheus node-exporter textfile (per node: verdict, straggler, busbw at "
+         "the judged size, flagged pairs, filesystem MB/s; labels host and instance_type; docs/prometheus.md), "
+         "written atomically at the end")
+      ->check(rule::output_file_in_existing_directory());
   app->add_option("--schedule", o.schedule,
                   "all: every pair (circle rounds); adaptive: random matchings, then suspects retested against "
                   "good nodes until confirmed or cleared (rank 0 decides each round)")
-      ->check(CLI::IsMember({"all", "adaptive"}))
+      ->check(rule::one_of({"all", "adaptive"}))
       ->capture_default_str();
   app->add_option("--seed", o.seed, "random seed of the adaptive matchings and of the modelled fabric")
+      ->check(rule::unsigned_number(0))
       ->capture_default_str();
   app->add_option("--adaptive-scope", o.adaptive_scope,
                   "--schedule adaptive with a topology (--topology, or the sim model's): flat: random matchings "
@@ -177,19 +211,21 @@ void add_pairs_options(CLI::App* app, PairsOptions& o, std::string& topology, st
                   "--adaptive-level, so nodes are judged without crossing upper layers; layered: within, then "
                   "matchings across groups (same parent first) that find slow groups/uplinks (CONCERN "
                   "topology.slow_uplink); auto: layered with a topology, flat without")
-      ->check(CLI::IsMember({"auto", "flat", "within", "layered"}))
+      ->check(rule::one_of({"auto", "flat", "within", "layered"}))
       ->capture_default_str();
   app->add_option("--adaptive-level", o.adaptive_level,
                   "the topology level whose groups the within/layered search pairs inside (default: the innermost, "
-                  "e.g. the rack)");
+                  "e.g. the rack)")
+      ->check(rule::non_empty_text());
   const std::string group = "Modelled fabric (--backend sim)";
   app->add_option("--sim-nodes", o.sim_nodes, "number of simulated nodes")
-      ->check(CLI::Range(2, 1 << 20))
+      ->check(rule::whole_number(2, 1 << 20))
       ->capture_default_str()
       ->group(group);
   app->add_option(
          "--sim-model", o.sim_model,
          "model: NAME (configs/sim/NAME.toml, built in: healthy, stragglers, rack, random4, uplink) or a TOML file")
+      ->check(rule::name_or_existing_file())
       ->capture_default_str()
       ->group(group);
 }
@@ -199,17 +235,19 @@ void add_collective_options(CLI::App* app, CollectiveOptions& o) {
   app->add_option("--op", o.ops,
                   "comma list of ops, or all: all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
                   "sendrecv")
+      ->check(rule::non_empty_text())
       ->capture_default_str();
   app->add_option("-d,--datatype", o.dtypes, "comma list of element types: float, double, int32 (nccl: half, bfloat16)")
+      ->check(rule::non_empty_text())
       ->capture_default_str();
   app->add_option("--group-by", o.group_by,
                   "world: one group of all ranks; node: one group per node at once (the intra-node check)")
-      ->check(CLI::IsMember({"world", "node"}))
+      ->check(rule::one_of({"world", "node"}))
       ->capture_default_str();
 }
 // podperf accept: podperf run's options, whose sizes and iterations default to the profile's.
 void add_accept_options(CLI::App* app, AcceptOptions& o) {
-  add_pairs_options(app, o.run, o.judging.topology, o.judging.topology_format);
+  add_pairs_options(app, o.run, o.judging.topology, o.judging.topology_format, o.judging.prometheus);
   add_fs_options(app, o.run.fs, "--fs-path");
   app->get_option("--fs-path")
       ->description(
@@ -223,18 +261,22 @@ void add_accept_options(CLI::App* app, AcceptOptions& o) {
   app->add_option("--profile", o.judging.profile,
                   "what to run and how to judge it: quick (pairs, minutes), full (pairs and filesystem), fs "
                   "(filesystem only), or a profile file (configs/profiles/*.toml)")
+      ->check(rule::name_or_existing_file())
       ->group(group)
       ->capture_default_str();
   app->add_option("--sku", o.judging.sku,
                   "instance type whose published busbw the nodes are held to (configs/skus: p4d.24xlarge, "
                   "p4de.24xlarge, p5.48xlarge, p5e.48xlarge, p5en.48xlarge, p6-b200.48xlarge) or a SKU file "
                   "(default: the instance type every node reports)")
+      ->check(rule::name_or_existing_file())
       ->group(group);
   app->add_option("--from", o.judging.from,
                   "judge a finished run offline (its run.json, or its results directory) with this profile and SKU; "
                   "no MPI, nothing measured")
+      ->check(rule::existing_path())
       ->group(group);
   app->add_option("--junit", o.judging.junit, "also write the verdict as JUnit XML (one test case per node and check)")
+      ->check(rule::output_file())
       ->group(group);
 }
 
@@ -245,9 +287,10 @@ void add_topology_options(CLI::App* app, std::string& file, std::string& format)
   app->add_option("--topology", file,
                   "where each node sits in the network: `kubectl get nodes -o json` output (EKS topology labels), "
                   "Slurm topology.conf or `scontrol show topology` output, or a CSV node,<level>,...; the analysis "
-                  "compares pairs that cross a level with pairs inside one, the heatmap orders nodes by it");
+                  "compares pairs that cross a level with pairs inside one, the heatmap orders nodes by it")
+      ->check(rule::existing_file());
   app->add_option("--topology-format", format, "format of --topology: eks, slurm, csv, or auto (from its content)")
-      ->check(CLI::IsMember({"auto", "eks", "slurm", "csv"}))
+      ->check(rule::one_of({"auto", "eks", "slurm", "csv"}))
       ->capture_default_str();
 }
 
@@ -256,10 +299,10 @@ JobSubcommands add_job_subcommands(CLI::App& app, Cli& cli) {
       "pairs",
       "all-reduce between every pair of nodes in concurrent rounds (circle method); flags pairs below the "
       "robust baseline and names straggler nodes");
-  add_pairs_options(pairs, cli.pairs, cli.pairs.topology, cli.pairs.topology_format);
+  add_pairs_options(pairs, cli.pairs, cli.pairs.topology, cli.pairs.topology_format, cli.pairs.prometheus);
   CLI::App* run = app.add_subcommand(
       "run", "the main job: every stage podperf has (pairs, then the filesystem probes when --fs-path is given)");
-  add_pairs_options(run, cli.pairs, cli.pairs.topology, cli.pairs.topology_format);
+  add_pairs_options(run, cli.pairs, cli.pairs.topology, cli.pairs.topology_format, cli.pairs.prometheus);
   add_fs_options(run, cli.pairs.fs, "--fs-path");
   CLI::App* fs = app.add_subcommand(
       "fs",
@@ -269,7 +312,8 @@ JobSubcommands add_job_subcommands(CLI::App& app, Cli& cli) {
   fs->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   add_job_options(fs, cli.fs);
   add_fs_options(fs, cli.fs.fs, "--path");
-  fs->add_option("--config", cli.fs.fs.config, "thresholds file replacing the built-in configs/thresholds.toml");
+  fs->add_option("--config", cli.fs.fs.config, "thresholds file replacing the built-in configs/thresholds.toml")
+      ->check(rule::existing_file());
   CLI::App* collective = app.add_subcommand(
       "collective",
       "size sweeps of collectives over the whole job (or one group per node), nccl-tests flags and table: "

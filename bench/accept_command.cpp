@@ -12,7 +12,9 @@
 #include "analysis/acceptance.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
+#include "analysis/node_summary.hpp"
 #include "analysis/report/junit.hpp"
+#include "analysis/report/prometheus.hpp"
 #include "analysis/report/verdict_text.hpp"
 #include "analysis/run_metadata.hpp"
 #include "analysis/verdict.hpp"
@@ -79,10 +81,11 @@ int accept_live(int* argc, char*** argv, const Cli& cli, const AcceptSetup& setu
                  setup.forced_sku ? setup.forced_sku->instance_type.c_str() : "from the nodes' instance type");
   }
 
-  auto junit_failed = std::make_shared<bool>(false);
+  auto output_failed = std::make_shared<bool>(false);
   VerdictHook hook;
   hook.judge = [&setup](Run& run) { judge_acceptance(run, setup); };
-  hook.report = [junit = o.judging.junit, junit_failed](const Run& run, const std::string& results_dir) {
+  hook.report = [junit = o.judging.junit, prometheus = o.judging.prometheus, output_failed](
+                    const Run& run, const std::string& results_dir) {
     std::string out = render_verdict(run);
     const std::string xml = render_junit(run);
     std::vector<std::string> files;
@@ -94,13 +97,22 @@ int accept_live(int* argc, char*** argv, const Cli& cli, const AcceptSetup& setu
         out += fmt::format("JUnit: {}\n", f);
       } catch (const std::exception& e) {
         out += fmt::format("podperf: error: {}\n", e.what());
-        *junit_failed = true;
+        *output_failed = true;
+      }
+    }
+    if (!prometheus.empty()) {
+      try {
+        write_file_atomically(prometheus, render_prometheus(run, summarize_nodes(run)));
+        out += fmt::format("Prometheus textfile: {}\n", prometheus);
+      } catch (const std::exception& e) {
+        out += fmt::format("podperf: error: {}\n", e.what());
+        *output_failed = true;
       }
     }
     return out;
   };
-  hook.exit_code = [junit_failed](const Run& run, int command_exit) {
-    if (command_exit == kExitRuntime || *junit_failed) return kExitRuntime;
+  hook.exit_code = [output_failed](const Run& run, int command_exit) {
+    if (command_exit == kExitRuntime || *output_failed) return kExitRuntime;
     return accept_exit_code(run.verdict);
   };
 

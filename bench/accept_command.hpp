@@ -10,7 +10,7 @@ namespace podperf {
 
 // Returns the process exit code: 0 every node passes (PASS or WARN), 1 not accepted (FAIL), 2 bad usage
 // or configuration (before anything is measured), 3 runtime failure of the measurement (or of writing
-// the JUnit file). Identical on every rank.
+// the JUnit or --prometheus file). Identical on every rank.
 int run_accept_command(int* argc, char*** argv, const Cli& cli);
 
 }  // namespace podperf

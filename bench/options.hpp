@@ -73,6 +73,7 @@ struct PairsOptions : CommonOptions {
   std::string adaptive_level;           // a topology level for within/layered; "": the innermost
   int sim_nodes = 64;            // --backend sim
   std::string sim_model = "healthy";
+  std::string prometheus;  // --prometheus FILE: also write the node-exporter textfile (pairs, run)
   FsOptions fs;  // podperf run: the filesystem stage when fs.path is set
 };
 

@@ -19,10 +19,14 @@
 
 #include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/file_write.hpp"
 #include "analysis/fs_analysis.hpp"
+#include "analysis/node_summary.hpp"
 #include "analysis/pair_flags.hpp"
-#include "analysis/run_json.hpp"
+#include "analysis/report/prometheus.hpp"
 #include "analysis/report/summary_text.hpp"
+#include "analysis/run_json.hpp"
+#include "analysis/run_metadata.hpp"
 #include "analysis/thresholds.hpp"
 #include "analysis/units.hpp"
 #include "bench/adaptive_scope.hpp"
@@ -36,13 +40,12 @@
 #include "bench/node_map.hpp"
 #include "bench/node_signals.hpp"
 #include "bench/pair_payload.hpp"
-#include "bench/schedule_driver.hpp"
 #include "bench/pairs_run.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
-#include "analysis/run_metadata.hpp"
 #include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
+#include "bench/schedule_driver.hpp"
 #include "bench/sim_pairs.hpp"
 #include "bench/watchdog.hpp"
 #include "sweep/pair_schedule.hpp"
@@ -284,8 +287,6 @@ std::vector<Finding> drive_mpi_schedule(const Comm& world, const NodeMap& map, c
     follow_schedule(world, plan, run_step, watchdog);
     return {};
   }
-  const bool adaptive = so.schedule == "adaptive";
-  int steps_done = 0;
   ScheduleHooks hooks;
   hooks.step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
                    bool round_complete) {
@@ -298,19 +299,10 @@ std::vector<Finding> drive_mpi_schedule(const Comm& world, const NodeMap& map, c
     return results;
   };
   hooks.suspects = [&] { return recorder->suspects(); };
-  // Progress lines for the plan's steps and every round of the adaptive schedule; the plan's
-  // retests are announced once per pass instead.
-  hooks.done = [&](StepKind kind, const std::string& what) {
-    if (kind != StepKind::kRetest || adaptive) progress.step_done(++steps_done, what);
-  };
-  if (!adaptive) {
-    hooks.retest_pass = [&](int pass, std::size_t pairs, std::size_t steps) {
-      std::fprintf(stderr, "podperf: retest %d: %zu flagged pair%s at %s, %zu step%s\n", pass, pairs,
-                   pairs == 1 ? "" : "s", format_size(plan.sizes.back()).c_str(), steps, steps == 1 ? "" : "s");
-    };
-  }
+  report_progress(hooks, progress, plan.sizes.back());
   const ScheduleOutcome outcome = drive_schedule(static_cast<int>(map.nodes.size()), plan.steps, plan.round_of_step,
                                                  plan.sizes, plan.thresholds.pairs, so, hooks);
+  finish_progress(progress, outcome);
   std::vector<int> end{0};
   broadcast_step(world, end);
   return recorder->finish_schedule(outcome);
@@ -337,6 +329,24 @@ void run_pairs_stages(const Comm& world, const PairsOptions& o, PairsJob& job, P
   }
   record_findings(world, recorder, job.nccl_log, job.backend->name(), signals_before, o.signals_root,
                   std::move(efa_findings));
+}
+
+// The hook of --prometheus FILE: after run.json, the textfile (analysis/report/prometheus); one that
+// cannot be written is said and makes the exit code 3.
+VerdictHook prometheus_textfile_hook(const std::string& path) {
+  auto failed = std::make_shared<bool>(false);
+  VerdictHook hook;
+  hook.report = [path, failed](const Run& run, const std::string&) {
+    try {
+      write_file_atomically(path, render_prometheus(run, summarize_nodes(run)));
+      return fmt::format("Prometheus textfile: {}\n", path);
+    } catch (const std::exception& e) {
+      *failed = true;
+      return fmt::format("podperf: error: {}\n", e.what());
+    }
+  };
+  hook.exit_code = [failed](const Run&, int command_exit) { return *failed ? kExitRuntime : command_exit; };
+  return hook;
 }
 
 int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
@@ -377,6 +387,12 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
 }  // namespace
 
 int run_pairs_command(int* argc, char*** argv, const Cli& cli, const VerdictHook* verdict_hook) {
+  // --prometheus (pairs, run; accept writes its own): the textfile after run.json, on rank 0.
+  VerdictHook prometheus_hook;
+  if (verdict_hook == nullptr && !cli.pairs.prometheus.empty()) {
+    prometheus_hook = prometheus_textfile_hook(cli.pairs.prometheus);
+    verdict_hook = &prometheus_hook;
+  }
   return run_mpi_command(argc, argv,
                          [&cli, verdict_hook](const Comm& world) { return run_pairs(cli, world, verdict_hook); });
 }

@@ -1,3 +1,4 @@
+// Progress lines (see progress.hpp). Bench floor; local.
 #include "bench/progress.hpp"
 
 #include <fmt/format.h>
@@ -26,14 +27,34 @@ double Progress::elapsed_s() const {
 }
 
 void Progress::step_done(int done, const std::string& detail) {
+  done_ = done;
   const double elapsed = elapsed_s();
-  const bool print = total_ <= kEveryStepUpTo || done <= 1 || done >= total_ ||
+  // Every line of a short phase (the plan, or one retest pass), else the phase's first, the last and at
+  // most one per interval.
+  const bool print = total_ - phase_start_ <= kEveryStepUpTo || done <= phase_start_ + 1 || done >= total_ ||
                      elapsed - last_printed_s_ >= min_interval_s_;
   if (!print) return;
   last_printed_s_ = elapsed;
   const double left = done > 0 ? elapsed / done * (total_ - done) : 0.0;
   fmt::print(out_, "podperf: {} {}/{} done, elapsed {}, ~{} left{}{}\n", unit_, done, total_, format_duration(elapsed),
              format_duration(left), detail.empty() ? "" : "; ", detail);
+  std::fflush(out_);
+}
+
+void Progress::plan_more(int steps, const std::string& why) {
+  if (steps <= 0) return;
+  const int before = total_;
+  phase_start_ = done_;
+  total_ = done_ + steps;
+  fmt::print(out_, "podperf: {}: {} more {}{}, {} in all (was {})\n", why, steps, unit_, steps == 1 ? "" : "s", total_,
+             before);
+  std::fflush(out_);
+}
+
+void Progress::finish(const std::string& why) {
+  if (done_ == total_) return;
+  fmt::print(out_, "podperf: {} {}{} in all, not {}: {}\n", done_, unit_, done_ == 1 ? "" : "s", total_, why);
+  total_ = done_;
   std::fflush(out_);
 }
 

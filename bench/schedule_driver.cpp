@@ -7,6 +7,8 @@
 #include <cmath>
 #include <set>
 
+#include "analysis/units.hpp"
+
 namespace podperf {
 namespace {
 
@@ -16,6 +18,19 @@ std::vector<Round> split(const std::vector<Round>& rounds, bool sequential_steps
 
 void step_done(const ScheduleHooks& hooks, StepKind kind, const std::string& what) {
   if (hooks.done) hooks.done(kind, what);
+}
+
+// "retest 1, step 3/15: 3 flagged pairs 3:17, 42:100, 5:6": which pass, which of its steps, which pairs
+// (node indices; the first kShownPairs of them).
+std::string retest_step_text(int pass, int step, std::size_t steps, const Round& pairs) {
+  constexpr std::size_t kShownPairs = 4;
+  std::string shown;
+  for (std::size_t i = 0; i < pairs.size() && i < kShownPairs; ++i) {
+    shown += fmt::format("{}{}:{}", i == 0 ? "" : ", ", pairs[i][0], pairs[i][1]);
+  }
+  if (pairs.size() > kShownPairs) shown += fmt::format(", +{} more", pairs.size() - kShownPairs);
+  return fmt::format("retest {}, step {}/{}: {} flagged pair{} {}", pass, step, steps, pairs.size(),
+                     pairs.size() == 1 ? "" : "s", shown);
 }
 
 // Retest passes over what the analysis still flags (pairs touching `skip` nodes, or leaving a group in
@@ -35,7 +50,8 @@ int retest_passes(const std::vector<std::uint64_t>& sizes, const ScheduleOptions
     }
     if (flagged.empty()) break;
     const std::vector<Round> packed = pack_rounds(flagged);
-    if (hooks.retest_pass) hooks.retest_pass(pass, flagged.size(), split(packed, o.sequential).size());
+    const std::size_t pass_steps = split(packed, o.sequential).size();
+    if (hooks.retest_pass) hooks.retest_pass(pass, flagged.size(), pass_steps);
     int steps = 0;
     for (std::size_t r = 0; r < packed.size(); ++r) {
       for (const Round& s : split({packed[r]}, o.sequential)) {
@@ -44,10 +60,9 @@ int retest_passes(const std::vector<std::uint64_t>& sizes, const ScheduleOptions
                            : o.retest_numbered_by_step ? steps
                                                        : static_cast<int>(r) + 1;
         hooks.step(s, number, {sizes.back()}, true, false);
+        step_done(hooks, StepKind::kRetest, retest_step_text(pass, steps, pass_steps, s));
       }
       ++rounds;
-      step_done(hooks, StepKind::kRetest,
-                fmt::format("retest {}: {} flagged pair{}", pass, packed[r].size(), packed[r].size() == 1 ? "" : "s"));
     }
   }
   return rounds;
@@ -134,6 +149,20 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
                                const ScheduleOptions& o, const ScheduleHooks& hooks) {
   if (o.schedule != "adaptive") return run_plan(steps, round_of_step, sizes, o, hooks);
   return run_adaptive_schedule(nodes, sizes, thresholds, o, hooks);
+}
+
+void report_progress(ScheduleHooks& hooks, Progress& progress, std::uint64_t judged_bytes) {
+  hooks.done = [&progress](StepKind, const std::string& what) { progress.next_step_done(what); };
+  hooks.retest_pass = [&progress, judged_bytes](int pass, std::size_t pairs, std::size_t steps) {
+    progress.plan_more(static_cast<int>(steps), fmt::format("retest {}: {} flagged pair{} at {}, measured again", pass,
+                                                            pairs, pairs == 1 ? "" : "s", format_size(judged_bytes)));
+  };
+}
+
+void finish_progress(Progress& progress, const ScheduleOutcome& outcome) {
+  if (!outcome.adaptive) return;
+  progress.finish(fmt::format("the adaptive search decided in {} of its {} rounds", outcome.search.rounds,
+                              outcome.search.max_rounds));
 }
 
 Finding adaptive_search_finding(const ScheduleOutcome& s, const std::vector<NodeInfo>& nodes, int full_rounds) {

@@ -13,6 +13,7 @@
 
 #include "analysis/run.hpp"
 #include "analysis/thresholds.hpp"
+#include "bench/progress.hpp"
 #include "sweep/adaptive_search.hpp"
 #include "sweep/pair_schedule.hpp"
 
@@ -28,7 +29,7 @@ using SuspectsFn = std::function<std::vector<NodePair>()>;
 // What a finished step was: one of the plan's steps, a retest of flagged pairs, or a round of the
 // adaptive search.
 enum class StepKind { kRound, kRetest, kSearch };
-// After each step (retests: after each packed round): what it was, and a line about it (progress).
+// After each step: what it was, and a line about it (progress).
 using StepDoneFn = std::function<void(StepKind kind, const std::string& what)>;
 // Before each retest pass: its number (1-based), the flagged pairs and the steps they take.
 using RetestPassFn = std::function<void(int pass, std::size_t pairs, std::size_t steps)>;
@@ -67,6 +68,15 @@ struct ScheduleOutcome {
 ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const std::vector<int>& round_of_step,
                                const std::vector<std::uint64_t>& sizes, const PairThresholds& thresholds,
                                const ScheduleOptions& o, const ScheduleHooks& hooks);
+
+// Progress lines for a schedule on `progress` (rank 0): every step counted, the plan's and the adaptive
+// search's as each says what it was, a retest step as "retest P, step K/N: M flagged pairs A:B, ...";
+// before each retest pass the total grows by its steps, said on one line (`judged_bytes`: the size the
+// retests measure). Sets hooks.done and hooks.retest_pass.
+void report_progress(ScheduleHooks& hooks, Progress& progress, std::uint64_t judged_bytes);
+// After drive_schedule: an adaptive search that decided before its round budget says so (the counter
+// stopped below the total it started with).
+void finish_progress(Progress& progress, const ScheduleOutcome& outcome);
 
 // The adaptive search's own account for run.json's findings (INFO, check pairs.adaptive_search): rounds
 // against the full schedule, suspects, what it confirmed and cleared.

@@ -11,12 +11,12 @@
 #include "analysis/errors.hpp"
 #include "analysis/judge_run.hpp"
 #include "analysis/pair_flags.hpp"
+#include "analysis/run_metadata.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
-#include "bench/schedule_driver.hpp"
 #include "bench/progress.hpp"
-#include "analysis/run_metadata.hpp"
 #include "bench/runner.hpp"
+#include "bench/schedule_driver.hpp"
 
 namespace podperf {
 
@@ -141,7 +141,6 @@ void log_sim_start(const Cli& cli, const Plan& plan, const NodeMap& map, const S
 void drive_sim_schedule(SimFabric& fabric, const Plan& plan, const NodeMap& map, const ScheduleOptions& so,
                         const PairsOptions& o, PairsRecorder& recorder, Watchdog& watchdog) {
   Progress progress = schedule_progress(so, o.sim_nodes, plan.steps.size());
-  int steps_done = 0;
   const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
                           bool round_complete) {
     watchdog.arm(o.timeout_s, retest ? fmt::format("retest round {}", round) : fmt::format("round {}", round));
@@ -152,10 +151,11 @@ void drive_sim_schedule(SimFabric& fabric, const Plan& plan, const NodeMap& map,
     watchdog.disarm();
     return results;
   };
+  ScheduleHooks hooks{step, [&] { return recorder.suspects(); }, nullptr, nullptr};
+  report_progress(hooks, progress, plan.sizes.back());
   const ScheduleOutcome outcome =
-      drive_schedule(o.sim_nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
-                     {step, [&] { return recorder.suspects(); },
-                      [&](StepKind, const std::string& what) { progress.step_done(++steps_done, what); }, nullptr});
+      drive_schedule(o.sim_nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so, hooks);
+  finish_progress(progress, outcome);
   recorder.set_findings(recorder.finish_schedule(outcome), "simulated fabric (--backend sim): no NCCL log");
 }
 

@@ -9,7 +9,9 @@
 
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
+#include "analysis/node_summary.hpp"
 #include "analysis/report/junit.hpp"
+#include "analysis/report/prometheus.hpp"
 #include "analysis/report/verdict_text.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/run_metadata.hpp"
@@ -26,7 +28,7 @@ namespace {
 void reject_measuring_options(const AcceptanceOptions& o) {
   for (const std::string& name : o.given) {
     if (name != "--profile" && name != "--sku" && name != "--from" && name != "--junit" && name != "--topology" &&
-        name != "--topology-format") {
+        name != "--topology-format" && name != "--prometheus") {
       throw UsageError(
           fmt::format("{} measures; --from judges a finished run without measuring (drop {})", name, name));
     }
@@ -52,6 +54,10 @@ int accept_from(const AcceptanceOptions& o, std::ostream& out) {
   if (!o.junit.empty()) {
     write_file_atomically(o.junit, render_junit(run));
     out << fmt::format("JUnit: {}\n", o.junit);
+  }
+  if (!o.prometheus.empty()) {
+    write_file_atomically(o.prometheus, render_prometheus(run, summarize_nodes(run)));
+    out << fmt::format("Prometheus textfile: {}\n", o.prometheus);
   }
   return accept_exit_code(run.verdict);
 }

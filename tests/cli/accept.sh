@@ -142,7 +142,7 @@ accept bad-sku --from "$FIX/healthy.json" --sku p9.huge
 expect_eq "unknown SKU: exit 2" "$rc" "2"
 accept bad-from --from "$WORK/none.json"
 expect_eq "missing run.json: exit 2" "$rc" "2"
-expect_has "missing run.json: named" "$out" "$WORK/none.json: cannot open"
+expect_has "missing run.json: named" "$out" "--from $WORK/none.json: No such file or directory"
 accept bad-mix --from "$FIX/healthy.json" -e 64M
 expect_eq "--from with a measuring option: exit 2" "$rc" "2"
 expect_has "--from with -e: says why" "$out" "--from judges a finished run"

@@ -203,7 +203,7 @@ else
 fi
 "$PODPERF" compare "$WORK/missing.json" "$FIX/healthy_1.json" >/dev/null 2>"$WORK/missing.err"
 rc=$?
-if [[ $rc -eq 2 ]] && grep -q "missing.json: cannot open" "$WORK/missing.err"; then pass "missing file: exit 2"; else fail "missing: exit $rc: $(cat "$WORK/missing.err")"; fi
+if [[ $rc -eq 2 ]] && grep -q "BEFORE $WORK/missing.json: No such file or directory" "$WORK/missing.err"; then pass "missing file: exit 2"; else fail "missing: exit $rc: $(cat "$WORK/missing.err")"; fi
 echo '{"schema_version": 1, "pairs": 5}' >"$WORK/badfield.json"
 "$PODPERF" compare "$WORK/badfield.json" "$FIX/healthy_1.json" >/dev/null 2>"$WORK/badfield.err"
 rc=$?

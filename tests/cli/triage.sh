@@ -78,7 +78,7 @@ grep -q "binary" "$WORK/err" && pass "binary alone: said why" || fail "binary al
 
 "$PODPERF" triage "$WORK/nope.log" >"$WORK/out" 2>"$WORK/err"
 expect_rc "missing path" 2 $?
-grep -q "nope.log: no such file" "$WORK/err" && pass "missing path: named" || fail "missing: $(cat "$WORK/err")"
+grep -qi "nope.log: no such file" "$WORK/err" && pass "missing path: named" || fail "missing: $(cat "$WORK/err")"
 
 mkdir -p "$WORK/empty"
 "$PODPERF" triage "$WORK/empty" >"$WORK/out" 2>"$WORK/err"

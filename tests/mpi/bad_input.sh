@@ -22,9 +22,9 @@ expect_usage_error() {
 v=(--virtual-nodes 4 --out "$WORK/res" -n 2 -w 0 -b 1K -e 1K)
 expect_usage_error "unknown flag" "not expected: --bogus" 2 pairs --bogus
 expect_usage_error "min > max" "-b/--minbytes \(8388608\) is larger than -e/--maxbytes \(1048576\)" 4 pairs "${v[@]}" -b 8M -e 1M
-expect_usage_error "zero size" "-b/--minbytes: must be at least one element, not 0" 4 pairs "${v[@]}" -b 0
-expect_usage_error "garbage size" "-e/--maxbytes: 'lots' is not a size" 4 pairs "${v[@]}" -e lots
-expect_usage_error "unknown suffix" "unknown suffix 'Q'" 4 pairs "${v[@]}" -e 4Q
+expect_usage_error "zero size" "--minbytes 0: must be at least 1 byte" 4 pairs "${v[@]}" -b 0
+expect_usage_error "garbage size" "--maxbytes lots: must be a size in bytes" 4 pairs "${v[@]}" -e lots
+expect_usage_error "unknown suffix" "--maxbytes 4Q: has an unknown suffix 'Q'" 4 pairs "${v[@]}" -e 4Q
 expect_usage_error "single node" "pairs needs at least 2 nodes; this job has 1" 2 pairs --out "$WORK/res" -b 1K -e 1K
 expect_usage_error "unwritable results directory" "--out /etc/hostname/results: cannot create results directory" 4 \
   pairs "${v[@]}" --out /etc/hostname/results
@@ -32,11 +32,11 @@ expect_usage_error "more virtual nodes than ranks" "--virtual-nodes 8 needs at l
   pairs --virtual-nodes 8 --out "$WORK/res"
 expect_usage_error "pair index out of range" "--pairs '0:9': node index 9 is out of range" 4 pairs "${v[@]}" --pairs 0:9
 expect_usage_error "unknown op" "unknown op 'allreduce'" 4 pairs "${v[@]}" --op allreduce
-expect_usage_error "bad iterations" "iters" 2 pairs "${v[@]}" -n 0
+expect_usage_error "bad iterations" "--iters 0: must be a whole number from 1 to 1000000" 2 pairs "${v[@]}" -n 0
 printf '[pairs]\nthreshold = "high"\n' >"$WORK/bad.toml"
 expect_usage_error "bad config value" "bad.toml:2: 'pairs.threshold' must be a number" 4 pairs "${v[@]}" --config "$WORK/bad.toml"
-expect_usage_error "negative size" "-b/--minbytes: '-1' is not a size" 4 pairs "${v[@]}" -b -1
-expect_usage_error "huge size" "size '99999999999999999999999' is too large" 4 pairs "${v[@]}" -e 99999999999999999999999
+expect_usage_error "negative size" "--minbytes -1: must be a size in bytes" 4 pairs "${v[@]}" -b -1
+expect_usage_error "huge size" "--maxbytes 99999999999999999999999: is too large" 4 pairs "${v[@]}" -e 99999999999999999999999
 expect_usage_error "non-UTF-8 run id" "argument [0-9]+ .'r.xff'. is not valid UTF-8" 2 pairs "${v[@]}" --run-id "$(printf 'r\xff')"
 expect_usage_error "non-UTF-8 path" "is not valid UTF-8" 2 fs --path "$(printf '/tmp/\xc3\x28')" --out "$WORK/res"
 printf '[pairs]\nthreshold = 0.05\nthresold = 0.1\n' >"$WORK/typo.toml"
@@ -44,7 +44,7 @@ expect_usage_error "unknown config key" "typo.toml:3: unknown key 'pairs.thresol
 printf '[pairs\n' >"$WORK/broken.toml"
 expect_usage_error "broken config syntax" "broken.toml:1" 4 pairs "${v[@]}" --config "$WORK/broken.toml"
 expect_usage_error "missing config file" "nope.toml" 4 pairs "${v[@]}" --config "$WORK/nope.toml"
-expect_usage_error "negative count" "--rand-ops" 2 fs --path "$WORK" --rand-ops -5 --out "$WORK/res"
+expect_usage_error "negative count" "--rand-ops -5: must be a whole number from 1 to 100000000" 2 fs --path "$WORK" --rand-ops -5 --out "$WORK/res"
 # Paths with spaces and quotes are paths: they work.
 odd="$WORK/with space/and'quote\""
 mkdir -p "$odd"

@@ -72,7 +72,8 @@ TEST(ReportFormats, ANameNotInTheTableIsRefused) {
   for (const auto& [format, expected] :
        {std::pair{"xyz", std::optional<int>(kExitUsage)}, std::pair{"junit", std::optional<int>()}}) {
     CommandLine cli;
-    std::vector<std::string> args{"podperf", "report", "run.json", "--format", format};
+    std::vector<std::string> args{"podperf", "report", std::string(PODPERF_FIXTURES_DIR) + "/runs/report_run.json",
+                                  "--format", format};
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     EXPECT_EQ(parse_command_line(static_cast<int>(argv.size()), argv.data(), cli), expected) << format;
