@@ -9,8 +9,7 @@
 
 namespace podperf {
 
-Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes,
-                         double min_kept_fraction) {
+Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes, double min_kept_fraction) {
   Baseline out;
   out.total = values.size();
   if (values.empty()) return out;
@@ -62,6 +61,36 @@ Baseline robust_baseline(std::span<const double> values, double threshold, int m
   }
   out.kept = kept;
   return out;
+}
+
+Baseline anchored_baseline(std::span<const double> values, const Baseline& majority, double threshold,
+                           double gap_fraction, double spread_factor, int max_passes) {
+  if (values.size() < 2 || majority.value <= 0.0 || gap_fraction <= 0.0) return majority;
+  // The candidates: values clearly above the majority; their own robust baseline is the fast group.
+  std::vector<double> upper;
+  for (double v : values) {
+    if (v >= majority.value * (1.0 + threshold)) upper.push_back(v);
+  }
+  if (upper.empty()) return majority;
+  Baseline fast = robust_baseline(upper, threshold, max_passes, 0.5);
+  const double fast_floor = fast.value * (1.0 - threshold);
+  double fast_min = fast.value;
+  double slow_max = 0.0;
+  bool any_slow = false;
+  for (double v : values) {
+    if (v >= fast_floor) {
+      fast_min = std::min(fast_min, v);
+    } else {
+      slow_max = std::max(slow_max, v);
+      any_slow = true;
+    }
+  }
+  // A clear gap below the fast group (beyond gap_fraction of it and spread_factor of its spread): a
+  // continuum of noisy values has none.
+  const double gap = fast_min - slow_max;
+  if (!any_slow || gap <= gap_fraction * fast_min || gap <= spread_factor * fast.spread) return majority;
+  fast.total = values.size();
+  return fast;
 }
 
 }  // namespace podperf

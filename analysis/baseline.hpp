@@ -18,7 +18,15 @@ struct Baseline {
 // Guard: a pass that would keep fewer than floor(min_kept_fraction * n) values (at least 1) is not
 // taken, so a
 // noisy healthy set cannot cascade up to its single best value. Empty input gives value 0.
-Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes,
-                         double min_kept_fraction);
+Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes, double min_kept_fraction);
+
+// A baseline a slow majority cannot capture. The values more than `threshold` above the majority's
+// baseline, if any, give a fast group (their robust baseline); when a clear gap separates it from the
+// values below it (more than `gap_fraction` of its lowest value and `spread_factor` of its spread),
+// the values below are the slow nodes' pairs and the fast group is healthy: returns the fast group's
+// baseline (total = all values). Otherwise returns `majority` (the robust_baseline of the same
+// values) unchanged. A continuum of noisy values has no such gap.
+Baseline anchored_baseline(std::span<const double> values, const Baseline& majority, double threshold,
+                           double gap_fraction, double spread_factor, int max_passes);
 
 }  // namespace podperf
