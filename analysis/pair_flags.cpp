@@ -252,8 +252,7 @@ std::vector<Baseline> compute_baselines(Run& run, KeyedValues& kv, const PairThr
   for (std::size_t k : order) {
     const Baseline majority =
         robust_baseline(kv.values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
-    const Baseline b = anchored_baseline(kv.values[k], majority, t.threshold, t.anchor_gap_fraction, t.spread_factor,
-                                         t.baseline_max_passes);
+    const Baseline b = anchored_baseline(kv.values[k], majority, t.threshold, t.anchor_gap_fraction, t.spread_factor);
     baselines[k] = b;
     run.baselines.push_back(SizeBaseline{keys.keys()[k].second, b.value, b.spread, b.kept, b.total});
     std::vector<double>().swap(kv.values[k]);
@@ -364,15 +363,17 @@ PairInference infer_faults(const Run& run, const Judged& j, const PairThresholds
   input.fast_pairs.resize(input.nodes);
   for (std::size_t i = 0; i < input.nodes; ++i) input.fast_pairs[i] = j.total[i] - j.flagged[i];
   input.min_cleared_partners = t.min_cleared_partners;
+  input.measured_pairs = j.total;
+  input.mostly_slow_fraction = t.mostly_slow_fraction;
   for (const PairResult* p : j.flagged_pairs) input.slow_pairs.push_back({p->nodes[0], p->nodes[1], p->ratio});
-  PairInference inference = infer_pair_faults(input);
-  if (inference.links.size() >= 4) {
+  const auto fast_pairs = [&run] {
     std::vector<InferencePair> fast;
     for (const PairResult& p : run.pairs) {
       if (p.size_bytes == run.judged_size_bytes && measured(p) && !p.flagged) fast.push_back({p.nodes[0], p.nodes[1]});
     }
-    find_slow_crossing(input.slow_pairs, fast, inference);
-  }
+    return fast;
+  };
+  PairInference inference = infer_pair_faults(input, fast_pairs);
   slow_pairs = std::move(input.slow_pairs);
   return inference;
 }

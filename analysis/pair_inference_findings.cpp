@@ -61,6 +61,35 @@ Finding ambiguous_finding(const Run& run, const AmbiguousNode& a, const std::str
   return f;
 }
 
+// The nodes the inference would name but the cleared nodes are too few to anchor (one fast pair).
+Finding undecided_finding(const Run& run, const PairInference& inference, const std::string& rerun) {
+  std::vector<int> cleared;
+  for (std::size_t i = 0; i < inference.cleared.size(); ++i) {
+    if (inference.cleared[i]) cleared.push_back(static_cast<int>(i));
+  }
+  const std::vector<int>& nodes = inference.undecided_slow;
+  const std::string fast = text::join(labels(run, cleared), " <-> ");
+  Finding f;
+  f.tag = Tag::kConcern;
+  f.source = "analysis";
+  f.check = kAmbiguous;
+  f.observed = fmt::format("only {} {} fast at {} bytes; every pair of {} is slow against {}",
+                           cleared.size() == 1 ? "node" : "the pair", fast, run.judged_size_bytes,
+                           text::join(labels(run, nodes)), cleared.size() == 1 ? "it" : "them");
+  f.expected =
+      "three nodes fast with each other, or one fast pair against one slow node or two (two slow hosts of four)";
+  f.meaning = fmt::format(
+      "cannot tell: {} nodes are slow, or the one fast pair {} is faster than the rest (a faster path between its "
+      "nodes); pairs measured against each other cannot decide",
+      nodes.size(), fast);
+  f.effect = "no node is named or drained for it until a retest or a published figure decides";
+  f.next_step = fmt::format(
+      "judge the busbw against the instance type's published figure (podperf accept --sku TYPE), or measure "
+      "{} against a node known to be healthy ({} with another node added)",
+      label(run, nodes.front()), rerun);
+  return f;
+}
+
 Finding crossing_finding(const Run& run, const SlowCrossing& c, const std::vector<InferencePair>& slow_pairs,
                          const std::string& rerun) {
   const std::string group_a = topology_group_name(run, c.side_a);
@@ -156,6 +185,7 @@ void report_pair_inference(Run& run, const PairInference& inference, const std::
                            const std::string& rerun) {
   std::erase_if(run.findings, [](const Finding& f) { return f.check == kAmbiguous || f.check == kCrossing; });
   for (const AmbiguousNode& a : inference.ambiguous) run.findings.push_back(ambiguous_finding(run, a, rerun));
+  if (!inference.undecided_slow.empty()) run.findings.push_back(undecided_finding(run, inference, rerun));
   for (const SlowCrossing& c : inference.crossings) {
     run.findings.push_back(crossing_finding(run, c, slow_pairs, rerun));
   }

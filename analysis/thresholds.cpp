@@ -45,7 +45,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   toml_reject_unknown(pairs,
                       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction",
                        "baseline_max_passes", "baseline_min_kept_fraction", "intermittent_min_links",
-                       "link_family_alpha", "min_cleared_partners", "anchor_gap_fraction"},
+                       "link_family_alpha", "min_cleared_partners", "mostly_slow_fraction", "anchor_gap_fraction"},
                       "pairs.", source);
   Thresholds out;
   out.source = source;
@@ -60,6 +60,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.pairs.intermittent_min_links = require_count(pairs, "intermittent_min_links", "pairs.", 2.0, 1e9, source);
   out.pairs.link_family_alpha = require_fraction(pairs, "link_family_alpha", "pairs.", 1e-12, 1.0, source);
   out.pairs.min_cleared_partners = require_count(pairs, "min_cleared_partners", "pairs.", 1.0, 1e9, source);
+  out.pairs.mostly_slow_fraction = require_fraction(pairs, "mostly_slow_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.anchor_gap_fraction = require_fraction(pairs, "anchor_gap_fraction", "pairs.", 0.0, 1.0, source);
 
   // [fs] after [pairs], so a [pairs] error is reported the same with or without an [fs] table.

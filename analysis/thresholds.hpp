@@ -21,6 +21,10 @@ struct PairThresholds {
   // The pair inference (analysis/pair_inference.hpp): a node none of whose pairs is fast is named slow
   // when this many distinct partners cleared by a fast pair were slow with it; fewer: ambiguous.
   int min_cleared_partners = 2;
+  // ...and a node cleared by a fast pair is slow after all when more than this share of its measured
+  // pairs are links (slow with cleared partners): one pair inside the threshold by chance does not
+  // clear a node a little slow (analysis/pair_inference.hpp name_mostly_slow_nodes).
+  double mostly_slow_fraction = 0.75;
   // The baseline is anchored on a fast group above a slow majority when the gap between them exceeds
   // this fraction of the fast group's lowest value (analysis/baseline.hpp anchored_baseline).
   double anchor_gap_fraction = 0.05;

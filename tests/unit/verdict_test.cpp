@@ -280,6 +280,22 @@ TEST(Verdict, AnAmbiguousNodeIsNotDrained) {
   EXPECT_TRUE(run.verdict.drain.empty());
 }
 
+TEST(Verdict, WhatThePairsCannotTellDrainsNobody) {
+  // Five and six nodes with three and four slow (one fast pair: that many slow nodes, or one faster
+  // pair?): ambiguous, nobody drained.
+  for (const auto& [n, slow_from] : {std::pair{5, 2}, std::pair{6, 2}}) {
+    podperf::Run run = p5_run(n, [&](int a, int b) { return a >= slow_from || b >= slow_from ? 40.0 : 100.0; });
+    run.backend = "host";
+    analyze_pairs(run, load_thresholds("").pairs);
+    EXPECT_TRUE(run.stragglers.empty()) << n << " nodes";
+    EXPECT_TRUE(std::any_of(run.findings.begin(), run.findings.end(),
+                            [](const Finding& f) { return f.check == "pairs.ambiguous"; }))
+        << n << " nodes";
+    run.verdict = judge_with(run);
+    EXPECT_TRUE(run.verdict.drain.empty()) << n << " nodes";
+  }
+}
+
 TEST(Verdict, UnknownOrMixedInstanceTypesGiveNoSku) {
   podperf::Run run = p5_run(4, [](int, int) { return 440.0; });
   run.nodes[3].instance_type = "p4d.24xlarge";
