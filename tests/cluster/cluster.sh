@@ -31,7 +31,7 @@
 #                                 e.g. cluster.sh mpirun -np 4 --map-by node prog
 #   cluster.sh shape hX [RATE]    tbf on both ends of hX's veth (default 200mbit)
 #   cluster.sh unshape hX         remove it
-#   cluster.sh shape-cross [RATE] tbf on the traffic between the leaf switches only (h1,h2 <-> h3,h4),
+#   cluster.sh shape-cross [RATE] htb on the traffic between the leaf switches only (h1,h2 <-> h3,h4),
 #                                 each host's egress to the other leaf's hosts; unshape hX removes it
 #   cluster.sh scontrol ARGS...   scontrol from h0, e.g. scontrol show topology
 #   cluster.sh exec hX CMD...     run CMD in hX's netns with hostname hX (debug aid)
@@ -387,17 +387,19 @@ do_shape() {
   tc -n "$BRNS" qdisc replace dev "v$h" root tbf rate "$rate" burst 256kb latency 50ms
   log "shaped $h to $rate (both directions)"
 }
-# The crossing between the leaves: on each host, egress to the other leaf's hosts through a tbf (a
-# prio qdisc whose filter picks those destinations; everything else in the unshaped band).
+# The crossing between the leaves: on each host, egress to the other leaf's hosts through an htb class
+# at RATE (a u32 filter picks those destinations); everything else in a class far above what a veth
+# carries here. (This kernel has htb and u32, not prio.)
 do_shape_cross() {
   local rate=${1:-$DEFAULT_RATE} h peer
   [ -e "$NETNS_DIR/h1" ] || die "cluster is not up"
   for h in "${HOSTS[@]}"; do
-    tc -n "$h" qdisc replace dev eth0 root handle 1: prio bands 2 priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1
-    tc -n "$h" qdisc add dev eth0 parent 1:1 handle 10: tbf rate "$rate" burst 256kb latency 50ms
+    tc -n "$h" qdisc replace dev eth0 root handle 1: htb default 20
+    tc -n "$h" class add dev eth0 parent 1: classid 1:10 htb rate "$rate" quantum 60000
+    tc -n "$h" class add dev eth0 parent 1: classid 1:20 htb rate 20gbit quantum 60000
     for peer in "${HOSTS[@]}"; do
       case "$h$peer" in h[12]h[34]|h[34]h[12]) ;; *) continue ;; esac
-      tc -n "$h" filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$(ip_of "$peer")/32" flowid 1:1
+      tc -n "$h" filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$(ip_of "$peer")/32" flowid 1:10
     done
   done
   log "shaped the crossing leafA (h1,h2) <-> leafB (h3,h4) to $rate (both directions)"
