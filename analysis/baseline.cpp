@@ -9,8 +9,7 @@
 
 namespace podperf {
 
-Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes,
-                         double min_kept_fraction) {
+Baseline robust_baseline(std::span<const double> values, double threshold, int max_passes, double min_kept_fraction) {
   Baseline out;
   out.total = values.size();
   if (values.empty()) return out;
@@ -62,6 +61,61 @@ Baseline robust_baseline(std::span<const double> values, double threshold, int m
   }
   out.kept = kept;
   return out;
+}
+
+Baseline anchored_baseline(std::span<const double> values, const Baseline& majority, double threshold,
+                           double gap_fraction, double spread_factor) {
+  if (values.size() < 3 || majority.value <= 0.0 || gap_fraction <= 0.0) return majority;
+  // The candidates: the values clearly above the majority (few: a fast minority, or a noisy tail).
+  const double cut = majority.value * (1.0 + threshold);
+  std::vector<double> upper;
+  double below_max = 0.0;
+  bool any_below = false;
+  for (double v : values) {
+    if (v >= cut) {
+      upper.push_back(v);
+    } else {
+      below_max = any_below ? std::max(below_max, v) : v;
+      any_below = true;
+    }
+  }
+  if (upper.empty() || !any_below) return majority;
+  std::sort(upper.begin(), upper.end());
+  // The split: the widest gap between consecutive values from the highest value below the cut up.
+  std::size_t split = 0;
+  double gap = upper.front() - below_max;
+  for (std::size_t i = 1; i < upper.size(); ++i) {
+    if (upper[i] - upper[i - 1] > gap) gap = upper[i] - upper[i - 1], split = i;
+  }
+  const double fast_min = upper[split];
+  const std::span<const double> fast_values(upper.data() + split, upper.size() - split);
+  // The spread on each side of the gap: the fast group's, and that of every value below it (the slow
+  // nodes' pairs and any others: a wide lower side means no clear gap).
+  const auto sd = [](double sum, double squares, std::size_t count) {
+    if (count < 2) return 0.0;
+    const double mean = sum / static_cast<double>(count);
+    return std::sqrt(std::max(0.0, (squares - mean * sum) / static_cast<double>(count - 1)));
+  };
+  double fast_sum = 0.0, fast_squares = 0.0;
+  for (double v : fast_values) fast_sum += v, fast_squares += v * v;
+  double slow_sum = 0.0, slow_squares = 0.0;
+  std::size_t slow_count = 0;
+  for (double v : values) {
+    if (v < fast_min) slow_sum += v, slow_squares += v * v, ++slow_count;
+  }
+  const double fast_spread = sd(fast_sum, fast_squares, fast_values.size());
+  const double slow_spread = sd(slow_sum, slow_squares, slow_count);
+  // A clear gap: beyond gap_fraction of the fast group and spread_factor spreads of either side. Noise
+  // (Gaussian or not) is a continuum whose widest gap is a fraction of its spread: no anchor.
+  if (gap <= gap_fraction * fast_min || gap <= spread_factor * std::max(fast_spread, slow_spread)) return majority;
+  Baseline fast;
+  fast.value = fast_sum / static_cast<double>(fast_values.size());
+  fast.spread = fast_spread;
+  fast.kept = fast_values.size();
+  fast.total = values.size();
+  fast.passes = majority.passes;
+  fast.anchored = true;
+  return fast;
 }
 
 }  // namespace podperf

@@ -193,8 +193,9 @@ std::vector<FsNodeResult*> judged_nodes(FsProbeResult& p) {
 }
 
 // analyze_fs, step 1 for one probe: summarize it, then its baseline, each judged node's ratio and flag,
-// and slowest_node. A probe whose median node ran shorter than t.min_judged_seconds flags no node and
-// is added to `short_probes` ("meta-stat 0.004 s"). Returns how many nodes were judged.
+// and slowest_node. A probe whose median node ran shorter than t.min_judged_seconds is added to
+// `short_probes` ("meta-stat 0.004 s") and flags only nodes that took at least min_judged_seconds
+// longer than the median node. Returns how many nodes were judged.
 std::size_t judge_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes, const FsThresholds& t,
                         std::vector<std::string>& short_probes) {
   summarize_fs_probe(p, nodes);
@@ -214,14 +215,20 @@ std::size_t judge_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes, co
   std::vector<double> elapsed;
   for (const FsNodeResult* n : judged) elapsed.push_back(n->end_s - n->start_s);
   std::nth_element(elapsed.begin(), elapsed.begin() + static_cast<std::ptrdiff_t>(elapsed.size() / 2), elapsed.end());
-  const bool long_enough = elapsed[elapsed.size() / 2] >= t.min_judged_seconds;
-  if (!long_enough) short_probes.push_back(fmt::format("{} {:.3f} s", p.probe, elapsed[elapsed.size() / 2]));
+  const double median_elapsed_s = elapsed[elapsed.size() / 2];
+  const bool long_enough = median_elapsed_s >= t.min_judged_seconds;
+  if (!long_enough) short_probes.push_back(fmt::format("{} {:.3f} s", p.probe, median_elapsed_s));
+  // A short probe still resolves a node that took min_judged_seconds longer than the median node: that
+  // much extra time is no timer or scheduling noise (a node at 4% of the others over 6 s).
+  const auto resolved = [&](const FsNodeResult& n) {
+    return long_enough || (n.end_s - n.start_s) - median_elapsed_s >= t.min_judged_seconds;
+  };
   const FsNodeResult* slowest = nullptr;
   for (FsNodeResult* n : judged) {
     const double value = fs_node_metric(p, *n);
     n->ratio = b.value > 0.0 ? value / b.value : 0.0;
     const double gap = b.value - value;
-    n->flagged = judged.size() >= kMinJudgedNodes && long_enough && value < b.value * (1.0 - t.threshold) &&
+    n->flagged = judged.size() >= kMinJudgedNodes && resolved(*n) && value < b.value * (1.0 - t.threshold) &&
                  gap > t.spread_factor * spread;
     if (slowest == nullptr || value < fs_node_metric(p, *slowest)) slowest = n;
   }

@@ -184,10 +184,11 @@ void add_stage_findings(const FsRun& fs, const FsThresholds& t, std::size_t most
     Finding f = fs_finding(Tag::kInfo, "fs.short_probe", "");
     f.observed = fmt::format("{}", fmt::join(short_probes, ", "));
     f.expected = fmt::format("at least {} s per node (median) to compare nodes", t.min_judged_seconds);
-    f.meaning =
-        "these probes ended too soon for their node-to-node differences to mean anything: no node is "
-        "judged in them (their aggregate numbers stand)";
-    f.effect = "a node slow only in these probes would go unnoticed";
+    f.meaning = fmt::format(
+        "these probes ended too soon for small node-to-node differences to mean anything: only a node that took "
+        "{} s longer than the median node is judged in them (their aggregate numbers stand)",
+        t.min_judged_seconds);
+    f.effect = "a node only slightly slow in these probes would go unnoticed";
     f.next_step =
         "give the probes more work: --file-size and --rand-ops (data), --meta-files (metadata), "
         "--ckpt-shard-size (checkpoints)";

@@ -13,6 +13,8 @@
 
 #include "analysis/baseline.hpp"
 #include "analysis/chunks.hpp"
+#include "analysis/pair_inference.hpp"
+#include "analysis/pair_inference_findings.hpp"
 #include "analysis/sort_network.hpp"
 #include "analysis/stats.hpp"
 
@@ -248,7 +250,9 @@ std::vector<Baseline> compute_baselines(Run& run, KeyedValues& kv, const PairThr
   std::sort(order.begin(), order.end(),
             [&keys](std::size_t a, std::size_t b) { return keys.keys()[a] < keys.keys()[b]; });
   for (std::size_t k : order) {
-    const Baseline b = robust_baseline(kv.values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
+    const Baseline majority =
+        robust_baseline(kv.values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
+    const Baseline b = anchored_baseline(kv.values[k], majority, t.threshold, t.anchor_gap_fraction, t.spread_factor);
     baselines[k] = b;
     run.baselines.push_back(SizeBaseline{keys.keys()[k].second, b.value, b.spread, b.kept, b.total});
     std::vector<double>().swap(kv.values[k]);
@@ -349,21 +353,35 @@ Judged merge_tallies(std::vector<Tally>& tallies, std::size_t n) {
   return out;
 }
 
-// Nodes whose flagged share of pairs at the judged size is above straggler_fraction.
-std::vector<bool> find_stragglers(const Judged& j, const PairThresholds& t) {
-  std::vector<bool> is_straggler(j.total.size(), false);
-  for (std::size_t i = 0; i < j.total.size(); ++i) {
-    if (j.total[i] == 0) continue;
-    const double share = static_cast<double>(j.flagged[i]) / static_cast<double>(j.total[i]);
-    if (share > t.straggler_fraction) is_straggler[i] = true;
-  }
-  return is_straggler;
+// The inference over the flagged pairs at the judged size (analysis/pair_inference.hpp): which nodes
+// are cleared, slow, or undecided, which slow pairs are links and which one crossing. The fast pairs
+// are read again (one pass) only when enough links could form a crossing.
+PairInference infer_faults(const Run& run, const Judged& j, const PairThresholds& t,
+                           std::vector<InferencePair>& slow_pairs) {
+  PairInferenceInput input;
+  input.nodes = j.total.size();
+  input.fast_pairs.resize(input.nodes);
+  for (std::size_t i = 0; i < input.nodes; ++i) input.fast_pairs[i] = j.total[i] - j.flagged[i];
+  input.min_cleared_partners = t.min_cleared_partners;
+  input.measured_pairs = j.total;
+  input.mostly_slow_fraction = t.mostly_slow_fraction;
+  for (const PairResult* p : j.flagged_pairs) input.slow_pairs.push_back({p->nodes[0], p->nodes[1], p->ratio});
+  const auto fast_pairs = [&run] {
+    std::vector<InferencePair> fast;
+    for (const PairResult& p : run.pairs) {
+      if (p.size_bytes == run.judged_size_bytes && measured(p) && !p.flagged) fast.push_back({p.nodes[0], p.nodes[1]});
+    }
+    return fast;
+  };
+  PairInference inference = infer_pair_faults(input, fast_pairs);
+  slow_pairs = std::move(input.slow_pairs);
+  return inference;
 }
 
 // run.stragglers with their evidence; the median ratio of each straggler's ok pairs (only theirs: at
 // scale every node's would be gigabytes).
-void name_stragglers(Run& run, const Judged& j, const std::vector<bool>& is_straggler,
-                     const std::vector<Tally>& tallies) {
+void name_stragglers(Run& run, const Judged& j, const PairInference& inference, const std::vector<Tally>& tallies) {
+  const std::vector<bool>& is_straggler = inference.slow;
   const std::size_t n = is_straggler.size();
   std::vector<std::vector<double>> ratios(n);
   for (const Tally& tally : tallies) {
@@ -392,14 +410,11 @@ void name_stragglers(Run& run, const Judged& j, const std::vector<bool>& is_stra
 // The flagged pairs between two healthy nodes: a link (run.links) when it failed, was confirmed by a
 // retest, or lies beyond the family margin z (see PairThresholds::link_family_alpha). Returns how many
 // were left unnamed (chance flags).
-std::size_t name_links(Run& run, const Judged& j, const std::vector<bool>& is_straggler, const KeyIndex& keys,
+std::size_t name_links(Run& run, const Judged& j, const PairInference& inference, const KeyIndex& keys,
                        const std::vector<Baseline>& baselines, const PairThresholds& t, double family_z) {
-  const std::size_t n = is_straggler.size();
   std::size_t chance_flags = 0;
-  for (const PairResult* p : j.flagged_pairs) {
-    const auto a = static_cast<std::size_t>(p->nodes[0]);
-    const auto b = static_cast<std::size_t>(p->nodes[1]);
-    if (a >= n || b >= n || is_straggler[a] || is_straggler[b]) continue;
+  for (std::size_t link : inference.links) {
+    const PairResult* p = j.flagged_pairs[link];
     if (status_ok(p->status) && p->retest_samples_s.empty()) {
       const std::size_t k = keys.find(p->op, p->size_bytes);
       const double spread =
@@ -446,8 +461,9 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, Judge
     flag_chunk(run, t, kv.keys, baselines, begin, end, tallies[w]);
   });
   const Judged j = merge_tallies(tallies, n);
-  const std::vector<bool> is_straggler = find_stragglers(j, t);
-  name_stragglers(run, j, is_straggler, tallies);
+  std::vector<InferencePair> slow_pairs;
+  const PairInference inference = infer_faults(run, j, t, slow_pairs);
+  name_stragglers(run, j, inference, tallies);
   if (judged != nullptr) {
     judged->chunks.clear();
     for (Tally& tally : tallies) judged->chunks.push_back(std::move(tally.judged_ok));
@@ -460,7 +476,8 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, Judge
   for (std::size_t i = 0; i < n; ++i) judged_pairs += static_cast<std::size_t>(j.total[i]);
   judged_pairs /= 2;
   const double family_z = link_family_z(judged_pairs, t);
-  const std::size_t chance_flags = name_links(run, j, is_straggler, kv.keys, baselines, t, family_z);
+  const std::size_t chance_flags = name_links(run, j, inference, kv.keys, baselines, t, family_z);
+  report_pair_inference(run, inference, slow_pairs, pairs_rerun_command(run));
   name_intermittent_nodes(run, t, j.flagged, j.total);
   report_chance_flags(run, t, chance_flags, judged_pairs, family_z);
 }
@@ -495,7 +512,11 @@ int pairs_exit_code(const Run& run) {
   for (const PairResult& p : run.pairs) {
     if (!status_ok(p.status)) return 1;
   }
-  return run.stragglers.empty() && run.links.empty() ? 0 : 1;
+  // A slow crossing and an undecided slow node (the inference's) count too: something is slow.
+  const bool inferred = std::any_of(run.findings.begin(), run.findings.end(), [](const Finding& f) {
+    return f.check == "pairs.slow_crossing" || f.check == "pairs.ambiguous";
+  });
+  return run.stragglers.empty() && run.links.empty() && !inferred ? 0 : 1;
 }
 
 }  // namespace podperf

@@ -17,8 +17,12 @@ namespace podperf {
 //    that among hundreds of pairs, ordinary pair-to-pair spread is not flagged; that spread counts
 //    at most as max_spread_fraction of the baseline); a pair whose
 //    status is not ok is flagged too;
-//  - at the judged size (largest measured), a node whose flagged share of pairs is above
-//    straggler_fraction is a straggler; a flagged pair between two non-stragglers is a link finding
+//  - the baseline is anchored on a fast group when the pairs split into a fast group and a slow
+//    majority (anchored_baseline, [pairs] anchor_gap_fraction): a slow majority cannot capture it;
+//  - at the judged size (largest measured), the inference (analysis/pair_inference.hpp) names the
+//    stragglers: nodes with no fast pair, slow with min_cleared_partners partners cleared by a fast
+//    pair; undecided nodes get pairs.ambiguous findings, a slow crossing between two node sets a
+//    pairs.slow_crossing finding (its pairs are no links); a flagged pair between two cleared nodes is a link finding
 //    when it failed, was confirmed by a retest, or lies beyond the family margin (gap > z * spread,
 //    z = normal quantile at 1 - link_family_alpha / pairs judged); the others are counted in an INFO
 //    finding pairs.chance_flags (a non-straggler in intermittent_min_links links: pairs.intermittent_node);
@@ -29,8 +33,7 @@ namespace podperf {
 // result is the same for any number.
 // `judged`: when given, receives the pairs judged ok at the judged size for correlate() (which then
 // need not read the pairs again).
-void analyze_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0,
-                   JudgedPairs* judged = nullptr);
+void analyze_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0, JudgedPairs* judged = nullptr);
 
 // The start of a command that measures this run's pairs again the same way: "podperf pairs", or for a
 // modelled fabric (run.simulated) "podperf pairs --backend sim --sim-model NAME --sim-nodes N --seed S"
@@ -41,9 +44,9 @@ std::string pairs_rerun_command(const Run& run);
 // op and size): its samples and busbw. Returns false when no such pair exists.
 bool attach_retest(Run& run, const PairResult& retest);
 
-// Exit code a finished run deserves: 1 when any pair failed (status not ok) at any size, or a straggler
-// or link finding exists; else 0. Flags at smaller sizes (latency-bound sizes are noisy) and flagged
-// pairs left unnamed by the family margin (pairs.chance_flags) are reported but do not change it.
+// Exit code a finished run deserves: 1 when any pair failed (status not ok) at any size, or a straggler,
+// link, pairs.slow_crossing or pairs.ambiguous finding exists; else 0. Flags at smaller sizes (latency-bound sizes are
+// noisy) and flagged pairs left unnamed by the family margin (pairs.chance_flags) are reported but do not change it.
 int pairs_exit_code(const Run& run);
 
 }  // namespace podperf

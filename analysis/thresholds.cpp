@@ -45,7 +45,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   toml_reject_unknown(pairs,
                       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction",
                        "baseline_max_passes", "baseline_min_kept_fraction", "intermittent_min_links",
-                       "link_family_alpha"},
+                       "link_family_alpha", "min_cleared_partners", "mostly_slow_fraction", "anchor_gap_fraction"},
                       "pairs.", source);
   Thresholds out;
   out.source = source;
@@ -59,13 +59,17 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
       require_fraction(pairs, "baseline_min_kept_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.intermittent_min_links = require_count(pairs, "intermittent_min_links", "pairs.", 2.0, 1e9, source);
   out.pairs.link_family_alpha = require_fraction(pairs, "link_family_alpha", "pairs.", 1e-12, 1.0, source);
+  out.pairs.min_cleared_partners = require_count(pairs, "min_cleared_partners", "pairs.", 1.0, 1e9, source);
+  out.pairs.mostly_slow_fraction = require_fraction(pairs, "mostly_slow_fraction", "pairs.", 0.0, 1.0, source);
+  out.pairs.anchor_gap_fraction = require_fraction(pairs, "anchor_gap_fraction", "pairs.", 0.0, 1.0, source);
 
   // [fs] after [pairs], so a [pairs] error is reported the same with or without an [fs] table.
   const toml::table& fs = toml_require_table(root, "fs", source);
-  toml_reject_unknown(fs,
-                      {"threshold", "spread_factor", "max_spread_fraction", "baseline_max_passes",
-                       "baseline_min_kept_fraction", "saturation_fraction", "cache_warn_fraction", "min_judged_seconds"},
-                      "fs.", source);
+  toml_reject_unknown(
+      fs,
+      {"threshold", "spread_factor", "max_spread_fraction", "baseline_max_passes", "baseline_min_kept_fraction",
+       "saturation_fraction", "cache_warn_fraction", "min_judged_seconds"},
+      "fs.", source);
   out.fs.threshold = require_fraction(fs, "threshold", "fs.", 0.0, 1.0, source);
   out.fs.spread_factor = require_fraction(fs, "spread_factor", "fs.", 0.0, 100.0, source);
   out.fs.max_spread_fraction = require_fraction(fs, "max_spread_fraction", "fs.", 0.0, 1.0, source);

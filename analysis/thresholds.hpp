@@ -6,18 +6,28 @@
 namespace podperf {
 
 struct PairThresholds {
-  double threshold = 0.0;           // fraction below baseline that flags a pair
-  double noise_factor = 0.0;        // gap must exceed noise_factor * pair robust sigma
-  double spread_factor = 0.0;       // ...and spread_factor * spread of the healthy pairs
+  double threshold = 0.0;            // fraction below baseline that flags a pair
+  double noise_factor = 0.0;         // gap must exceed noise_factor * pair robust sigma
+  double spread_factor = 0.0;        // ...and spread_factor * spread of the healthy pairs
   double max_spread_fraction = 0.0;  // that spread counts at most as this fraction of the baseline
-  double straggler_fraction = 0.0;  // node is a straggler above this fraction of flagged pairs
+  double straggler_fraction = 0.0;   // node is a straggler above this fraction of flagged pairs
   int baseline_max_passes = 0;
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the pairs
-  int intermittent_min_links = 0;  // a non-straggler in this many slow links: pairs.intermittent_node
+  int intermittent_min_links = 0;           // a non-straggler in this many slow links: pairs.intermittent_node
   // A flagged pair between two healthy nodes is named a slow link only when its gap also exceeds
   // z * spread, z = the normal quantile 1 - link_family_alpha / (pairs judged): among millions of
   // pairs some fall beyond any fixed cut by chance. 1 turns it off (z below spread_factor).
   double link_family_alpha = 0.0;
+  // The pair inference (analysis/pair_inference.hpp): a node none of whose pairs is fast is named slow
+  // when this many distinct partners cleared by a fast pair were slow with it; fewer: ambiguous.
+  int min_cleared_partners = 2;
+  // ...and a node cleared by a fast pair is slow after all when more than this share of its measured
+  // pairs are links (slow with cleared partners): one pair inside the threshold by chance does not
+  // clear a node a little slow (analysis/pair_inference.hpp name_mostly_slow_nodes).
+  double mostly_slow_fraction = 0.75;
+  // The baseline is anchored on a fast group above a slow majority when the gap between them exceeds
+  // this fraction of the fast group's lowest value (analysis/baseline.hpp anchored_baseline).
+  double anchor_gap_fraction = 0.05;
 };
 
 // Per-node judgment of the filesystem probes (analysis/fs_analysis.hpp) and the filesystem findings.
@@ -28,7 +38,7 @@ struct FsThresholds {
   int baseline_max_passes = 0;
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the nodes
   double saturation_fraction = 0.0;         // aggregate >= this fraction of the expected throughput: saturated
-  double min_judged_seconds = 0.0;   // the median node took less than this: the probe judges no node
+  double min_judged_seconds = 0.0;          // median node shorter: only nodes this much longer than it are judged
   double cache_warn_fraction = 0.0;         // a read whose file was more cached than this share warns
 };
 

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "analysis/text.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
@@ -95,7 +96,23 @@ std::string topology_class_name(const Run& run, int level) {
   if (level < 0) return "topology unknown";
   if (static_cast<std::size_t>(level) >= depth(run)) return "same leaf";
   const auto i = static_cast<std::size_t>(level);
-  return "crosses " + (i < run.topology_levels.size() ? run.topology_levels[i] : fmt::format("level {}", i + 1));
+  const std::string name =
+      "crosses " + (i < run.topology_levels.size() ? run.topology_levels[i] : fmt::format("level {}", i + 1));
+  // Slurm names its switches, not its levels (the parser counts them, "switch-level-0" at the leaves):
+  // the switches of that level, as Slurm names them, say which ones the pairs cross between.
+  if (i >= run.topology_levels.size() || !run.topology_levels[i].starts_with("switch-level-")) return name;
+  std::set<std::string> switches;
+  for (const NodeInfo& node : run.nodes) {
+    if (node.topology.size() > i) switches.insert(node.topology[i]);
+  }
+  constexpr std::size_t kListed = 4;
+  std::vector<std::string> listed;
+  for (const std::string& s : switches) {
+    if (listed.size() == kListed) break;
+    listed.push_back(s);
+  }
+  if (switches.size() > kListed) listed.push_back(fmt::format("{} more", switches.size() - kListed));
+  return fmt::format("{} ({})", name, text::join(listed));
 }
 
 TopologyComparison compare_topology(const Run& run, int min_pairs) {

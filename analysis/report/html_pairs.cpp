@@ -45,6 +45,7 @@ void render_pair_matrix(const Run& run, std::string& out) {
 
   svg::Heatmap h;
   h.id = "pair-heatmap";
+  std::map<int, std::string> class_names;  // topology_class_name per split level, once each
   h.caption = fmt::format("pair busbw at {}", format_size(run.judged_size_bytes));
   h.group_starts = matrix_group_starts(run, order);
   for (int node : order) {
@@ -84,7 +85,12 @@ void render_pair_matrix(const Run& run, std::string& out) {
             p.baseline_gbps, format_seconds(p.median_s), format_seconds(p.p99_s), p.cv, p.noise_gbps,
             p.retest_samples_s.empty() ? "" : fmt::format("; retest {:.3f} GB/s", p.retest_busbw_gbps),
             p.flagged ? "; FLAGGED" : "", p.cleared_by_retest ? "; cleared by retest" : "");
-        if (!h.group_starts.empty()) cl.tooltip += "; " + topology_class_name(run, topology_split_level(run, r, c));
+        if (!h.group_starts.empty()) {
+          const int level = topology_split_level(run, r, c);
+          auto name = class_names.find(level);
+          if (name == class_names.end()) name = class_names.emplace(level, topology_class_name(run, level)).first;
+          cl.tooltip += "; " + name->second;
+        }
       }
       row.push_back(cl);
     }

@@ -11,6 +11,8 @@
 #   netns ppbr : bridge br0 joining the veth ends vh0..vh4
 #   netns h0   : 10.77.0.10/24  slurmctld; srun is started here (mpirun on h1)
 #   netns h1-4 : 10.77.0.11-14  slurmd -N hX; UTS namespace with hostname hX
+#   Slurm topology/tree: leaf switches leafA (h1,h2) and leafB (h3,h4) under switch spine
+#   ($STATE/etc/topology.conf; `cluster.sh scontrol show topology` prints Slurm's own view)
 #   No default route anywhere; loopback up in each namespace.
 #   munged runs in the root netns on a private socket under $STATE/munge
 #   (a pathname unix socket, reachable from every netns); system munge untouched.
@@ -29,6 +31,9 @@
 #                                 e.g. cluster.sh mpirun -np 4 --map-by node prog
 #   cluster.sh shape hX [RATE]    tbf on both ends of hX's veth (default 200mbit)
 #   cluster.sh unshape hX         remove it
+#   cluster.sh shape-cross [RATE] htb on the traffic between the leaf switches only (h1,h2 <-> h3,h4),
+#                                 each host's egress to the other leaf's hosts; unshape hX removes it
+#   cluster.sh scontrol ARGS...   scontrol from h0, e.g. scontrol show topology
 #   cluster.sh exec hX CMD...     run CMD in hX's netns with hostname hX (debug aid)
 #   cluster.sh env                print the launcher environment (sourceable)
 #
@@ -221,6 +226,13 @@ KillWait=5
 Waittime=0
 MessageTimeout=10
 MailProg=/bin/true
+TopologyPlugin=topology/tree
+EOF
+  # Two leaf switches under one spine, for the topology tests (a slow crossing between the leaves).
+  cat >"$STATE/etc/topology.conf" <<EOF
+SwitchName=leafA Nodes=h[1-2]
+SwitchName=leafB Nodes=h[3-4]
+SwitchName=spine Switches=leafA,leafB
 EOF
   for h in "${HOSTS[@]}"; do
     echo "NodeName=$h NodeAddr=$(ip_of "$h") NodeHostname=$h CPUs=4 RealMemory=1000 State=UNKNOWN" >>"$CONF"
@@ -375,6 +387,23 @@ do_shape() {
   tc -n "$BRNS" qdisc replace dev "v$h" root tbf rate "$rate" burst 256kb latency 50ms
   log "shaped $h to $rate (both directions)"
 }
+# The crossing between the leaves: on each host, egress to the other leaf's hosts through an htb class
+# at RATE (a u32 filter picks those destinations); everything else in a class far above what a veth
+# carries here. (This kernel has htb and u32, not prio.)
+do_shape_cross() {
+  local rate=${1:-$DEFAULT_RATE} h peer
+  [ -e "$NETNS_DIR/h1" ] || die "cluster is not up"
+  for h in "${HOSTS[@]}"; do
+    tc -n "$h" qdisc replace dev eth0 root handle 1: htb default 20
+    tc -n "$h" class add dev eth0 parent 1: classid 1:10 htb rate "$rate" quantum 60000
+    tc -n "$h" class add dev eth0 parent 1: classid 1:20 htb rate 20gbit quantum 60000
+    for peer in "${HOSTS[@]}"; do
+      case "$h$peer" in h[12]h[34]|h[34]h[12]) ;; *) continue ;; esac
+      tc -n "$h" filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$(ip_of "$peer")/32" flowid 1:10
+    done
+  done
+  log "shaped the crossing leafA (h1,h2) <-> leafB (h3,h4) to $rate (both directions)"
+}
 do_unshape() {
   local h=${1:-}
   check_host "$h"
@@ -421,6 +450,8 @@ case "$cmd" in
   mpirun)  do_mpirun "$@" ;;
   shape)   do_shape "$@" ;;
   unshape) do_unshape "$@" ;;
+  shape-cross) do_shape_cross "$@" ;;
+  scontrol) [ -e "$NETNS_DIR/$CTL" ] || die "cluster is not up"; launch_env; in_host "$CTL" scontrol "$@" ;;
   exec)    h=${1:-}; [ $# -gt 0 ] && shift; ip_of "$h" >/dev/null; launch_env; in_host "$h" "$@" ;;
   env)     launch_env; env | grep -E '^(SLURM_CONF|SLURM_PMIX_FENCE|OMPI_|PMIX_MCA_)' | sed 's/^/export /' ;;
   *) sed -n '2,/^set -euo/p' "$0" | sed '$d'; [ -z "$cmd" ] || die "unknown command '$cmd'"; exit 2 ;;

@@ -14,6 +14,11 @@
 #     exit 1; .stragglers == one entry with .hostname == "h3";
 #     every .pairs[] entry whose .nodes (two indices into .nodes[]) includes h3's
 #     index has .flagged == true, every other pair .flagged == false
+#   h3 and h4 shaped, --run-id L-two-slow: exit 1; .stragglers exactly h3 and h4, no link
+#   srun only: the traffic between leafA (h1,h2) and leafB (h3,h4) shaped (cluster.sh shape-cross),
+#     --topology from `scontrol show topology` (the cluster's topology/tree plugin), --run-id
+#     srun-crossing: exit 1, no straggler or link, one pairs.slow_crossing naming leafA and leafB;
+#     `podperf accept --profile quick` on it (srun-crossing-accept): drain list empty, no node FAIL
 #   srun only: h3 shaped, `podperf accept --profile quick` with the same small sizes, --run-id srun-accept
 #     exit 1; .verdict.status FAIL; h3 the only FAIL node; .verdict.drain == ["h3"]; the output has
 #     the drain lines `scontrol update NodeName=h3 State=DRAIN ...` and `kubectl cordon h3`
@@ -258,6 +263,54 @@ for l in $LAUNCHERS; do
   fi
   "$CLUSTER" unshape h3 || err "$l: could not unshape h3"
 
+  # Two slow hosts of four (issue 20): h3 and h4 shaped, 4 of the 6 pairs slow (a slow majority, the
+  # one fast pair h1-h2): both named, nobody else, no link.
+  if "$CLUSTER" shape h3 200mbit && "$CLUSTER" shape h4 200mbit; then
+    run_podperf "$l" "$l-two-slow"; rc=$?
+    check_exit "$l-two-slow" "$rc" 1
+    jq_check "$l-two-slow" "$RESULTS/$l-two-slow/run.json" ".stragglers are exactly h3 and h4, no link" \
+      '([.stragglers[].hostname] | sort) == ["h3","h4"] and (.links | length) == 0'
+  else
+    err "$l: could not shape h3 and h4"
+  fi
+  "$CLUSTER" unshape h3 || err "$l: could not unshape h3"
+  "$CLUSTER" unshape h4 || err "$l: could not unshape h4"
+
+  # A slow crossing between the leaf switches (srun only, to keep the test short): Slurm's
+  # topology/tree plugin (leafA h1,h2; leafB h3,h4; spine), read back with `scontrol show topology`;
+  # only the traffic between the leaves shaped. Reported as that crossing, named as Slurm names the
+  # switches; no straggler, no link; `podperf accept` drains nobody for it.
+  if [ "$l" = srun ]; then
+    topo=$RESULTS/scontrol-topology.txt
+    if "$CLUSTER" scontrol show topology >"$topo" 2>&1 && grep -q "SwitchName=leafA" "$topo"; then
+      note "scontrol show topology: $(tr '\n' ';' <"$topo")"
+    else
+      err "scontrol show topology did not list leafA: $(head -c 300 "$topo")"
+    fi
+    if "$CLUSTER" shape-cross 200mbit; then
+      PODPERF_PAIRS_ARGS="${PODPERF_PAIRS_ARGS:-} --topology $topo" run_podperf "$l" "$l-crossing"; rc=$?
+      check_exit "$l-crossing" "$rc" 1
+      f=$RESULTS/$l-crossing/run.json
+      jq_check "$l-crossing" "$f" "no straggler, no link" '(.stragglers | length) == 0 and (.links | length) == 0'
+      jq_check "$l-crossing" "$f" "one pairs.slow_crossing between leafA and leafB" \
+        '[.findings[] | select(.check == "pairs.slow_crossing")] | length == 1 and
+         (.[0].observed | test("leafA") and test("leafB"))'
+      PODPERF_SUBCMD="accept --profile quick" PODPERF_PAIRS_ARGS="${PODPERF_PAIRS_ARGS:-} --topology $topo" \
+        run_podperf "$l" "$l-crossing-accept"; rc=$?
+      f=$RESULTS/$l-crossing-accept/run.json
+      jq_check "$l-crossing-accept" "$f" "accept drains nobody, no node FAILs" \
+        '.verdict.drain == [] and ([.verdict.nodes[] | select(.status == "FAIL")] | length) == 0'
+      if grep -q "^  scontrol update NodeName=" "$RESULTS/$l-crossing-accept.log"; then
+        err "$l-crossing-accept: drain lines printed for a fabric problem"
+      else
+        note "$l-crossing-accept: no drain line"
+      fi
+    else
+      err "$l: could not shape the crossing"
+    fi
+    for h in h1 h2 h3 h4; do "$CLUSTER" unshape "$h" || err "$l: could not unshape $h"; done
+  fi
+
   # Host signals correlated with the straggler (srun only, to keep the test short): h3 is shaped and
   # its signals root is a fixture tree with the CPU governor at powersave; the other hosts read an
   # empty tree. The summary must name h3 and rank the governor as its likely cause.
@@ -316,7 +369,7 @@ for l in $LAUNCHERS; do
   fi
 
   done_cases=""
-  [[ " $CASES " != *" pairs "* ]] || done_cases="podperf pairs unshaped/shaped(h3)$([ "$l" = srun ] && echo ", accept")"
+  [[ " $CASES " != *" pairs "* ]] || done_cases="podperf pairs unshaped/shaped(h3)/two slow(h3,h4)$([ "$l" = srun ] && echo ", slow crossing with scontrol topology, accept")"
   [[ " $CASES " != *" deploy "* ]] || [ "$l" != srun ] || done_cases+="; deploy/slurm with sbatch: pairs, accept, sweep"
   if [ ${#errors[@]} = 0 ]; then echo "PASS: $l: ${done_cases#; }"; pass=$((pass + 1))
   else echo "FAIL: $l: ${#errors[@]} check(s) failed: ${errors[0]}"; fail=$((fail + 1)); fi

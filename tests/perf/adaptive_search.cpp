@@ -5,7 +5,7 @@
 //
 //   podperf_adaptive_search [--nodes 1024] [--seeds 100] [--first-seed 1] [--model random4]
 //                           [--slow 0,1,2,4] [--iters 20] [--size 256M] [--pair-cv X] [--iteration-cv Y]
-//                           [--min-factor 0.6] [--max-factor 0.9]
+//                           [--min-factor 0.6] [--max-factor 0.9] [--schedule adaptive|all]
 //                           [--topology racks [--rack 16] [--layer 64] [--uplinks 0,1,2]
 //                            [--uplink-min 0.6] [--uplink-max 0.85] [--scope layered|within|flat]]
 //
@@ -149,26 +149,47 @@ int main(int argc, char** argv) {
   std::string topology, uplink_list = "0,1,2", scope = "layered";
   int rack = 16, layer = 64;
   double uplink_min = 0.6, uplink_max = 0.85;
+  std::string schedule = "adaptive";  // --schedule all: every pair, judged by the same inference
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--nodes") nodes = std::stoi(value);
-    else if (key == "--seeds") seeds = std::stoi(value);
-    else if (key == "--first-seed") first_seed = std::stoull(value);
-    else if (key == "--model") model_name = value;
-    else if (key == "--slow") slow_list = value;
-    else if (key == "--iters") iters = std::stoi(value);
-    else if (key == "--size") size = value;
-    else if (key == "--pair-cv") pair_cv = std::stod(value);
-    else if (key == "--iteration-cv") iteration_cv = std::stod(value);
-    else if (key == "--min-factor") min_factor = std::stod(value);
-    else if (key == "--max-factor") max_factor = std::stod(value);
-    else if (key == "--topology") topology = value;
-    else if (key == "--rack") rack = std::stoi(value);
-    else if (key == "--layer") layer = std::stoi(value);
-    else if (key == "--uplinks") uplink_list = value;
-    else if (key == "--uplink-min") uplink_min = std::stod(value);
-    else if (key == "--uplink-max") uplink_max = std::stod(value);
-    else if (key == "--scope") scope = value;
+    if (key == "--nodes")
+      nodes = std::stoi(value);
+    else if (key == "--seeds")
+      seeds = std::stoi(value);
+    else if (key == "--first-seed")
+      first_seed = std::stoull(value);
+    else if (key == "--model")
+      model_name = value;
+    else if (key == "--slow")
+      slow_list = value;
+    else if (key == "--iters")
+      iters = std::stoi(value);
+    else if (key == "--size")
+      size = value;
+    else if (key == "--pair-cv")
+      pair_cv = std::stod(value);
+    else if (key == "--iteration-cv")
+      iteration_cv = std::stod(value);
+    else if (key == "--min-factor")
+      min_factor = std::stod(value);
+    else if (key == "--max-factor")
+      max_factor = std::stod(value);
+    else if (key == "--topology")
+      topology = value;
+    else if (key == "--rack")
+      rack = std::stoi(value);
+    else if (key == "--layer")
+      layer = std::stoi(value);
+    else if (key == "--uplinks")
+      uplink_list = value;
+    else if (key == "--uplink-min")
+      uplink_min = std::stod(value);
+    else if (key == "--uplink-max")
+      uplink_max = std::stod(value);
+    else if (key == "--scope")
+      scope = value;
+    else if (key == "--schedule")
+      schedule = value;
     else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
@@ -180,8 +201,9 @@ int main(int argc, char** argv) {
   }
   try {
     SimModel base = load_sim_model(model_name);
-    if (!topology.empty()) return run_topology(base, nodes, seeds, first_seed, iters, size, slow_list, uplink_list,
-                                               rack, layer, uplink_min, uplink_max, scope);
+    if (!topology.empty())
+      return run_topology(base, nodes, seeds, first_seed, iters, size, slow_list, uplink_list, rack, layer, uplink_min,
+                          uplink_max, scope);
     if (pair_cv >= 0.0) base.pair_cv = pair_cv;
     if (iteration_cv >= 0.0) base.iteration_cv = iteration_cv;
     if (min_factor > 0.0) base.random_min_factor = min_factor;
@@ -190,16 +212,17 @@ int main(int argc, char** argv) {
     o.min_bytes = size;
     o.max_bytes = size;
     o.iters = iters;
-    o.schedule = "adaptive";
+    o.schedule = schedule;
     const int full_rounds = static_cast<int>(circle_schedule(nodes).size());
     int log2n = 0;
     while ((1 << log2n) < nodes) ++log2n;
     std::printf(
-        "adaptive search on the modelled fabric (%s, %s): %d nodes, seeds %llu..%llu, one size %s, %d iters; noise: "
+        "%s schedule on the modelled fabric (%s, %s): %d nodes, seeds %llu..%llu, one size %s, %d iters; noise: "
         "pair cv %.3f, iteration cv %.3f; slow nodes %.0f-%.0f%% slower\n",
-        model_name.c_str(), base.source.c_str(), nodes, static_cast<unsigned long long>(first_seed),
+        schedule.c_str(), model_name.c_str(), base.source.c_str(), nodes, static_cast<unsigned long long>(first_seed),
         static_cast<unsigned long long>(first_seed + static_cast<std::uint64_t>(seeds) - 1), size.c_str(), iters,
-        base.pair_cv, base.iteration_cv, (1.0 - base.random_max_factor) * 100.0, (1.0 - base.random_min_factor) * 100.0);
+        base.pair_cv, base.iteration_cv, (1.0 - base.random_max_factor) * 100.0,
+        (1.0 - base.random_min_factor) * 100.0);
     std::printf("full schedule: %d rounds, %lld pairs; round target 2*log2(N) = %d\n", full_rounds,
                 static_cast<long long>(nodes) * (nodes - 1) / 2, 2 * log2n);
     std::printf("%-6s %6s %9s %9s %8s %11s %10s %11s %9s %12s\n", "slow", "runs", "recall", "precision", "perfect",
@@ -216,7 +239,7 @@ int main(int argc, char** argv) {
         const NodeMap map = sim_node_map(fabric);
         const Plan plan = make_plan(o, map);
         ScheduleOptions so;
-        so.schedule = "adaptive";
+        so.schedule = schedule;
         so.seed = seed;
         const SimRunResult r = simulate_pairs(fabric, plan, map, so, iters);
         const std::set<int> truth(fabric.faulty_nodes().begin(), fabric.faulty_nodes().end());

@@ -267,7 +267,8 @@ TEST(FsAnalysis, AProbeTooShortJudgesNoNodeAndSaysSo) {
   EXPECT_EQ(p.slowest_node, "node3");  // still named, not judged
   EXPECT_TRUE(run.fs.slow_nodes.empty());
   ASSERT_EQ(findings_with(run, "fs.short_probe").size(), 1U);
-  EXPECT_TRUE(has(findings_with(run, "fs.short_probe")[0]->observed, "seq-read")) << findings_with(run, "fs.short_probe")[0]->observed;
+  EXPECT_TRUE(has(findings_with(run, "fs.short_probe")[0]->observed, "seq-read"))
+      << findings_with(run, "fs.short_probe")[0]->observed;
   EXPECT_EQ(fs_exit_code(run), kExitOk);
   // The slow node's own 4 s stretch the probe past 3 s; the typical node took 2 s: still not judged.
   t.min_judged_seconds = 3.0;
@@ -278,6 +279,22 @@ TEST(FsAnalysis, AProbeTooShortJudgesNoNodeAndSaysSo) {
   analyze_fs(run, t);
   EXPECT_TRUE(run.fs.probes[0].nodes[3].flagged);
   EXPECT_TRUE(findings_with(run, "fs.short_probe").empty());
+}
+
+TEST(FsAnalysis, AShortProbeStillNamesANodeManyTimesSlower) {
+  // The typical node takes 2 s, under min_judged_seconds; the node at 4% takes 50 s: 48 s more than
+  // the median node is no timer noise (issue 20: a node 25 times slower was hidden).
+  podperf::Run run = fs_run({1000, 980, 1010, 40});
+  FsThresholds t = thresholds();
+  t.min_judged_seconds = 3.0;
+  analyze_fs(run, t);
+  EXPECT_TRUE(run.fs.probes[0].nodes[3].flagged);
+  ASSERT_EQ(run.fs.slow_nodes.size(), 1U);
+  EXPECT_EQ(run.fs.slow_nodes[0].label, "node3");
+  EXPECT_EQ(fs_exit_code(run), kExitFlagged);
+  // The healthy nodes' differences (tens of milliseconds) stay unjudged in the short probe.
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(run.fs.probes[0].nodes[static_cast<std::size_t>(i)].flagged);
+  ASSERT_EQ(findings_with(run, "fs.short_probe").size(), 1U);
 }
 
 TEST(FsAnalysis, SlowInSeveralProbesListsThemAndTheWorstRatio) {

@@ -243,6 +243,59 @@ TEST(Verdict, HostBackendSkipsTheSkuMinimum) {
   EXPECT_TRUE(run.verdict.sku_busbw.empty()) << "NCCL figures are not drawn against host-backend runs";
 }
 
+// Issue 20: the inference's verdicts as accept drains them (host backend: no SKU minimum).
+TEST(Verdict, TwoSlowHostsOfFourAreDrainedExactly) {
+  podperf::Run run = p5_run(4, [](int a, int b) { return a >= 2 || b >= 2 ? 40.0 : 100.0; });
+  run.backend = "host";
+  run.verdict = judge_with(run);
+  EXPECT_EQ(run.verdict.status, "FAIL");
+  EXPECT_EQ(run.verdict.drain, (std::vector<std::string>{"node2", "node3"}));
+}
+
+TEST(Verdict, SlowCrossingBetweenTwoLeavesDrainsNobody) {
+  podperf::Run run = synthetic::make_run(4, [](int a, int b) { return (a < 2) != (b < 2) ? 40.0 : 100.0; });
+  run.backend = "host";
+  run.command = "accept";
+  run.topology_levels = {"switch-level-1", "switch-level-0"};
+  for (NodeInfo& node : run.nodes) node.topology = {"spine", node.index < 2 ? "leafA" : "leafB"};
+  analyze_pairs(run, load_thresholds("").pairs);
+  EXPECT_TRUE(run.stragglers.empty());
+  EXPECT_TRUE(run.links.empty());
+  run.verdict = judge_with(run);
+  EXPECT_TRUE(run.verdict.drain.empty());
+  EXPECT_NE(run.verdict.status, "PASS");  // the crossing is a run-wide CONCERN
+}
+
+TEST(Verdict, AnAmbiguousNodeIsNotDrained) {
+  // Cut after one round: three disjoint pairs, one slow.
+  podperf::Run run = p5_run(6, [](int, int) { return 100.0; });
+  run.pairs.clear();
+  run.pairs.push_back(synthetic::make_pair(0, 5, synthetic::kJudgedSize, 99.0));
+  run.pairs.push_back(synthetic::make_pair(1, 4, synthetic::kJudgedSize, 80.0));
+  run.pairs.push_back(synthetic::make_pair(2, 3, synthetic::kJudgedSize, 101.0));
+  run.backend = "host";
+  analyze_pairs(run, load_thresholds("").pairs);
+  EXPECT_TRUE(run.stragglers.empty());
+  run.verdict = judge_with(run);
+  EXPECT_TRUE(run.verdict.drain.empty());
+}
+
+TEST(Verdict, WhatThePairsCannotTellDrainsNobody) {
+  // Five and six nodes with three and four slow (one fast pair: that many slow nodes, or one faster
+  // pair?): ambiguous, nobody drained.
+  for (const auto& [n, slow_from] : {std::pair{5, 2}, std::pair{6, 2}}) {
+    podperf::Run run = p5_run(n, [&](int a, int b) { return a >= slow_from || b >= slow_from ? 40.0 : 100.0; });
+    run.backend = "host";
+    analyze_pairs(run, load_thresholds("").pairs);
+    EXPECT_TRUE(run.stragglers.empty()) << n << " nodes";
+    EXPECT_TRUE(std::any_of(run.findings.begin(), run.findings.end(),
+                            [](const Finding& f) { return f.check == "pairs.ambiguous"; }))
+        << n << " nodes";
+    run.verdict = judge_with(run);
+    EXPECT_TRUE(run.verdict.drain.empty()) << n << " nodes";
+  }
+}
+
 TEST(Verdict, UnknownOrMixedInstanceTypesGiveNoSku) {
   podperf::Run run = p5_run(4, [](int, int) { return 440.0; });
   run.nodes[3].instance_type = "p4d.24xlarge";

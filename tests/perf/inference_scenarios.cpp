@@ -1,0 +1,218 @@
+// The pair inference (analysis/pair_inference.*) on the modelled fabric, per scenario family, over
+// seeds: the full schedule measured by sim/ and judged by the one analysis chain every run goes
+// through (judge_run). Per family and node count: node recall and precision (run.stragglers against
+// the injected slow nodes), link recall and precision, slow crossings found, runs that said
+// "ambiguous" (pairs.ambiguous), runs judged exactly right. Measures; fails on nothing but a failure to
+// run. Numbers in tests/perf/README.md ("The pair inference per scenario family").
+//
+//   podperf_inference_scenarios [--seeds 20] [--nodes 4,8,16,64] [--iters 10] [--size 64M]
+//
+// Families (faults chosen by the seed; noise of configs/sim/random4.toml: pair cv 1%, iteration cv 3%):
+//   nodes-K    K random slow nodes, 10-40% slower (K = 0, 1, 2, 4 and N/2)
+//   links-2    two random slow links at 50-80%
+//   flapping   one node at 50% in 30% of its measurements (intermittent: should name no straggler)
+//   group      every node of one rack of 4 at 50% (four slow nodes)
+//   uplink     one rack of 4's uplink at 50% (pairs leaving it), with the topology / without it
+#include <cstdio>
+#include <exception>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analysis/judge_run.hpp"
+#include "bench/sim_pairs.hpp"
+#include "sim/sim_model.hpp"
+#include "sweep/splitmix.hpp"
+
+namespace {
+
+using namespace podperf;
+
+std::vector<int> parse_list(const std::string& text) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    out.push_back(std::stoi(text.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+struct Tally {
+  long nodes_injected = 0, nodes_found = 0, nodes_named = 0;
+  long links_injected = 0, links_found = 0, links_named = 0;
+  int runs = 0, crossings = 0, ambiguous = 0, exact = 0, intermittent = 0;
+};
+
+std::pair<int, int> ordered(int a, int b) {
+  return a < b ? std::pair{a, b} : std::pair{b, a};
+}
+
+// One seed of one family: the model, the run, the tally.
+void one_run(const SimModel& model, int nodes, std::uint64_t seed, const PairsOptions& o, int iters, bool with_topology,
+             bool want_crossing, Tally& t) {
+  SimFabric fabric(model, nodes, seed);
+  const NodeMap map = sim_node_map(fabric);
+  const Plan plan = make_plan(o, map);
+  ScheduleOptions so;
+  so.schedule = "all";
+  so.seed = seed;
+  so.retest = 1;
+  SimRunResult r = simulate_pairs(fabric, plan, map, so, iters);
+  if (with_topology) {
+    r.run.topology_levels = model.levels;
+    judge_run(r.run, plan.thresholds);
+  }
+  const std::set<int> truth(fabric.faulty_nodes().begin(), fabric.faulty_nodes().end());
+  const bool flapping = !model.flapping_nodes.empty();
+  std::set<int> blamed;
+  for (const Straggler& s : r.run.stragglers) blamed.insert(s.node);
+  std::set<std::pair<int, int>> true_links, named_links;
+  for (const auto& l : fabric.slow_links()) true_links.insert(ordered(l[0], l[1]));
+  for (const LinkFinding& l : r.run.links) named_links.insert(ordered(l.nodes[0], l.nodes[1]));
+  bool crossing = false, ambiguous = false, intermittent = false;
+  for (const Finding& f : r.run.findings) {
+    crossing |= f.check == "pairs.slow_crossing";
+    ambiguous |= f.check == "pairs.ambiguous";
+    intermittent |= f.check == "pairs.intermittent_node";
+  }
+  ++t.runs;
+  const std::set<int> slow_truth = flapping ? std::set<int>{} : truth;  // a flapping node is no straggler
+  t.nodes_injected += static_cast<long>(slow_truth.size());
+  t.nodes_named += static_cast<long>(blamed.size());
+  for (int n : blamed) t.nodes_found += slow_truth.count(n) > 0 ? 1 : 0;
+  t.links_injected += static_cast<long>(true_links.size());
+  t.links_named += static_cast<long>(named_links.size());
+  for (const auto& l : named_links) t.links_found += true_links.count(l) > 0 ? 1 : 0;
+  t.crossings += crossing ? 1 : 0;
+  t.ambiguous += ambiguous ? 1 : 0;
+  t.intermittent += intermittent ? 1 : 0;
+  const bool links_right = flapping || named_links == true_links;
+  if (blamed == slow_truth && links_right && crossing == want_crossing && !ambiguous) ++t.exact;
+}
+
+void print(const std::string& family, int nodes, const Tally& t) {
+  const auto ratio = [](long a, long b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 1.0; };
+  std::printf("%-16s %5d %5d %7.3f %9.3f %7.3f %9.3f %9d %9d %12d %6d\n", family.c_str(), nodes, t.runs,
+              ratio(t.nodes_found, t.nodes_injected), ratio(t.nodes_found, t.nodes_named),
+              ratio(t.links_found, t.links_injected), ratio(t.links_found, t.links_named), t.crossings, t.ambiguous,
+              t.intermittent, t.exact);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int seeds = 20, iters = 10;
+  std::string node_list = "4,8,16,64", size = "64M";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i], value = argv[i + 1];
+    if (key == "--seeds") {
+      seeds = std::stoi(value);
+    } else if (key == "--nodes") {
+      node_list = value;
+    } else if (key == "--iters") {
+      iters = std::stoi(value);
+    } else if (key == "--size") {
+      size = value;
+    } else {
+      std::fprintf(stderr, "unknown option %s\n", key.c_str());
+      return 2;
+    }
+  }
+  try {
+    const SimModel base = load_sim_model("random4");
+    PairsOptions o;
+    o.min_bytes = size;
+    o.max_bytes = size;
+    o.iters = iters;
+    o.schedule = "all";
+    std::printf(
+        "full schedule on the modelled fabric (random4 noise: pair cv %.3f, iteration cv %.3f), %d seeds, %s, %d "
+        "iters\n",
+        base.pair_cv, base.iteration_cv, seeds, size.c_str(), iters);
+    std::printf("%-16s %5s %5s %7s %9s %7s %9s %9s %9s %12s %6s\n", "family", "nodes", "runs", "recall", "precision",
+                "l_rec", "l_prec", "crossing", "ambiguous", "intermittent", "exact");
+    for (int nodes : parse_list(node_list)) {
+      std::vector<int> counts = {0, 1, 2, 4, nodes / 2};
+      std::set<int> seen;
+      for (int k : counts) {
+        if (k > nodes || !seen.insert(k).second) continue;
+        SimModel model = base;
+        model.random_slow_nodes = k;
+        Tally t;
+        for (int s = 0; s < seeds; ++s) one_run(model, nodes, 1000 + s, o, iters, false, false, t);
+        print("nodes-" + std::to_string(k), nodes, t);
+      }
+      {
+        Tally t;
+        for (int s = 0; s < seeds; ++s) {
+          SimModel model = base;
+          model.random_slow_nodes = 0;
+          SplitMix rng{77 + static_cast<std::uint64_t>(s)};
+          std::set<std::pair<int, int>> links;
+          while (links.size() < 2 && nodes >= 3) {
+            const int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
+            const int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
+            if (a != b) links.insert(ordered(a, b));
+          }
+          for (const auto& [a, b] : links) {
+            SimLinkFault f;
+            f.nodes = {a, b};
+            f.factor = 0.5 + 0.3 * static_cast<double>(rng.next() % 1000) / 1000.0;
+            model.slow_links.push_back(f);
+          }
+          one_run(model, nodes, 2000 + s, o, iters, false, false, t);
+        }
+        print("links-2", nodes, t);
+      }
+      {
+        Tally t;
+        for (int s = 0; s < seeds; ++s) {
+          SimModel model = base;
+          model.random_slow_nodes = 0;
+          SimNodeFault f;
+          f.node = s % nodes;
+          f.factor = 0.5;
+          f.probability = 0.3;
+          model.flapping_nodes.push_back(f);
+          one_run(model, nodes, 3000 + s, o, iters, false, false, t);
+        }
+        print("flapping", nodes, t);
+      }
+      if (nodes < 8) continue;  // a group of 4 and at least one other group
+      for (const char* family : {"group", "uplink-topology", "uplink-none"}) {
+        Tally t;
+        const std::string name = family;
+        for (int s = 0; s < seeds; ++s) {
+          SimModel model = base;
+          model.random_slow_nodes = 0;
+          model.levels = {"spine", "rack"};
+          model.group_sizes = {nodes, 4};
+          model.crossing_factors = {1.0, 1.0};
+          const int rack = s % (nodes / 4);
+          if (name == "group") {
+            SimRackFault f;
+            f.rack = rack;
+            f.factor = 0.5;
+            model.slow_racks.push_back(f);
+          } else {
+            SimUplinkFault f;
+            f.level = 1;
+            f.group = rack;
+            f.factor = 0.5;
+            model.slow_uplinks.push_back(f);
+          }
+          one_run(model, nodes, 4000 + s, o, iters, name == "uplink-topology", name != "group", t);
+        }
+        print(name, nodes, t);
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "podperf_inference_scenarios: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
