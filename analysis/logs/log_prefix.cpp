@@ -153,35 +153,43 @@ bool is_code_location(std::string_view tok) {
   return contains(file, ".c") || contains(file, ".h");
 }
 
-// Reads "host:pid:tid [dev] [file.cc:NNN]" from the end of `prefix`.
-void read_nccl_prefix(std::string_view prefix, LogEvent& ev) {
-  std::array<std::string_view, 3> toks{};
-  std::size_t count = 0;
-  prefix = text::trim(prefix);
-  while (!prefix.empty() && count < toks.size()) {
-    std::size_t sp = prefix.rfind(' ');
-    std::string_view tok = sp == std::string_view::npos ? prefix : prefix.substr(sp + 1);
-    toks[count++] = tok;
-    prefix = sp == std::string_view::npos ? std::string_view{} : text::trim(prefix.substr(0, sp));
+// "host:pid:tid" with a host of host characters (letters of either case, digits, '-',
+// '.', '_'): the host and pid; false otherwise.
+bool read_host_pid(std::string_view tok, LogEvent& ev) {
+  const std::size_t c1 = tok.find(':');
+  if (c1 == std::string_view::npos || c1 == 0) return false;
+  for (char c : tok.substr(0, c1)) {
+    if (!is_host_char(c) && !(c >= 'A' && c <= 'Z')) return false;
   }
-  for (std::size_t i = 0; i < count; ++i) {
-    std::string_view tok = toks[i];
-    if (is_code_location(tok) && ev.code_location.empty() && i == 0) {
+  std::size_t n = 0;
+  const int pid = leading_int(tok.substr(c1 + 1), n);
+  if (n == 0) return false;
+  const std::size_t after = c1 + 1 + n;
+  std::size_t tid_digits = 0;
+  if (after >= tok.size() || tok[after] != ':') return false;  // NCCL always prints host:pid:tid
+  (void)leading_int(tok.substr(after + 1), tid_digits);
+  if (tid_digits == 0) return false;
+  ev.host = std::string(tok.substr(0, c1));
+  ev.pid = pid;
+  return true;
+}
+
+// Reads "host:pid:tid [dev] [location]" from the end of `prefix`: the location is "file.cc:NNN" (NCCL)
+// or "int function(args):NNN" (aws-ofi-nccl), so up to 8 tokens are looked at, right to left.
+void read_nccl_prefix(std::string_view prefix, LogEvent& ev) {
+  prefix = text::trim(prefix);
+  for (int i = 0; i < 8 && !prefix.empty(); ++i) {
+    const std::size_t sp = prefix.rfind(' ');
+    const std::string_view tok = sp == std::string_view::npos ? prefix : prefix.substr(sp + 1);
+    prefix = sp == std::string_view::npos ? std::string_view{} : text::trim(prefix.substr(0, sp));
+    if (i == 0 && is_code_location(tok)) {
       ev.code_location = std::string(tok);
     } else if (tok.size() >= 3 && tok.front() == '[' && tok.back() == ']') {
       std::size_t n = 0;
       const int d = leading_int(tok.substr(1), n);
       if (n > 0) ev.cuda_dev = d;
-    } else {
-      const std::size_t c1 = tok.find(':');
-      if (c1 == std::string_view::npos || c1 == 0) continue;
-      const std::size_t c2 = tok.find(':', c1 + 1);
-      std::size_t n = 0;
-      const int pid = leading_int(tok.substr(c1 + 1), n);
-      if (n == 0 || (c2 != std::string_view::npos && c2 != c1 + 1 + n)) continue;
-      ev.host = std::string(tok.substr(0, c1));
-      ev.pid = pid;
-      break;
+    } else if (read_host_pid(tok, ev)) {
+      return;
     }
   }
 }
