@@ -59,10 +59,11 @@ class LineSplitter {
     if (cut_) ++stats_.truncated_lines;
     std::string_view line = partial_;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    LogEvent ev;
+    LogEvent& ev = ev_;
+    reset_keeping_capacity(ev);
     ev.recognised = parse_log_line(line, ev);
     if (ev.recognised || !ev.text.empty()) {
-      ev.file = stats_.file;
+      if (ev.file != stats_.file) ev.file = stats_.file;
       ev.line = stats_.lines;
       ev.order = order_;
       if (ev.host.empty()) {
@@ -78,6 +79,23 @@ class LineSplitter {
     cut_ = false;
   }
 
+  // One event reused for every line: its strings keep their capacity, so a line costs no allocation.
+  static void reset_keeping_capacity(LogEvent& ev) {
+    ev.time.clear();
+    ev.host.clear();
+    ev.host_inherited = false;
+    ev.rank = -1;
+    ev.pid = -1;
+    ev.cuda_dev = -1;
+    ev.source = LogSource::other;
+    ev.level.clear();
+    ev.code_location.clear();
+    ev.return_code = -1;
+    ev.text.clear();
+    ev.recognised = false;
+  }
+
+  LogEvent ev_;
   ReadStats& stats_;
   std::size_t& order_;
   const EventSink& sink_;
