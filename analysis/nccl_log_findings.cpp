@@ -1,34 +1,29 @@
-// The rules of FIELD-NOTES section 5 on the facts of parsed NCCL debug logs (analysis/nccl_log.hpp):
-// per host (the processes of a host combined) one step per finding, run-wide the version drift, an
-// unreadable input and a truncated log, and the one-line transport description. The parser is
-// analysis/nccl_log_parse.cpp. Pure, local, never throws (except std::bad_alloc).
+// The captured-log rules (contract in analysis/nccl_log.hpp) on a triage of podperf's own NCCL log
+// (analysis/logs/triage.hpp): per host, one step per finding over its transport row and the triage
+// findings seen on it; run-wide the version drift, an unreadable input and a truncated log. The texts
+// keep run.json's stable check ids. Pure, local, never throws (except std::bad_alloc).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
 #include "analysis/nccl_log.hpp"
-#include "analysis/nccl_log_facts.hpp"
 #include "analysis/text.hpp"
 
 namespace podperf {
 namespace {
 
-using nccl_log_detail::add_unique;
-using nccl_log_detail::combine;
-using nccl_log_detail::is_memlock;
-using nccl_log_detail::is_shm_failure;
-using nccl_log_detail::is_socket_net;
-using nccl_log_detail::is_tcp_provider;
-using nccl_log_detail::kMaxDevices;
+using logs::HostTransport;
+using logs::TriageFinding;
 using std::string_view;
 
 constexpr std::size_t kShownInFinding = 3;  // messages quoted in a finding
 constexpr const char* kSource = "nccl-log";
+constexpr const char* kUnknownHost = "(unknown host)";  // the triage's key for lines without a host
 
 // "a | b | c | (+N more)": the first kShownInFinding messages.
 std::string quote_first(const std::vector<std::string>& msgs) {
@@ -39,48 +34,56 @@ std::string quote_first(const std::vector<std::string>& msgs) {
   return out;
 }
 
-// "2.28.3+cuda13.0", "2.28.3", or "" when unknown.
-std::string version_label(const NcclProcessFacts& f) {
-  if (f.nccl_version.empty()) return "";
-  return f.nccl_cuda.empty() ? f.nccl_version : f.nccl_version + "+cuda" + f.nccl_cuda;
+// The checks of the triage's pattern table that the memlock and /dev/shm rules report.
+bool is_memlock_check(const std::string& c) {
+  return c == "ib.memlock" || c == "efa.mr_registration";
+}
+bool is_shm_check(const std::string& c) {
+  return c.rfind("shm.", 0) == 0;
+}
+// Triage findings that have a captured-log rule of their own (transport row rules, version drift) or
+// that are about the input, not a host.
+bool has_own_rule(const std::string& c) {
+  return c == "transport.tcp_fallback" || c == "transport.libfabric_tcp" || c == "transport.nic_count" ||
+         c == "transport.no_gdrdma" || c == "transport.shm_intra_node" || c.rfind("transport.drift.", 0) == 0 ||
+         c == "nccl.env_overrides" || c == "link.one_peer" || c.rfind("input.", 0) == 0;
 }
 
-// "in 3 of 8 processes" when only some processes of a host show it.
-std::string share(std::size_t k, std::size_t n) {
-  if (n <= 1 || k == n) return "";
-  return fmt::format(" (in {} of {} processes)", k, n);
-}
-
-// The first warning, else error, that `pred` accepts; `fallback` if none.
-std::string first_matching(const NcclProcessFacts& f, bool (*pred)(string_view), string_view fallback) {
-  for (const auto& w : f.warnings)
-    if (pred(w)) return w;
-  for (const auto& e : f.errors)
-    if (pred(e)) return e;
-  return std::string(fallback);
-}
-
-// The processes of one host and their facts combined.
+// One host: its transport row (empty when none) and the triage findings seen on it.
 struct HostGroup {
-  std::string host;
-  std::vector<const NcclProcessFacts*> procs;
-  NcclProcessFacts all;  // the processes combined
+  std::string host;  // "" for lines without a host
+  HostTransport t;
+  std::vector<const TriageFinding*> findings;  // root cause first (the triage's order)
+  std::size_t processes = 0;
 };
 
-// One group per host, in first-seen order.
-std::vector<HostGroup> group_by_host(const NcclLogSummary& s) {
+// One group per host of the transport table or of a finding, sorted by host ("" first).
+std::vector<HostGroup> group_by_host(const logs::TriageResult& r) {
   std::vector<HostGroup> groups;
-  std::unordered_map<std::string, std::size_t> index;
-  for (const auto& p : s.processes) {
-    auto [it, inserted] = index.try_emplace(p.host, groups.size());
-    if (inserted) {
-      groups.push_back({p.host, {}, {}});
-      groups.back().all.host = p.host;
+  auto group = [&groups](const std::string& host) -> HostGroup& {
+    for (HostGroup& g : groups) {
+      if (g.host == host) return g;
     }
-    HostGroup& g = groups[it->second];
-    g.procs.push_back(&p);
-    combine(g.all, p);
+    groups.push_back({host, {}, {}, 0});
+    groups.back().t.host = host;
+    return groups.back();
+  };
+  for (const HostTransport& t : r.transport) {
+    HostGroup& g = group(t.host == kUnknownHost ? "" : t.host);
+    const std::string host = g.host;
+    g.t = t;
+    g.t.host = host;
+    g.processes = std::max<std::size_t>(1, t.pids.size());
   }
+  for (const TriageFinding& f : r.findings) {
+    if (has_own_rule(f.check) || f.tag == "INFO" || f.tag == "PASS") continue;
+    if (f.hosts.empty()) {
+      group("").findings.push_back(&f);
+    } else {
+      for (const std::string& h : f.hosts) group(h).findings.push_back(&f);
+    }
+  }
+  std::sort(groups.begin(), groups.end(), [](const HostGroup& a, const HostGroup& b) { return a.host < b.host; });
   return groups;
 }
 
@@ -99,30 +102,37 @@ std::string where(const std::string& host) {
   return host.empty() ? "lines without a host:pid prefix: " : "";
 }
 
-// How many processes of the host `pred` accepts.
-template <class Pred>
-std::size_t count_procs(const HostGroup& g, Pred pred) {
-  return static_cast<std::size_t>(
-      std::count_if(g.procs.begin(), g.procs.end(), [&](const auto* p) { return pred(*p); }));
+// The evidence of `fs` as "check: line" (the file:line prefix kept), the first kShownInFinding.
+std::vector<std::string> evidence_of(const std::vector<const TriageFinding*>& fs) {
+  std::vector<std::string> out;
+  for (const TriageFinding* f : fs) {
+    const std::string line = f->evidence.empty() ? f->cause : f->evidence.front();
+    out.push_back(f->check + ": " + line);
+  }
+  return out;
 }
 
-// ---- per host: one step per finding, in the order they are reported ----
+// The host's triage findings of one tag that `pick` accepts.
+template <class Pick>
+std::vector<const TriageFinding*> findings_where(const HostGroup& g, const char* tag, Pick pick) {
+  std::vector<const TriageFinding*> out;
+  for (const TriageFinding* f : g.findings) {
+    if (f->tag == tag && pick(f->check)) out.push_back(f);
+  }
+  return out;
+}
 
 // nccl.tcp_fallback: NCCL's own socket transport instead of a network plugin (INFO when every
 // communicator was single-node and no channel used the network).
 std::optional<Finding> tcp_fallback(const HostGroup& g, int /*expected_efa_nics*/) {
-  const NcclProcessFacts& all = g.all;
-  const std::size_t n = g.procs.size();
-  const std::size_t socket_procs = count_procs(g, [](const NcclProcessFacts& p) { return is_socket_net(p); });
-  if (socket_procs == 0) return std::nullopt;
-  const bool single_node = all.nodes == 1 && !all.gdrdma_seen && !all.net_without_gdrdma_seen;
+  const HostTransport& t = g.t;
+  if (!uses_socket_transport(t)) return std::nullopt;
+  const bool single_node = t.nnodes == 1 && t.net_channels == 0;
   Finding f = make(single_node ? Tag::kInfo : Tag::kConcern, "nccl.tcp_fallback", g.host);
-  const bool socket_logged =
-      std::any_of(g.procs.begin(), g.procs.end(), [](const auto* p) { return p->net == "Socket"; });
-  if (socket_logged) {
+  if (t.net == "Socket" || t.socket_channels > 0) {
     f.observed = where(g.host) + "NET/Socket (NCCL's TCP fallback)";
-    if (!all.socket_ifaces.empty()) f.observed += " on " + text::join(all.socket_ifaces, ",");
-    if (all.plugin_missing) f.observed += "; NET/Plugin: libnccl-net.so not found";
+    if (!t.socket_ifaces.empty()) f.observed += " on " + text::join(t.socket_ifaces, ",");
+    if (t.plugin_missing) f.observed += "; NET/Plugin: libnccl-net.so not found";
   } else {
     f.observed = where(g.host) +
                  "NET/Plugin: libnccl-net.so not found and no network plugin loaded (the "
@@ -130,10 +140,9 @@ std::optional<Finding> tcp_fallback(const HostGroup& g, int /*expected_efa_nics*
                  "InfiniBand verbs work)";
   }
   std::vector<std::string> ofi_warnings;
-  for (const auto& w : all.warnings)
+  for (const auto& w : t.warnings)
     if (w.starts_with("NET/OFI")) ofi_warnings.push_back(w);
   if (!ofi_warnings.empty()) f.observed += "; plugin warned: " + quote_first(ofi_warnings);
-  f.observed += share(socket_procs, n);
   f.expected = "Using network Libfabric (aws-ofi-nccl, provider efa) or IB: a plugin driving the RDMA NICs";
   f.meaning =
       "NCCL found no usable network plugin (libnccl-net.so missing, not on the library path, or failed "
@@ -151,17 +160,12 @@ std::optional<Finding> tcp_fallback(const HostGroup& g, int /*expected_efa_nics*
 
 // nccl.ofi_tcp: aws-ofi-nccl loaded, but libfabric picked a TCP provider.
 std::optional<Finding> ofi_tcp(const HostGroup& g, int /*expected_efa_nics*/) {
-  const std::size_t n = g.procs.size();
-  const std::size_t tcp_procs =
-      count_procs(g, [](const NcclProcessFacts& p) { return is_tcp_provider(p.ofi_provider); });
-  if (tcp_procs == 0) return std::nullopt;
-  const NcclProcessFacts* p =
-      *std::find_if(g.procs.begin(), g.procs.end(), [](const auto* q) { return is_tcp_provider(q->ofi_provider); });
+  const HostTransport& t = g.t;
+  if (t.provider.empty() || !is_tcp_provider(t.provider)) return std::nullopt;
   Finding f = make(Tag::kConcern, "nccl.ofi_tcp", g.host);
-  f.observed = where(g.host) + "NET/OFI Selected provider is " + p->ofi_provider;
-  if (!p->ofi_fabric.empty()) f.observed += ", fabric is " + p->ofi_fabric;
-  if (p->nic_count >= 0) f.observed += fmt::format(" (found {} nics)", p->nic_count);
-  f.observed += share(tcp_procs, n);
+  f.observed = where(g.host) + "NET/OFI Selected provider is " + t.provider;
+  if (!t.fabric.empty()) f.observed += ", fabric is " + t.fabric;
+  if (t.nics_found >= 0) f.observed += fmt::format(" (found {} nics)", t.nics_found);
   f.expected = "Selected provider is efa (Elastic Fabric Adapter)";
   f.meaning =
       "The aws-ofi-nccl plugin is loaded but libfabric chose its TCP provider: the EFA devices are not "
@@ -175,22 +179,21 @@ std::optional<Finding> ofi_tcp(const HostGroup& g, int /*expected_efa_nics*/) {
   return f;
 }
 
-// nccl.efa_nic_count: the NICs the efa provider found against the instance baseline (only when
-// expected_efa_nics > 0).
+// nccl.efa_nic_count: the NICs the efa provider found against the instance baseline (expected_efa_nics,
+// else the SKU of the instance type aws-ofi-nccl printed; no check when neither is known).
 std::optional<Finding> efa_nic_count(const HostGroup& g, int expected_efa_nics) {
-  if (expected_efa_nics <= 0) return std::nullopt;
-  std::vector<int> counts;
-  for (const auto* p : g.procs) {
-    if (p->nic_count >= 0 && p->ofi_provider.starts_with("efa")) add_unique(counts, p->nic_count, kMaxDevices);
+  const HostTransport& t = g.t;
+  const int expected = expected_efa_nics > 0 ? expected_efa_nics : t.sku_efa_devices;
+  if (expected <= 0 || t.nics_found < 0 || !t.provider.starts_with("efa") || t.nics_found == expected) {
+    return std::nullopt;
   }
-  std::vector<std::string> wrong;
-  for (int c : counts)
-    if (c != expected_efa_nics) wrong.push_back(std::to_string(c));
-  if (wrong.empty()) return std::nullopt;
-  const bool fewer = std::any_of(counts.begin(), counts.end(), [&](int c) { return c < expected_efa_nics; });
+  // p5en under EKS: card 0 is the primary ENA, so one fewer is normal where the SKU says so.
+  if (expected_efa_nics <= 0 && t.nics_found + 1 == expected) return std::nullopt;
+  const bool fewer = t.nics_found < expected;
   Finding f = make(Tag::kConcern, "nccl.efa_nic_count", g.host);
-  f.observed = where(g.host) + fmt::format("NET/OFI found {} nics (provider efa)", text::join(wrong, " and "));
-  f.expected = fmt::format("found {} nics (the instance type's EFA count)", expected_efa_nics);
+  f.observed = where(g.host) + fmt::format("NET/OFI found {} nics (provider efa)", t.nics_found);
+  f.expected = fmt::format("found {} nics (the instance type's EFA count{})", expected,
+                           expected_efa_nics > 0 ? "" : ", configs/skus for " + t.instance_type);
   f.meaning = fewer ? "libfabric sees fewer EFA devices than this instance type has: interfaces missing, down, "
                       "not passed into the container, or filtered (FI_EFA_IFACE)"
                     : "libfabric sees more EFA devices than the baseline expects: the SKU baseline may not "
@@ -208,17 +211,16 @@ std::optional<Finding> efa_nic_count(const HostGroup& g, int expected_efa_nics) 
 // nccl.no_gdrdma: net channels without GPUDirect RDMA (TCP transports cannot have it: reported by
 // tcp_fallback and ofi_tcp instead).
 std::optional<Finding> no_gdrdma(const HostGroup& g, int /*expected_efa_nics*/) {
-  const NcclProcessFacts& all = g.all;
-  const std::size_t n = g.procs.size();
-  const std::size_t no_gdr_procs = count_procs(g, [](const NcclProcessFacts& p) {
-    return p.net_without_gdrdma_seen && !is_socket_net(p) && !is_tcp_provider(p.ofi_provider);
-  });
-  if (no_gdr_procs == 0) return std::nullopt;
+  const HostTransport& t = g.t;
+  if (t.net_channels <= t.gdrdma_channels || uses_socket_transport(t) || is_tcp_provider(t.provider)) {
+    return std::nullopt;
+  }
+  if (t.socket_channels > 0 && t.net_channels - t.socket_channels <= t.gdrdma_channels) return std::nullopt;
   Finding f = make(Tag::kConcern, "nccl.no_gdrdma", g.host);
-  const std::string net = all.net.empty() ? "<net>" : all.net;
-  f.observed = where(g.host) + fmt::format("channels via NET/{}/<dev> without /GDRDMA", net);
-  if (all.gdrdma_seen) f.observed += " (other channels of this host use GDRDMA)";
-  f.observed += share(no_gdr_procs, n);
+  const std::string net = t.net.empty() ? "<net>" : t.net;
+  f.observed = where(g.host) + fmt::format("{} of {} channels via NET/{}/<dev> without /GDRDMA",
+                                           t.net_channels - t.gdrdma_channels, t.net_channels, net);
+  if (t.gdrdma_channels > 0) f.observed += " (other channels of this host use GDRDMA)";
   f.expected = fmt::format("every inter-node channel via NET/{}/<dev>/GDRDMA", net);
   f.meaning =
       "NCCL does not use GPUDirect RDMA on these channels: data is staged through host memory because "
@@ -234,13 +236,13 @@ std::optional<Finding> no_gdrdma(const HostGroup& g, int /*expected_efa_nics*/) 
 
 // nccl.shm_intra_node: SHM inside a node: no peer-to-peer access between the GPUs.
 std::optional<Finding> shm_intra_node(const HostGroup& g, int /*expected_efa_nics*/) {
-  const NcclProcessFacts& all = g.all;
-  std::vector<std::string> shm_paths;
+  const HostTransport& t = g.t;
+  if (t.intra.count("SHM") == 0) return std::nullopt;
   std::vector<std::string> p2p_paths;
-  for (const auto& path : all.intra_paths) (path.starts_with("SHM/") ? shm_paths : p2p_paths).push_back(path);
-  if (shm_paths.empty()) return std::nullopt;
+  for (const auto& path : t.intra)
+    if (path != "SHM") p2p_paths.push_back(path);
   Finding f = make(Tag::kConcern, "nccl.shm_intra_node", g.host);
-  f.observed = where(g.host) + "via " + text::join(shm_paths, ", ") + " between GPUs of this node";
+  f.observed = where(g.host) + "via SHM (SHM/direct) between GPUs of this node";
   if (!p2p_paths.empty()) f.observed += " (other pairs via " + text::join(p2p_paths, ", ") + ")";
   f.expected = "via P2P/CUMEM or P2P/IPC (NVLink) inside a node";
   f.meaning =
@@ -258,10 +260,10 @@ std::optional<Finding> shm_intra_node(const HostGroup& g, int /*expected_efa_nic
 
 // nccl.memlock: memory registration failed for lack of locked memory.
 std::optional<Finding> memlock_failure(const HostGroup& g, int /*expected_efa_nics*/) {
-  const NcclProcessFacts& all = g.all;
-  if (!all.memlock_failure) return std::nullopt;
+  const auto fs = findings_where(g, "FAIL", is_memlock_check);
+  if (fs.empty()) return std::nullopt;
   Finding f = make(Tag::kConcern, "nccl.memlock", g.host);
-  f.observed = where(g.host) + first_matching(all, is_memlock, "memory registration failed (ENOMEM)");
+  f.observed = where(g.host) + quote_first(evidence_of(fs));
   f.expected = "memory registration succeeds; `ulimit -l` is unlimited inside the job";
   f.meaning = "The locked-memory limit (RLIMIT_MEMLOCK) of the job is too low for RDMA memory registration";
   f.effect =
@@ -274,46 +276,57 @@ std::optional<Finding> memlock_failure(const HostGroup& g, int /*expected_efa_ni
   return f;
 }
 
-// nccl.dev_shm: a /dev/shm segment could not be created or extended.
+// nccl.dev_shm: a /dev/shm segment could not be created, extended or attached.
 std::optional<Finding> shm_failure(const HostGroup& g, int /*expected_efa_nics*/) {
-  const NcclProcessFacts& all = g.all;
-  if (!all.shm_failure) return std::nullopt;
+  const auto fs = findings_where(g, "FAIL", is_shm_check);
+  if (fs.empty()) return std::nullopt;
   Finding f = make(Tag::kConcern, "nccl.dev_shm", g.host);
-  f.observed = where(g.host) + first_matching(all, is_shm_failure, "shared memory segment creation failed");
+  f.observed = where(g.host) + quote_first(evidence_of(fs));
   f.expected = "/dev/shm large enough for NCCL's shared-memory buffers (GBs for 8 GPUs)";
-  f.meaning = "The /dev/shm tmpfs is too small for NCCL's shared-memory segments (Docker's default is 64 MB)";
+  f.meaning =
+      "The /dev/shm tmpfs is too small for NCCL's shared-memory segments (Docker's default is 64 MB), or the "
+      "segment was removed underneath NCCL";
   f.effect = "Communicator init fails with a system error, or NCCL cannot use its SHM and proxy buffers";
-  f.next_step =
-      "`df -h /dev/shm` inside the job; Docker: --shm-size=<size> or --ipc=host; Kubernetes: an "
-      "emptyDir with medium: Memory mounted at /dev/shm";
+  f.next_step = fs.front()->next_step;
   return f;
 }
 
-// nccl.errors: the error lines of the host.
+// nccl.errors: the FAIL-class lines of the host other than memlock and /dev/shm, root cause first.
 std::optional<Finding> error_lines(const HostGroup& g, int /*expected_efa_nics*/) {
-  const NcclProcessFacts& all = g.all;
-  if (all.errors.empty()) return std::nullopt;
+  const auto fs =
+      findings_where(g, "FAIL", [](const std::string& c) { return !is_memlock_check(c) && !is_shm_check(c); });
+  if (fs.empty()) return std::nullopt;
+  std::size_t lines = 0;
+  for (const TriageFinding* x : fs) lines += x->occurrences;
   Finding f = make(Tag::kConcern, "nccl.errors", g.host);
-  f.observed = where(g.host) + fmt::format("{} error line(s): {}", all.errors.size(), quote_first(all.errors));
+  f.observed = where(g.host) + fmt::format("{} error line(s): {}", lines, quote_first(evidence_of(fs)));
   f.expected = "no NCCL errors";
-  f.meaning =
-      "NCCL reported a failure: a system call (sockets, shared memory, registration), CUDA, an internal "
-      "error, or a peer process or network failure";
+  f.meaning = fs.front()->cause;
   f.effect = "The affected communicator aborted: results of the cases it ran are missing or timed out";
-  f.next_step =
-      "Read the NCCL WARN lines just before the error in this host's log (they name the failing call); "
-      "for 'remote process exited' read the peer host's log first: the peer usually failed first";
+  f.next_step = fs.front()->next_step +
+                "; for 'remote process exited' or a closed connection read the peer host's log first: the peer "
+                "usually failed first";
+  return f;
+}
+
+// nccl.degraded: WARN-class lines of the pattern table and NCCL WARNs the table does not know.
+std::optional<Finding> degraded_lines(const HostGroup& g, int /*expected_efa_nics*/) {
+  const auto fs = findings_where(g, "WARN", [](const std::string&) { return true; });
+  if (fs.empty()) return std::nullopt;
+  Finding f = make(Tag::kConcern, "nccl.degraded", g.host);
+  f.observed = where(g.host) + quote_first(evidence_of(fs));
+  f.expected = "no NCCL warnings";
+  f.meaning = fs.front()->cause;
+  f.effect = "A slower or fragile path (GDR off, a port event, a fallback), or a warning podperf does not know";
+  f.next_step = fs.front()->next_step;
   return f;
 }
 
 // nccl.nvls_unavailable: NVLink SHARP is off.
 std::optional<Finding> nvls_unavailable(const HostGroup& g, int /*expected_efa_nics*/) {
-  const NcclProcessFacts& all = g.all;
-  const std::size_t n = g.procs.size();
-  if (!all.nvls_unavailable) return std::nullopt;
+  if (g.t.nvls != "not available") return std::nullopt;
   Finding f = make(Tag::kInfo, "nccl.nvls_unavailable", g.host);
-  f.observed = where(g.host) + "NVLS multicast support is not available" +
-               share(count_procs(g, [](const NcclProcessFacts& p) { return p.nvls_unavailable; }), n);
+  f.observed = where(g.host) + "NVLS multicast support is not available";
   f.expected = "NVLS available on NVSwitch systems (HGX H100/H200/B200) with Fabric Manager running";
   f.meaning =
       "NVLink SHARP (in-switch reduction) is off: no NVSwitch, Fabric Manager not running, driver or "
@@ -327,15 +340,15 @@ std::optional<Finding> nvls_unavailable(const HostGroup& g, int /*expected_efa_n
 
 // nccl.warnings: the distinct NCCL WARN messages of the host.
 std::optional<Finding> warn_lines(const HostGroup& g, int /*expected_efa_nics*/) {
-  const NcclProcessFacts& all = g.all;
-  if (all.warnings.empty()) return std::nullopt;
+  const HostTransport& t = g.t;
+  if (t.warnings.empty()) return std::nullopt;
   Finding f = make(Tag::kInfo, "nccl.warnings", g.host);
-  f.observed = where(g.host) +
-               fmt::format("{} distinct NCCL WARN message(s): {}", all.warnings.size(), quote_first(all.warnings));
+  f.observed =
+      where(g.host) + fmt::format("{} distinct NCCL WARN message(s): {}", t.warnings.size(), quote_first(t.warnings));
   f.expected = "no NCCL WARN lines";
   f.meaning =
-      "NCCL or the network plugin warned; some warnings are harmless probes, others explain a failure "
-      "or a fallback reported in another finding";
+      "NCCL or the network plugin warned; the findings nccl.errors, nccl.degraded, nccl.memlock and "
+      "nccl.dev_shm say what the pattern table makes of them";
   f.effect = "None by itself; see this host's other findings";
   f.next_step = "grep 'NCCL WARN' in this host's NCCL debug log (nccl.<host>.<pid>)";
   return f;
@@ -343,26 +356,26 @@ std::optional<Finding> warn_lines(const HostGroup& g, int /*expected_efa_nics*/)
 
 // nccl.summary: the OK line of a named host without a CONCERN.
 Finding summary(const HostGroup& g, int expected_efa_nics) {
-  const NcclProcessFacts& all = g.all;
-  const std::size_t n = g.procs.size();
+  const HostTransport& t = g.t;
   Finding f = make(Tag::kOk, "nccl.summary", g.host);
-  std::vector<std::string> parts{describe_transport(all)};
-  if (!all.ofi_fabric.empty()) parts.push_back("fabric " + all.ofi_fabric);
-  if (!all.intra_paths.empty()) parts.push_back(text::join(all.intra_paths, "+"));
-  if (all.channels > 0) parts.push_back(fmt::format("{} channels", all.channels));
-  if (!all.nccl_version.empty()) parts.push_back("NCCL " + version_label(all));
+  std::vector<std::string> parts{describe_transport(t)};
+  if (!t.fabric.empty()) parts.push_back("fabric " + t.fabric);
+  if (!t.intra.empty()) parts.push_back(text::join(t.intra, "+"));
+  if (t.coll_channels > 0) parts.push_back(fmt::format("{} channels", t.coll_channels));
+  if (!t.nccl_version.empty()) parts.push_back("NCCL " + t.nccl_version);
   f.observed = text::join(parts, ", ");
   f.expected = "a network plugin with GDRDMA between nodes, P2P (NVLink) inside the node";
   if (expected_efa_nics > 0) f.expected += fmt::format(", {} EFA NICs", expected_efa_nics);
-  f.meaning = fmt::format("NCCL's transport on this host looks healthy ({} process(es) logged)", n);
+  f.meaning = fmt::format("NCCL's transport on this host looks healthy ({} process(es) logged)", g.processes);
   f.effect = "None";
   f.next_step = "None";
   return f;
 }
 
 using HostStep = std::optional<Finding> (*)(const HostGroup& g, int expected_efa_nics);
-constexpr HostStep kHostSteps[] = {tcp_fallback,    ofi_tcp,     efa_nic_count, no_gdrdma,        shm_intra_node,
-                                   memlock_failure, shm_failure, error_lines,   nvls_unavailable, warn_lines};
+constexpr HostStep kHostSteps[] = {tcp_fallback,   ofi_tcp,          efa_nic_count, no_gdrdma,
+                                   shm_intra_node, memlock_failure,  shm_failure,   error_lines,
+                                   degraded_lines, nvls_unavailable, warn_lines};
 
 // The host's findings in kHostSteps order, then nccl.summary when none is a CONCERN and the host is named.
 void host_findings(const HostGroup& g, int expected_efa_nics, std::vector<Finding>& out) {
@@ -378,24 +391,24 @@ void host_findings(const HostGroup& g, int expected_efa_nics, std::vector<Findin
 
 // ---- run-wide ----
 
-// nccl.version_drift: one finding listing each version with its hosts, when processes differ.
-void version_drift(const NcclLogSummary& s, std::vector<Finding>& out) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> versions;  // first-seen order
-  for (const auto& p : s.processes) {
-    const std::string v = version_label(p);
+// nccl.version_drift: one finding listing each version with its hosts, when hosts differ.
+void version_drift(const std::vector<HostGroup>& groups, std::vector<Finding>& out) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> versions;
+  for (const HostGroup& g : groups) {
+    const std::string& v = g.t.nccl_version;
     if (v.empty()) continue;
     auto it = std::find_if(versions.begin(), versions.end(), [&](const auto& e) { return e.first == v; });
     if (it == versions.end()) {
       versions.push_back({v, {}});
       it = std::prev(versions.end());
     }
-    add_unique(it->second, p.host.empty() ? std::string("(no host)") : p.host, s.processes.size());
+    it->second.push_back(g.host.empty() ? std::string("(no host)") : g.host);
   }
   if (versions.size() <= 1) return;
   Finding f = make(Tag::kConcern, "nccl.version_drift", "");
-  std::vector<std::string> groups;
-  for (const auto& [v, hosts] : versions) groups.push_back(fmt::format("NCCL {} on {}", v, text::join(hosts, ", ")));
-  f.observed = text::join(groups, "; ");
+  std::vector<std::string> parts;
+  for (const auto& [v, hosts] : versions) parts.push_back(fmt::format("NCCL {} on {}", v, text::join(hosts, ", ")));
+  f.observed = text::join(parts, "; ");
   f.expected = "one NCCL version (and CUDA build) across every process of the job";
   f.meaning =
       "Processes loaded different NCCL libraries: different container images, Python wheels, or "
@@ -410,17 +423,19 @@ void version_drift(const NcclLogSummary& s, std::vector<Finding>& out) {
 }
 
 // nccl.unreadable: no NCCL line at all, or nine in ten lines not NCCL's.
-void unreadable(const NcclLogSummary& s, std::vector<Finding>& out) {
-  const bool no_nccl = s.nccl_lines == 0;
-  const bool mostly_other = !no_nccl && s.unparsed_lines > 9 * s.nccl_lines;
+void unreadable(const logs::TriageResult& r, std::vector<Finding>& out) {
+  std::size_t lines = 0;
+  for (const logs::ReadStats& s : r.files) lines += s.lines;
+  const bool no_nccl = r.nccl_lines == 0;
+  const bool mostly_other = !no_nccl && lines - r.nccl_lines > 9 * r.nccl_lines;
   if (!no_nccl && !mostly_other) return;
   Finding f = make(Tag::kInfo, "nccl.unreadable", "");
-  if (s.lines == 0) {
+  if (lines == 0) {
     f.observed = "no NCCL debug log (no file, or empty)";
   } else if (no_nccl) {
-    f.observed = fmt::format("no NCCL INFO/WARN line in {} line(s) of input", s.lines);
+    f.observed = fmt::format("no NCCL INFO/WARN line in {} line(s) of input", lines);
   } else {
-    f.observed = fmt::format("only {} of {} lines are NCCL lines", s.nccl_lines, s.lines);
+    f.observed = fmt::format("only {} of {} lines are NCCL lines", r.nccl_lines, lines);
   }
   f.expected = "NCCL_DEBUG=INFO output: 'host:pid:tid [dev] NCCL INFO ...' lines";
   f.meaning = no_nccl ? "The log is empty, not an NCCL debug log, or damaged: nothing about NCCL's transport can "
@@ -434,11 +449,14 @@ void unreadable(const NcclLogSummary& s, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
-// nccl.truncated: the log ends inside a line.
-void truncated(const NcclLogSummary& s, std::vector<Finding>& out) {
-  if (!s.truncated_last_line) return;
+// nccl.truncated: a log ends inside a line.
+void truncated(const logs::TriageResult& r, std::vector<Finding>& out) {
+  std::vector<std::string> cut;
+  for (const logs::ReadStats& s : r.files)
+    if (s.unterminated_last_line) cut.push_back(s.file);
+  if (cut.empty()) return;
   Finding f = make(Tag::kInfo, "nccl.truncated", "");
-  f.observed = "the NCCL log ends in the middle of a line";
+  f.observed = "the NCCL log ends in the middle of a line: " + quote_first(cut);
   f.expected = "every line ends with a newline";
   f.meaning =
       "The process was probably killed (or the disk filled) while NCCL was writing; the cut line was "
@@ -452,39 +470,14 @@ void truncated(const NcclLogSummary& s, std::vector<Finding>& out) {
 
 }  // namespace
 
-std::vector<Finding> nccl_log_findings(const NcclLogSummary& s, int expected_efa_nics) {
+std::vector<Finding> nccl_log_findings(const logs::TriageResult& r, int expected_efa_nics) {
   std::vector<Finding> out;
-  for (const HostGroup& g : group_by_host(s)) host_findings(g, expected_efa_nics, out);
-  version_drift(s, out);
-  unreadable(s, out);
-  truncated(s, out);
+  const std::vector<HostGroup> groups = group_by_host(r);
+  for (const HostGroup& g : groups) host_findings(g, expected_efa_nics, out);
+  version_drift(groups, out);
+  unreadable(r, out);
+  truncated(r, out);
   return out;
-}
-
-std::string describe_transport(const NcclProcessFacts& f) {
-  if (is_socket_net(f)) {
-    std::string s = "Socket (TCP fallback)";
-    if (!f.socket_ifaces.empty()) s += " on " + text::join(f.socket_ifaces, ",");
-    return s;
-  }
-  if (f.net.empty() && f.ofi_provider.empty()) {
-    if (!f.intra_paths.empty()) {
-      return "intra-node only (" + text::join(f.intra_paths, "+") + ")";
-    }
-    return "unknown transport";
-  }
-  std::string s = f.net.empty() ? std::string("Libfabric") : f.net;
-  if (!f.ofi_provider.empty()) {
-    s += "/" + f.ofi_provider;
-    if (is_tcp_provider(f.ofi_provider)) s += " (TCP, not EFA)";
-  }
-  if (f.nic_count >= 0) s += fmt::format(" {} NIC{}", f.nic_count, f.nic_count == 1 ? "" : "s");
-  if (f.net_without_gdrdma_seen) {
-    s += f.gdrdma_seen ? " GDRDMA on some channels only" : " without GDRDMA";
-  } else if (f.gdrdma_seen) {
-    s += " GDRDMA";
-  }
-  return s;
 }
 
 }  // namespace podperf

@@ -1,3 +1,5 @@
+// Captures NCCL's debug log per process and reads it with the triage reader (contract in
+// bench/nccl_capture.hpp).
 #include "bench/nccl_capture.hpp"
 
 #include <fmt/format.h>
@@ -42,8 +44,7 @@ std::string read_own_log(const std::string& dir) {
   std::string text(kMaxLogBytes, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
-  if (!text.empty() && text.back() != '\n') text.push_back('\n');
-  return text;
+  return text;  // a last line without '\n' was cut (the process died, or kMaxLogBytes): the reader drops it
 }
 }  // namespace
 
@@ -78,10 +79,13 @@ std::vector<Finding> collect_nccl_findings(const Comm& world, const NcclLogCaptu
   const std::string mine = capture.captured ? read_own_log(capture.run_dir) : std::string();
   const std::vector<std::string> all = gather_strings(world, mine, 0);
   if (world.rank() != 0 || !capture.captured) return {};
-  std::string text;
-  for (const std::string& t : all) text += t;
-  // Expected EFA NIC count is unknown here (it comes with the per-instance baselines): 0 skips that rule.
-  return nccl_log_findings(parse_nccl_log(text), 0);
+  std::vector<std::pair<std::string, std::string>> logs;
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (!all[r].empty()) logs.emplace_back(fmt::format("rank {} nccl log", r), all[r]);
+  }
+  // The expected EFA NIC count comes from the instance type the plugin printed (configs/skus) or is
+  // unknown: the rule is skipped then.
+  return nccl_log_findings(parse_nccl_logs(logs), 0);
 }
 
 }  // namespace podperf

@@ -1,5 +1,6 @@
-// podperf triage (contract in triage_command.hpp): paths expanded, each file streamed through the log
-// reader into one accumulator, the result printed; errors through run_offline_command.
+// podperf triage (contract in triage_command.hpp): paths expanded, each file read as a JSON dump (RAS,
+// flight recorder) when it is one, else streamed through the log reader, into one accumulator; the
+// result printed; errors through run_offline_command.
 #include "offline/triage_command.hpp"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <system_error>
 
 #include "analysis/errors.hpp"
+#include "analysis/logs/json_dumps.hpp"
 #include "analysis/logs/log_reader.hpp"
 #include "analysis/logs/triage.hpp"
 #include "analysis/report/triage_report.hpp"
@@ -17,6 +19,13 @@ namespace podperf {
 namespace {
 
 namespace fs = std::filesystem;
+
+// A podperf results directory (it holds run.json) is read for the NCCL logs podperf captured there
+// (nccl.<host>.<pid>) only: its reports quote findings and must not be read as a job's log.
+bool skipped_in_results_dir(const fs::path& file) {
+  std::error_code ec;
+  return fs::exists(file.parent_path() / "run.json", ec) && file.filename().string().rfind("nccl.", 0) != 0;
+}
 
 // The regular files of `path` (itself, or every file below it, sorted); throws InputError.
 std::vector<std::string> files_of(const std::string& path) {
@@ -31,7 +40,7 @@ std::vector<std::string> files_of(const std::string& path) {
   for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
     if (ec) throw InputError(path + ": cannot read directory: " + ec.message());
     std::error_code fe;
-    if (it->is_regular_file(fe)) files.push_back(it->path().string());
+    if (it->is_regular_file(fe) && !skipped_in_results_dir(it->path())) files.push_back(it->path().string());
   }
   if (files.empty()) throw InputError(path + ": directory holds no files to read");
   std::sort(files.begin(), files.end());
@@ -50,6 +59,12 @@ int triage(const TriageOptions& o, std::ostream& out) {
   std::size_t order = 0;
   std::size_t text_files = 0;
   for (const std::string& f : files) {
+    logs::ReadStats dump;
+    if (const logs::DumpKind k = logs::read_json_dump_file(f, order, acc, dump); k != logs::DumpKind::not_a_dump) {
+      if (k != logs::DumpKind::pickle) ++text_files;
+      acc.add_file(dump);
+      continue;
+    }
     const logs::ReadStats stats = logs::read_log_file(f, order, [&acc](const logs::LogEvent& ev) { acc.add(ev); });
     if (!stats.error.empty() && stats.lines == 0) throw InputError(f + ": " + stats.error);
     if (!stats.binary) ++text_files;

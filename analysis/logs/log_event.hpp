@@ -16,14 +16,15 @@ enum class SeverityClass { info, warn, fail };
 std::string_view source_name(LogSource s);  // "nccl", "ofi-nccl", "libfabric", "pytorch", ...
 
 struct LogEvent {
-  std::string file;       // the file it came from, as given
-  std::size_t line = 0;   // 1-based line number in that file
-  std::size_t order = 0;  // position across every file read (cross-file order of appearance)
-  std::string time;       // "2024-05-01 12:00:03" or an ISO stamp as printed; "" when unknown
-  std::string host;       // NCCL prefix host, pdsh host or the file's last known host; "" unknown
-  int rank = -1;          // srun -l / mpirun [1,N] / "[Rank N]"; -1 unknown
-  long pid = -1;          // NCCL prefix pid; -1 unknown
-  int cuda_dev = -1;      // NCCL prefix [dev]; -1 unknown
+  std::string file;             // the file it came from, as given
+  std::size_t line = 0;         // 1-based line number in that file
+  std::size_t order = 0;        // position across every file read (cross-file order of appearance)
+  std::string time;             // "2024-05-01 12:00:03" or an ISO stamp as printed; "" when unknown
+  std::string host;             // NCCL prefix host, pdsh host or the file's last known host; "" unknown
+  bool host_inherited = false;  // `host` is the file's last known host, not named on this line
+  int rank = -1;                // srun -l / mpirun [1,N] / "[Rank N]"; -1 unknown
+  long pid = -1;                // NCCL prefix pid; -1 unknown
+  int cuda_dev = -1;            // NCCL prefix [dev]; -1 unknown
   LogSource source = LogSource::other;
   std::string level;          // "INFO", "WARN", "CALL" for NCCL lines; "" otherwise
   std::string code_location;  // "misc/socket.cc:492" (WARN prefix or return chain); "" none

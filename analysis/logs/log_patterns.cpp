@@ -3,6 +3,8 @@
 #include "analysis/logs/log_patterns.hpp"
 
 #include <array>
+#include <cstddef>
+#include <cstdint>
 
 namespace podperf::logs {
 namespace {
@@ -22,6 +24,8 @@ constexpr std::string_view kEfaVisible =
 constexpr std::string_view kConnect =
     "check the peer's own log for its first error; then security group (all-traffic self-reference on AWS), "
     "firewall and NCCL_SOCKET_IFNAME / NCCL_SOCKET_FAMILY";
+constexpr std::string_view kWarnBefore =
+    "read the first NCCL WARN of that rank (it names the failing call); with none, rerun with NCCL_DEBUG=INFO";
 constexpr std::string_view kFlightRecorder =
     "rerun with TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 and NCCL_DEBUG=INFO, then "
     "compare the dumps with torchfrtrace";
@@ -106,6 +110,11 @@ constexpr std::array kPatterns = {
                "EFA not visible to libfabric (device not in the container, no EFA ENI, wrong libfabric)", kEfaVisible},
     LogPattern{"efa.not_visible", "No eligible providers were found", "", S::ofi_nccl, C::fail, 0, 90,
                "the libfabric provider filter matched nothing (EFA not visible or FI_PROVIDER wrong)", kEfaVisible},
+    LogPattern{"efa.mr_registration_einval", "register memory", "RC: -22", S::ofi_nccl, C::fail, 0, 90,
+               "EFA memory registration rejected with EINVAL (NCCL >= 2.19 on an EFA installer older than 1.29.1)",
+               "set FI_EFA_SET_CUDA_SYNC_MEMOPS=0, or upgrade the EFA installer and aws-ofi-nccl"},
+    LogPattern{"efa.mr_registration", "Couldn't register memory", "", S::ofi_nccl, C::fail, 0, 100,
+               "EFA memory registration failed (memlock limit or EFA MR limits)", kMemlock},
     LogPattern{"efa.mr_registration", "Unable to register memory", "", S::ofi_nccl, C::fail, 0, 100,
                "EFA memory registration failed (memlock limit or EFA MR limits at high connection counts)",
                "ulimit -l inside the job; with RC -22 on NCCL >= 2.19 and EFA installer < 1.29.1 set "
@@ -267,6 +276,38 @@ constexpr std::array kPatterns = {
                "sacct -j <job> -o maxrss; reduce host memory use"},
     LogPattern{"slurm.oom_kill", "Out of memory: Killed process", "", S::kernel, C::fail, 0, 100,
                "host memory exhausted (kernel OOM killer)", "dmesg -T | grep -i oom on that host"},
+    // ---- NCCL's own error strings (nccl.h ncclGetErrorString), quoted by any caller: the most generic
+    // rows, last, so a line that also names its cause matches that cause's row first ----
+    LogPattern{"nccl.system_error", "unhandled system error", "", S::nccl, C::fail, 0, 35,
+               "ncclSystemError: a system call failed (socket, shared memory, verbs registration or the OS; mostly "
+               "configuration, not hardware)",
+               kWarnBefore},
+    LogPattern{"nccl.system_error", "ncclSystemError", "", S::nccl, C::fail, 0, 35,
+               "ncclSystemError: a system call failed (socket, shared memory, verbs or the OS)", kWarnBefore},
+    LogPattern{"nccl.cuda_error", "unhandled cuda error", "", S::nccl, C::fail, 0, 40,
+               "ncclUnhandledCudaError: a CUDA call failed inside NCCL", kWarnBefore},
+    LogPattern{"nccl.cuda_error", "ncclUnhandledCudaError", "", S::nccl, C::fail, 0, 40,
+               "ncclUnhandledCudaError: a CUDA call failed inside NCCL", kWarnBefore},
+    LogPattern{"nccl.remote_error", "remote process exited or there was a network error", "", S::nccl, C::fail, 0, 15,
+               "ncclRemoteError: a peer process died or the network failed (usually a consequence)",
+               "look for the peer's own first error"},
+    LogPattern{"nccl.remote_error", "ncclRemoteError", "", S::nccl, C::fail, 0, 15,
+               "ncclRemoteError: a peer process died or the network failed (usually a consequence)",
+               "look for the peer's own first error"},
+    LogPattern{"nccl.internal_error", "internal error - please report this issue", "", S::nccl, C::fail, 0, 15,
+               "ncclInternalError: often downstream of a system or remote error", kWarnBefore},
+    LogPattern{"nccl.internal_error", "ncclInternalError", "", S::nccl, C::fail, 0, 15,
+               "ncclInternalError: often downstream of a system or remote error", kWarnBefore},
+    LogPattern{"nccl.invalid_usage", "ncclInvalidUsage", "", S::nccl, C::fail, 0, 60,
+               "ncclInvalidUsage: the application or launcher used NCCL wrongly (e.g. two ranks on one GPU)",
+               kWarnBefore},
+    LogPattern{"nccl.invalid_usage", "invalid usage (run with NCCL_DEBUG=WARN", "", S::nccl, C::fail, 0, 60,
+               "ncclInvalidUsage: the application or launcher used NCCL wrongly", kWarnBefore},
+    LogPattern{"nccl.invalid_argument", "ncclInvalidArgument", "", S::nccl, C::fail, 0, 60,
+               "ncclInvalidArgument: a bad argument to an NCCL call (application bug or mismatched sizes)",
+               kWarnBefore},
+    LogPattern{"nccl.timeout", "ncclTimeout", "", S::nccl, C::fail, 0, 30, "ncclTimeout: an NCCL operation timed out",
+               kWarnBefore},
 };
 
 }  // namespace
@@ -275,9 +316,55 @@ std::span<const LogPattern> log_patterns() {
   return kPatterns;
 }
 
+namespace {
+
+// A prefilter that keeps the table scan cheap on multi-GiB logs, where almost no line matches: the
+// set of adjacent byte pairs (bigrams) of a line, hashed into 4096 bits. A row whose match string has a
+// bigram the line lacks cannot match (no false negatives), so its substring search is skipped.
+constexpr std::size_t kBigramBits = 4096;
+
+constexpr std::size_t bigram_hash(char a, char b) {
+  return (static_cast<unsigned char>(a) * 131u + static_cast<unsigned char>(b)) % kBigramBits;
+}
+
+struct BigramSet {
+  std::array<std::uint64_t, kBigramBits / 64> words{};
+  void add(std::size_t h) { words[h / 64] |= std::uint64_t{1} << (h % 64); }
+  [[nodiscard]] bool has(std::size_t h) const { return (words[h / 64] >> (h % 64)) & 1u; }
+};
+
+// Up to three bigrams of each row's match string (first, middle, last), computed once.
+struct RowKey {
+  std::array<std::size_t, 3> h{};
+  std::size_t n = 0;
+};
+
+const std::array<RowKey, kPatterns.size()>& row_keys() {
+  static const std::array<RowKey, kPatterns.size()> keys = [] {
+    std::array<RowKey, kPatterns.size()> k{};
+    for (std::size_t i = 0; i < kPatterns.size(); ++i) {
+      const std::string_view m = kPatterns[i].match;
+      if (m.size() < 2) continue;
+      for (std::size_t at : {std::size_t{0}, (m.size() - 2) / 2, m.size() - 2}) {
+        k[i].h[k[i].n++] = bigram_hash(m[at], m[at + 1]);
+      }
+    }
+    return k;
+  }();
+  return keys;
+}
+
+}  // namespace
+
 const LogPattern* match_log_pattern(std::string_view text) {
-  for (const LogPattern& p : kPatterns) {
-    if (text.find(p.match) == std::string_view::npos) continue;
+  BigramSet present;
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) present.add(bigram_hash(text[i], text[i + 1]));
+  const auto& keys = row_keys();
+  for (std::size_t i = 0; i < kPatterns.size(); ++i) {
+    const LogPattern& p = kPatterns[i];
+    bool possible = true;
+    for (std::size_t k = 0; k < keys[i].n && possible; ++k) possible = present.has(keys[i].h[k]);
+    if (!possible || text.find(p.match) == std::string_view::npos) continue;
     if (!p.also.empty() && text.find(p.also) == std::string_view::npos) continue;
     return &p;
   }

@@ -62,7 +62,7 @@ bool strip_one_wrapper(std::string_view& s, LogEvent& ev) {
     const std::string_view rest = text::trim(t.substr(1));
     const std::size_t bar = rest.find('|');
     if (bar == std::string_view::npos) return false;
-    if (std::size_t n = iso_stamp_length(rest); n > 0) ev.time = std::string(rest.substr(0, n));
+    if (std::size_t n = iso_stamp_length(rest); n > 0) ev.time.assign(rest.substr(0, n));
     s = rest.substr(bar + 1);
     if (const std::size_t end = s.rfind(" |"); end != std::string_view::npos && end + 2 >= text::trim(s).size()) {
       s = s.substr(0, end);
@@ -70,7 +70,7 @@ bool strip_one_wrapper(std::string_view& s, LogEvent& ev) {
     return true;
   }
   if (std::size_t n = iso_stamp_length(t); n > 0) {  // ISO / Kubernetes timestamp, CRI "stdout F "
-    ev.time = std::string(t.substr(0, n));
+    ev.time.assign(t.substr(0, n));
     s = t.substr(n);
     if (!s.empty() && s.front() == ' ') s.remove_prefix(1);
     for (std::string_view cri : {"stdout F ", "stderr F ", "stdout P ", "stderr P "}) {
@@ -93,7 +93,7 @@ bool strip_one_wrapper(std::string_view& s, LogEvent& ev) {
       }
     }
     if (iso_stamp_length(inner) > 0) {  // NCCL 2.26+ "[YYYY-MM-DD HH:MM:SS] "
-      ev.time = std::string(inner);
+      ev.time.assign(inner);
       s = t.substr(close + 1);
       return true;
     }
@@ -108,7 +108,7 @@ bool strip_one_wrapper(std::string_view& s, LogEvent& ev) {
     std::size_t k = 0;
     while (k < inner.size() && (inner[k] == ' ' || is_digit(inner[k]) || inner[k] == '.')) ++k;
     if (k == inner.size() && contains(inner, ".")) {  // dmesg "[  123.456789] "
-      if (ev.time.empty()) ev.time = std::string(text::trim(inner));
+      if (ev.time.empty()) ev.time.assign(text::trim(inner));
       s = t.substr(close + 1);
       return true;
     }
@@ -135,7 +135,7 @@ bool strip_one_wrapper(std::string_view& s, LogEvent& ev) {
     if (is_digit(t[h])) digit = true;
   }
   if (h >= 2 && digit && h + 1 < t.size() && t[h] == ':' && t[h + 1] == ' ') {  // pdsh "node-12: "
-    ev.host = std::string(t.substr(0, h));
+    ev.host.assign(t.substr(0, h));
     s = t.substr(h + 2);
     return true;
   }
@@ -153,35 +153,43 @@ bool is_code_location(std::string_view tok) {
   return contains(file, ".c") || contains(file, ".h");
 }
 
-// Reads "host:pid:tid [dev] [file.cc:NNN]" from the end of `prefix`.
-void read_nccl_prefix(std::string_view prefix, LogEvent& ev) {
-  std::array<std::string_view, 3> toks{};
-  std::size_t count = 0;
-  prefix = text::trim(prefix);
-  while (!prefix.empty() && count < toks.size()) {
-    std::size_t sp = prefix.rfind(' ');
-    std::string_view tok = sp == std::string_view::npos ? prefix : prefix.substr(sp + 1);
-    toks[count++] = tok;
-    prefix = sp == std::string_view::npos ? std::string_view{} : text::trim(prefix.substr(0, sp));
+// "host:pid:tid" with a host of host characters (letters of either case, digits, '-',
+// '.', '_'): the host and pid; false otherwise.
+bool read_host_pid(std::string_view tok, LogEvent& ev) {
+  const std::size_t c1 = tok.find(':');
+  if (c1 == std::string_view::npos || c1 == 0) return false;
+  for (char c : tok.substr(0, c1)) {
+    if (!is_host_char(c) && !(c >= 'A' && c <= 'Z')) return false;
   }
-  for (std::size_t i = 0; i < count; ++i) {
-    std::string_view tok = toks[i];
-    if (is_code_location(tok) && ev.code_location.empty() && i == 0) {
-      ev.code_location = std::string(tok);
+  std::size_t n = 0;
+  const int pid = leading_int(tok.substr(c1 + 1), n);
+  if (n == 0) return false;
+  const std::size_t after = c1 + 1 + n;
+  std::size_t tid_digits = 0;
+  if (after >= tok.size() || tok[after] != ':') return false;  // NCCL always prints host:pid:tid
+  (void)leading_int(tok.substr(after + 1), tid_digits);
+  if (tid_digits == 0) return false;
+  ev.host.assign(tok.substr(0, c1));
+  ev.pid = pid;
+  return true;
+}
+
+// Reads "host:pid:tid [dev] [location]" from the end of `prefix`: the location is "file.cc:NNN" (NCCL)
+// or "int function(args):NNN" (aws-ofi-nccl), so up to 8 tokens are looked at, right to left.
+void read_nccl_prefix(std::string_view prefix, LogEvent& ev) {
+  prefix = text::trim(prefix);
+  for (int i = 0; i < 8 && !prefix.empty(); ++i) {
+    const std::size_t sp = prefix.rfind(' ');
+    const std::string_view tok = sp == std::string_view::npos ? prefix : prefix.substr(sp + 1);
+    prefix = sp == std::string_view::npos ? std::string_view{} : text::trim(prefix.substr(0, sp));
+    if (i == 0 && is_code_location(tok)) {
+      ev.code_location.assign(tok);
     } else if (tok.size() >= 3 && tok.front() == '[' && tok.back() == ']') {
       std::size_t n = 0;
       const int d = leading_int(tok.substr(1), n);
       if (n > 0) ev.cuda_dev = d;
-    } else {
-      const std::size_t c1 = tok.find(':');
-      if (c1 == std::string_view::npos || c1 == 0) continue;
-      const std::size_t c2 = tok.find(':', c1 + 1);
-      std::size_t n = 0;
-      const int pid = leading_int(tok.substr(c1 + 1), n);
-      if (n == 0 || (c2 != std::string_view::npos && c2 != c1 + 1 + n)) continue;
-      ev.host = std::string(tok.substr(0, c1));
-      ev.pid = pid;
-      break;
+    } else if (read_host_pid(tok, ev)) {
+      return;
     }
   }
 }
@@ -194,7 +202,7 @@ void read_return_chain(LogEvent& ev) {
   std::size_t n = 0;
   const int rc = leading_int(t.substr(arrow + 4), n);
   if (n == 0) return;
-  ev.code_location = std::string(t.substr(0, arrow));
+  ev.code_location.assign(t.substr(0, arrow));
   ev.return_code = rc;
 }
 
@@ -244,7 +252,7 @@ bool parse_log_line(std::string_view raw, LogEvent& ev) {
     if (at == std::string_view::npos) continue;
     if (at > 0 && s[at - 1] != ' ' && s[at - 1] != ']') continue;
     read_nccl_prefix(s.substr(0, at), ev);
-    ev.level = std::string(level.substr(5));
+    ev.level.assign(level.substr(5));
     s = text::trim(s.substr(at + level.size()));
     nccl = true;
     break;
@@ -253,7 +261,7 @@ bool parse_log_line(std::string_view raw, LogEvent& ev) {
     ev.level = "INFO";
     nccl = true;
   }
-  ev.text = std::string(s);
+  ev.text.assign(s);
   if (nccl) read_return_chain(ev);
   ev.source = classify_source(ev.text, nccl);
   return nccl || ev.source != LogSource::other || !ev.time.empty() || ev.rank >= 0;

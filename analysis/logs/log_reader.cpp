@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/logs/log_prefix.hpp"
+#include "analysis/text.hpp"
 
 namespace podperf::logs {
 namespace {
@@ -17,8 +18,8 @@ constexpr std::size_t kBlockBytes = 1 << 20;
 // Turns complete lines into events, keeping only the current partial line.
 class LineSplitter {
  public:
-  LineSplitter(ReadStats& stats, std::size_t& order, const EventSink& sink)
-      : stats_(stats), order_(order), sink_(sink) {}
+  LineSplitter(ReadStats& stats, std::size_t& order, const EventSink& sink, CutLastLine cut)
+      : stats_(stats), order_(order), sink_(sink), cut_last_(cut) {}
 
   void feed(const char* data, std::size_t n) {
     std::size_t start = 0;
@@ -33,7 +34,16 @@ class LineSplitter {
   }
 
   void finish() {
-    if (!partial_.empty() || cut_) finish_line();
+    if (partial_.empty() && !cut_) return;
+    if (stats_.lines > 0 && !text::trim(partial_).empty()) {
+      stats_.unterminated_last_line = true;
+      if (cut_last_ == CutLastLine::drop) {
+        ++stats_.lines;
+        ++order_;
+        return;
+      }
+    }
+    finish_line();
   }
 
  private:
@@ -49,14 +59,16 @@ class LineSplitter {
     if (cut_) ++stats_.truncated_lines;
     std::string_view line = partial_;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    LogEvent ev;
+    LogEvent& ev = ev_;
+    reset_keeping_capacity(ev);
     ev.recognised = parse_log_line(line, ev);
     if (ev.recognised || !ev.text.empty()) {
-      ev.file = stats_.file;
+      if (ev.file != stats_.file) ev.file = stats_.file;
       ev.line = stats_.lines;
       ev.order = order_;
       if (ev.host.empty()) {
         ev.host = last_host_;
+        ev.host_inherited = !last_host_.empty();
       } else {
         last_host_ = ev.host;
       }
@@ -67,11 +79,29 @@ class LineSplitter {
     cut_ = false;
   }
 
+  // One event reused for every line: its strings keep their capacity, so a line costs no allocation.
+  static void reset_keeping_capacity(LogEvent& ev) {
+    ev.time.clear();
+    ev.host.clear();
+    ev.host_inherited = false;
+    ev.rank = -1;
+    ev.pid = -1;
+    ev.cuda_dev = -1;
+    ev.source = LogSource::other;
+    ev.level.clear();
+    ev.code_location.clear();
+    ev.return_code = -1;
+    ev.text.clear();
+    ev.recognised = false;
+  }
+
+  LogEvent ev_;
   ReadStats& stats_;
   std::size_t& order_;
   const EventSink& sink_;
   std::string partial_;
   std::string last_host_;
+  CutLastLine cut_last_;
   bool cut_ = false;
 };
 
@@ -81,7 +111,8 @@ bool looks_binary(const char* data, std::size_t n) {
 
 }  // namespace
 
-ReadStats read_log_text(std::string_view content, const std::string& name, std::size_t& order, const EventSink& sink) {
+ReadStats read_log_text(std::string_view content, const std::string& name, std::size_t& order, const EventSink& sink,
+                        CutLastLine cut) {
   ReadStats stats;
   stats.file = name;
   stats.bytes = content.size();
@@ -89,13 +120,13 @@ ReadStats read_log_text(std::string_view content, const std::string& name, std::
     stats.binary = true;
     return stats;
   }
-  LineSplitter splitter(stats, order, sink);
+  LineSplitter splitter(stats, order, sink, cut);
   splitter.feed(content.data(), content.size());
   splitter.finish();
   return stats;
 }
 
-ReadStats read_log_file(const std::string& path, std::size_t& order, const EventSink& sink) {
+ReadStats read_log_file(const std::string& path, std::size_t& order, const EventSink& sink, CutLastLine cut) {
   ReadStats stats;
   stats.file = path;
   std::unique_ptr<gzFile_s, int (*)(gzFile)> gz(gzopen(path.c_str(), "rb"), gzclose);
@@ -105,7 +136,7 @@ ReadStats read_log_file(const std::string& path, std::size_t& order, const Event
   }
   gzbuffer(gz.get(), 256 * 1024);
   std::vector<char> block(kBlockBytes);
-  LineSplitter splitter(stats, order, sink);
+  LineSplitter splitter(stats, order, sink, cut);
   bool first = true;
   for (;;) {
     const int got = gzread(gz.get(), block.data(), static_cast<unsigned>(block.size()));

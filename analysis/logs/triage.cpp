@@ -87,12 +87,55 @@ std::string peer_named(const std::string& text) {
   return "";
 }
 
+double absolute_seconds(std::string_view s) {
+  auto num = [&s](std::size_t at, std::size_t n) {
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) {
+      if (i >= s.size() || s[i] < '0' || s[i] > '9') return -1;
+      v = v * 10 + (s[i] - '0');
+    }
+    return v;
+  };
+  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':') {
+    return -1;
+  }
+  const int y = num(0, 4), mo = num(5, 2), d = num(8, 2), h = num(11, 2), mi = num(14, 2), sec = num(17, 2);
+  if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 60) {
+    return -1;
+  }
+  // Days from the civil date (H. Hinnant's algorithm).
+  const int yy = y - (mo <= 2 ? 1 : 0);
+  const int era = yy / 400;
+  const int yoe = yy - era * 400;
+  const int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const long long days = static_cast<long long>(era) * 146097 + doe - 719468;
+  double t = static_cast<double>(days * 86400 + h * 3600 + mi * 60 + sec);
+  std::size_t i = 19;
+  if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+    double scale = 0.1;
+    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10) t += (s[i] - '0') * scale;
+  }
+  if (i + 5 < s.size() + 0 && (s[i] == '+' || s[i] == '-')) {
+    const int oh = num(i + 1, 2), om = num(i + 4, 2);
+    if (oh >= 0 && om >= 0) t -= (s[i] == '+' ? 1 : -1) * (oh * 3600.0 + om * 60.0);
+  }
+  return t;
+}
+
 void TriageAccumulator::note(const std::string& key, const TriageFinding& proto, const LogEvent& ev) {
   auto [it, fresh] = groups_.try_emplace(key);
   Group& g = it->second;
   if (fresh) {
     g.finding = proto;
     g.finding.first_order = ev.order;
+  }
+  if (!ev.time.empty()) {
+    const double t = absolute_seconds(ev.time);
+    if (t >= 0 && (g.finding.first_time_s < 0 || t < g.finding.first_time_s)) {
+      g.finding.first_time_s = t;
+      g.finding.first_time = ev.time;
+    }
   }
   ++g.finding.occurrences;
   const std::string host = ev.host.empty() ? "" : ev.host;
@@ -114,7 +157,11 @@ void TriageAccumulator::add(const LogEvent& ev) {
   if (ev.recognised) ++events_;
   if (is_transport_source(ev.source) && !ev.level.empty()) {
     ++nccl_lines_;
-    const std::string key = ev.host.empty() ? "(unknown host)" : ev.host;
+    // Transport facts only from a line that names its host (a bare "NCCL version" line, printed without a
+    // prefix by some versions, belongs to the process before it): an unprefixed "Using network Socket"
+    // pasted into an interleaved log must not turn the last host into a TCP fallback.
+    const bool own_host = !ev.host_inherited || ev.text.rfind("NCCL version ", 0) == 0;
+    const std::string key = ev.host.empty() || !own_host ? "(unknown host)" : ev.host;
     auto [it, fresh] = hosts_.try_emplace(key);
     if (fresh) it->second.host = key;
     read_transport_line(ev, it->second);
@@ -149,6 +196,14 @@ void TriageAccumulator::add_file(const ReadStats& stats) {
   files_.push_back(stats);
 }
 
+void TriageAccumulator::add_finding(TriageFinding f) {
+  if (dump_findings_.size() < 4096) dump_findings_.push_back(std::move(f));
+}
+
+void TriageAccumulator::add_flight_recorder(FlightRecorderRank r) {
+  if (flight_.size() < 65536) flight_.push_back(std::move(r));
+}
+
 namespace {
 
 // Host field, systemic wording and peer of one finished group.
@@ -169,12 +224,32 @@ void finish_group(const std::string& key, std::map<std::string, std::size_t> per
   if (peers.size() == 1 && !peer_missing) f.peer = *peers.begin();
 }
 
+constexpr double kNoTime = 1e300;
+
+// The check of the FAIL finding that came first: by timestamp where any FAIL line has one, else by
+// order of appearance.
+std::string first_failure_of(const std::vector<TriageFinding>& fs) {
+  const TriageFinding* first = nullptr;
+  for (const TriageFinding& f : fs) {
+    if (f.tag != "FAIL") continue;
+    const double tf = f.first_time_s >= 0 ? f.first_time_s : kNoTime;
+    const double tb = first && first->first_time_s >= 0 ? first->first_time_s : kNoTime;
+    if (!first || tf < tb || (tf == tb && f.first_order < first->first_order)) first = &f;
+  }
+  return first ? first->check : "";
+}
+
 // Orders root cause first; marks the root and the known consequences.
 void rank_findings(std::vector<TriageFinding>& fs) {
   std::stable_sort(fs.begin(), fs.end(), [](const TriageFinding& a, const TriageFinding& b) {
     if (tag_order(a.tag) != tag_order(b.tag)) return tag_order(a.tag) < tag_order(b.tag);
     if (a.cause_rank != b.cause_rank) return a.cause_rank > b.cause_rank;
     if (a.priority != b.priority) return a.priority < b.priority;
+    // Across ranks the timestamp orders lines (a merged file's order is not the order of events);
+    // lines without one come after those with one, then in order of appearance.
+    const double ta = a.first_time_s >= 0 ? a.first_time_s : kNoTime;
+    const double tb = b.first_time_s >= 0 ? b.first_time_s : kNoTime;
+    if (ta != tb) return ta < tb;
     return a.first_order < b.first_order;
   });
   if (fs.empty() || fs.front().tag != "FAIL") return;
@@ -220,7 +295,14 @@ void input_findings(const std::vector<ReadStats>& files, std::vector<TriageFindi
     TriageFinding f;
     f.tag = "INFO";
     f.priority = 2;
-    if (s.binary) {
+    if (s.format == "pickle") {
+      f.check = "input.pickle_skipped";
+      f.cause = "a Python pickle (the default flight-recorder dump form) is not read: " + s.file;
+      f.next_step =
+          "convert it and run triage on the JSON: python3 -c 'import pickle,json,sys; "
+          "json.dump(pickle.load(open(sys.argv[1],\"rb\")),open(sys.argv[1]+\".json\",\"w\"),default=str)' " +
+          s.file;
+    } else if (s.binary) {
       f.check = "input.binary_skipped";
       f.cause = "binary file skipped (NUL bytes in its first block): " + s.file;
     } else if (!s.error.empty()) {
@@ -236,7 +318,7 @@ void input_findings(const std::vector<ReadStats>& files, std::vector<TriageFindi
       continue;
     }
     f.evidence.push_back(s.file);
-    f.next_step = "none";
+    if (f.next_step.empty()) f.next_step = "none";
     out.push_back(std::move(f));
   }
 }
@@ -247,6 +329,7 @@ TriageResult TriageAccumulator::finish() const {
   TriageResult r;
   r.files = files_;
   r.events = events_;
+  r.nccl_lines = nccl_lines_;
   for (const auto& [key, g] : groups_) {
     TriageFinding f = g.finding;
     finish_group(key, g.per_host, g.peers, g.peer_missing, f);
@@ -255,11 +338,14 @@ TriageResult TriageAccumulator::finish() const {
   std::map<std::string, HostTransport> hosts = hosts_;
   transport_findings(hosts, r.findings);
   watchdog_findings(watchdogs_, r.findings);
+  flight_recorder_findings(flight_, r.findings);
+  r.findings.insert(r.findings.end(), dump_findings_.begin(), dump_findings_.end());
   std::vector<TriageFinding> links;
   peer_findings(r.findings, links);
   r.findings.insert(r.findings.end(), links.begin(), links.end());
   input_findings(files_, r.findings);
   rank_findings(r.findings);
+  r.first_failure = first_failure_of(r.findings);
   for (auto& [h, t] : hosts) r.transport.push_back(t);
 
   const bool fail = r.has_fail();

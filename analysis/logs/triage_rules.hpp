@@ -20,6 +20,10 @@ void transport_findings(std::map<std::string, HostTransport>& hosts, std::vector
 // Adds hang / desync / late-watchdog findings from the timeouts seen per "host/rank".
 void watchdog_findings(const std::map<std::string, WatchdogSeen>& timeouts, std::vector<TriageFinding>& out);
 
+// Flight-recorder dumps compared across ranks, per process group: ranks behind the others, all ranks in
+// one collective (a hang inside it), or different collectives at one sequence number (a desync).
+void flight_recorder_findings(const std::vector<FlightRecorderRank>& ranks, std::vector<TriageFinding>& out);
+
 // "file:line: text" of an event, the text cut to 300 bytes (printable).
 std::string evidence_line(const LogEvent& ev);
 

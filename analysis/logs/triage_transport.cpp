@@ -40,13 +40,13 @@ int int_before(const std::string& s, std::string_view key) {
   return std::stoi(s.substr(b, e - b));
 }
 
-// The word after `key`, up to a blank or ','.
-std::string word_after(const std::string& s, std::string_view key) {
+// The word after `key`, up to a blank or ',' (and ';' unless `keep_semicolon`: "tcp;ofi_rxm").
+std::string word_after(const std::string& s, std::string_view key, bool keep_semicolon = false) {
   const std::size_t at = s.find(key);
   if (at == std::string::npos) return "";
   const std::size_t b = at + key.size();
   std::size_t e = b;
-  while (e < s.size() && s[e] != ' ' && s[e] != ',' && s[e] != ';') ++e;
+  while (e < s.size() && s[e] != ' ' && s[e] != ',' && (keep_semicolon || s[e] != ';')) ++e;
   return s.substr(b, e - b);
 }
 
@@ -76,6 +76,8 @@ void read_channel(const std::string& via, HostTransport& t) {
     t.intra.insert("P2P/indirect");
   } else if (via.rfind("P2P", 0) == 0) {
     t.intra.insert("P2P");
+  } else if (via.rfind("direct pointer", 0) == 0) {  // NCCL 2.4 wording
+    t.intra.insert("P2P/direct");
   } else if (via.rfind("SHM", 0) == 0 || via.rfind("direct shared memory", 0) == 0) {
     t.intra.insert("SHM");
   } else if (via.rfind("CollNet", 0) == 0) {
@@ -83,11 +85,56 @@ void read_channel(const std::string& via, HostTransport& t) {
   }
 }
 
+// "NET/Socket : Using [0]eth0:10.0.0.1<0> [1]ens5:10.0.0.2<0>": the interface names.
+void read_socket_ifaces(const std::string& s, HostTransport& t) {
+  for (std::size_t k = s.find('['); k != std::string::npos; k = s.find('[', k + 1)) {
+    std::size_t i = k + 1;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    if (i == k + 1 || i >= s.size() || s[i] != ']') continue;
+    const std::size_t end = s.find_first_of(": <", i + 1);
+    const std::string name = s.substr(i + 1, end == std::string::npos ? std::string::npos : end - i - 1);
+    if (!name.empty() && t.socket_ifaces.size() < kMaxListed) t.socket_ifaces.insert(text::printable(name, 64, true));
+  }
+}
+
+// The net plugin lines: which plugin loaded, or that none was found.
+void read_plugin_line(const std::string& s, HostTransport& t) {
+  const bool loaded =
+      s.rfind("NET/OFI Initializing aws-ofi-nccl", 0) == 0 || has(s, "Loaded net plugin") ||
+      (has(s, "Successfully loaded external") && !has(s, "tuner") && !has(s, "profiler") && !has(s, "env plugin"));
+  if (loaded) {
+    t.plugin_loaded = true;
+    t.plugin_missing = false;
+  } else if (s.rfind("NET/Plugin", 0) == 0 && (has(s, "Could not find") || has(s, "No plugin found"))) {
+    if (!t.plugin_loaded) t.plugin_missing = true;
+  }
+}
+
+// "Channel 00/32 :    0   1   2" (a ring list, no "->"): 32 channels.
+int ring_list_channels(const std::string& s) {
+  if (s.rfind("Channel ", 0) != 0 || has(s, "->")) return -1;
+  const std::size_t slash = s.find('/');
+  const std::size_t colon = s.find(" :");
+  if (slash == std::string::npos || colon == std::string::npos || colon < slash) return -1;
+  const int n = int_after(s.substr(slash, colon - slash), "/");
+  return n > 0 && n <= 4096 ? n : -1;
+}
+
 }  // namespace
 
 void read_transport_line(const LogEvent& ev, HostTransport& t) {
   const std::string& s = ev.text;
+  ++t.nccl_lines;
+  if (ev.pid >= 0 && t.pids.size() < 4096) t.pids.insert(ev.pid);
+  if (ev.cuda_dev >= 0 && t.cuda_devices.size() < kMaxListed) t.cuda_devices.insert(ev.cuda_dev);
+  if (ev.level == "WARN" && t.warnings.size() < kMaxListed) {
+    std::string w = text::printable(s, 300, true);
+    if (std::find(t.warnings.begin(), t.warnings.end(), w) == t.warnings.end()) t.warnings.push_back(std::move(w));
+  }
   if (s.rfind("NCCL version ", 0) == 0) t.nccl_version = word_after(s, "NCCL version ");
+  read_plugin_line(s, t);
+  if (s.rfind("NET/Socket", 0) == 0 && has(s, "Using [")) read_socket_ifaces(s, t);
+  if (const int n = ring_list_channels(s); n > t.coll_channels) t.coll_channels = n;
   if (has(s, "cudaDriverVersion")) t.cuda_driver = word_after(s, "cudaDriverVersion ");
   if (has(s, "Using network "))
     t.net = std::string(text::trim(std::string_view(s).substr(s.find("Using network ") + 14)));
@@ -95,9 +142,12 @@ void read_transport_line(const LogEvent& ev, HostTransport& t) {
   if (has(s, "NET/IB : Using") || has(s, "NET/IB: Using")) t.ib_used = true;
   if (s.rfind("NET/OFI", 0) == 0) t.ofi_seen = true;
   if (has(s, "elected provider is ") || has(s, "elected Provider is ")) {
-    t.provider = word_after(s, has(s, "provider is ") ? "provider is " : "Provider is ");
+    std::string prov = word_after(s, has(s, "provider is ") ? "provider is " : "Provider is ", true);
+    while (!prov.empty() && (prov.back() == '.' || prov.back() == ';')) prov.pop_back();
+    t.provider = text::printable(prov, 64, true);
+    t.fabric = text::printable(word_after(s, ", fabric is "), 64, true);
     const int n = int_after(s, "(found ");
-    if (n >= 0) t.nics_found = n;
+    if (n >= 0 && has(s.substr(s.find("(found ")), " nic")) t.nics_found = n;
   }
   if (has(s, "Initializing aws-ofi-nccl ")) t.plugin_version = word_after(s, "Initializing aws-ofi-nccl ");
   if (has(s, "Running on ") && has(s, " platform")) {
@@ -113,10 +163,11 @@ void read_transport_line(const LogEvent& ev, HostTransport& t) {
   } else if (has(s, "NVLS multicast support is available")) {
     t.nvls = "available";
   }
-  if (const int n = int_before(s, "coll channels"); n >= 0) t.coll_channels = n;
-  if (const int n = int_after(s, " nNodes "); n >= 0) t.nnodes = n;
-  if (const int n = int_after(s, " nRanks "); n >= 0) t.nranks = n;
+  if (const int n = int_before(s, "coll channels"); n > t.coll_channels) t.coll_channels = n;
+  if (const int n = int_after(s, " nNodes "); n > t.nnodes) t.nnodes = n;
+  if (const int n = int_after(s, " nRanks "); n > t.nranks) t.nranks = n;
   if (has(s, "use ring PXN 1")) t.pxn = true;
+  if (has(s, "use ring PXN") && has(s, " GDR 0")) t.ring_gdr_off = true;
   if (has(s, " set by environment to ") && t.env_overrides.size() < 64) {
     std::string name = s.substr(0, s.find(" set by environment to "));
     if (const std::size_t sp = name.rfind(' '); sp != std::string::npos) name = name.substr(sp + 1);
@@ -217,6 +268,29 @@ void transport_findings(std::map<std::string, HostTransport>& hosts, std::vector
           "transport.driver_older_than_nccl", "WARN", 1, h,
           fmt::format("CUDA driver {} is older than the CUDA {} NCCL {} was built for", driver, build, t.nccl_version),
           "nvidia-smi on that host; upgrade the driver or use an NCCL built for this driver's CUDA", 70));
+    }
+    const bool tcp_provider = t.provider.find("tcp") != std::string::npos || t.provider == "sockets";
+    if ((t.net_channels > t.gdrdma_channels + t.socket_channels || t.ring_gdr_off) && !socket && !tcp_provider) {
+      out.push_back(transport_finding(
+          "transport.no_gdrdma", "WARN", 1, h,
+          fmt::format("{} of {} NET channel lines lack /GDRDMA{}: data is staged through host memory (expected only on "
+                      "hardware without GPU Direct RDMA, e.g. g6e or EFA before p4d)",
+                      t.net_channels - t.gdrdma_channels - t.socket_channels, t.net_channels,
+                      t.ring_gdr_off ? " and NCCL printed 'GDR 0'" : ""),
+          "lsmod | grep -e nvidia_peermem -e efa; env | grep -e NCCL_NET_GDR -e FI_EFA_USE_DEVICE_RDMA in the job; "
+          "check the DMA-BUF capable driver and ACS (lspci -vvv | grep ACSCtl)",
+          50));
+    }
+    if (t.intra.count("SHM") > 0) {
+      // A WARN where the GPUs are known to have NVLink (a configs/skus instance type) or other pairs of the
+      // host use P2P; on unknown hardware (PCIe GPUs without P2P use SHM by design) an INFO.
+      const bool p2p_expected = t.sku_efa_devices > 0 || t.intra.size() > 1;
+      out.push_back(transport_finding(
+          "transport.shm_intra_node", p2p_expected ? "WARN" : "INFO", p2p_expected ? 1 : 2, h,
+          "GPUs of this host talk via SHM (host shared memory), not P2P: no CUDA peer access between them (ACS/IOMMU, "
+          "a VM or container isolation, NCCL_P2P_DISABLE); expected only on GPUs without NVLink or P2P",
+          "nvidia-smi topo -p2p n and nvidia-smi topo -m on that host; env | grep NCCL_P2P in the job",
+          p2p_expected ? 50 : 5));
     }
     if (!t.env_overrides.empty()) {
       out.push_back(transport_finding("nccl.env_overrides", "INFO", 2, h,

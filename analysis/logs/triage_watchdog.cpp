@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
+#include <map>
 
 #include "analysis/logs/triage_rules.hpp"
 #include "analysis/text.hpp"
@@ -103,6 +105,115 @@ void watchdog_findings(const std::map<std::string, WatchdogSeen>& timeouts, std:
     l.occurrences = late.size();
     l.evidence = evidence;
     out.push_back(l);
+  }
+}
+
+}  // namespace podperf::logs
+
+namespace podperf::logs {
+namespace {
+
+// "rank 3 (dump file): last completed 41, pending 42 nccl:all_reduce (started)".
+std::string fr_line(const FlightRecorderRank& r) {
+  std::string s =
+      fmt::format("{}: rank {} pg {}: last completed collective {}", r.file, r.rank, r.pg, r.last_completed);
+  if (r.pending_seq >= 0) s += fmt::format(", pending {} {} ({})", r.pending_seq, r.pending_op, r.pending_state);
+  return s;
+}
+
+// The highest collective a rank entered: its pending one, else its last completed.
+long long next_seq(const FlightRecorderRank& r) {
+  return r.pending_seq >= 0 ? r.pending_seq : r.last_completed;
+}
+
+TriageFinding fr_finding(const char* check, const char* tag, int priority, int rank, std::string cause,
+                         const std::vector<const FlightRecorderRank*>& shown) {
+  TriageFinding f;
+  f.tag = tag;
+  f.priority = priority;
+  f.check = check;
+  f.cause_rank = rank;
+  f.cause = std::move(cause);
+  f.next_step = std::string(kFlightRecorder);
+  f.first_order = SIZE_MAX;
+  for (const FlightRecorderRank* r : shown) {
+    ++f.occurrences;
+    f.first_order = std::min(f.first_order, r->order);
+    if (f.evidence.size() < kEvidencePerFinding) f.evidence.push_back(text::printable(fr_line(*r), 300, true));
+  }
+  return f;
+}
+
+// One process group's dumps compared.
+void fr_group(const std::vector<const FlightRecorderRank*>& ranks, std::vector<TriageFinding>& out) {
+  long long lo = LLONG_MAX, hi = LLONG_MIN;
+  for (const FlightRecorderRank* r : ranks) {
+    lo = std::min(lo, next_seq(*r));
+    hi = std::max(hi, next_seq(*r));
+  }
+  const std::string pg = ranks.front()->pg;
+  if (lo != hi) {
+    std::vector<const FlightRecorderRank*> behind;
+    std::vector<std::string> who;
+    for (const FlightRecorderRank* r : ranks) {
+      if (next_seq(*r) == lo) {
+        behind.push_back(r);
+        if (who.size() < 8) who.push_back(std::to_string(r->rank));
+      }
+    }
+    TriageFinding f = fr_finding(
+        "pytorch.fr_behind", "FAIL", 0, 45,
+        fmt::format("flight recorder, process group {}: rank(s) {} never reached collective {} that the other ranks "
+                    "entered (they last entered {}): the ranks behind are where to look (their own first error, their "
+                    "host's dmesg, a py-spy dump of their stack)",
+                    pg, text::join(who), hi, lo),
+        behind);
+    out.push_back(std::move(f));
+    return;
+  }
+  std::map<std::string, std::vector<const FlightRecorderRank*>> by_op;
+  for (const FlightRecorderRank* r : ranks) by_op[r->pending_seq >= 0 ? r->pending_op : ""].push_back(r);
+  if (by_op.size() > 1) {
+    std::vector<std::string> parts;
+    for (const auto& [op, rs] : by_op)
+      parts.push_back(fmt::format("{} on {} rank(s)", op.empty() ? "none" : op, rs.size()));
+    out.push_back(fr_finding("pytorch.fr_desync", "FAIL", 0, 45,
+                             fmt::format("flight recorder, process group {}: ranks disagree on collective {} ({}): "
+                                         "a desync or program-order bug",
+                                         pg, lo, text::join(parts, "; ")),
+                             ranks));
+    return;
+  }
+  if (ranks.front()->pending_seq < 0) {
+    out.push_back(fr_finding("pytorch.fr_complete", "INFO", 2, 5,
+                             fmt::format("flight recorder, process group {}: every dumped rank completed collective "
+                                         "{}; nothing was pending",
+                                         pg, lo),
+                             ranks));
+    return;
+  }
+  out.push_back(fr_finding(
+      "pytorch.fr_hang", "FAIL", 0, 30,
+      fmt::format("flight recorder, process group {}: every dumped rank ({}) is in collective {} {}: a hang inside it "
+                  "(a transport stall, or a rank whose dump is missing); the dumps alone do not say which",
+                  pg, ranks.size(), lo, ranks.front()->pending_op),
+      ranks));
+}
+
+}  // namespace
+
+void flight_recorder_findings(const std::vector<FlightRecorderRank>& ranks, std::vector<TriageFinding>& out) {
+  std::map<std::string, std::vector<const FlightRecorderRank*>> by_pg;
+  for (const FlightRecorderRank& r : ranks) by_pg[r.pg].push_back(&r);
+  for (const auto& [pg, rs] : by_pg) {
+    if (rs.size() == 1) {
+      out.push_back(fr_finding("pytorch.fr_one_rank", rs.front()->pending_seq >= 0 ? "WARN" : "INFO", 1, 25,
+                               "flight recorder of one rank only: " + fr_line(*rs.front()) +
+                                   "; the dumps of the other ranks are needed to see who is behind",
+                               rs));
+      continue;
+    }
+    fr_group(rs, out);
   }
 }
 

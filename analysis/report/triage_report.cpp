@@ -61,6 +61,20 @@ std::string finding_head(const logs::TriageFinding& f) {
   return head;
 }
 
+// "first failure in time: CHECK at TIME [host]" when the first FAIL line in time is not the root cause
+// named first (a cascade whose root came later, or a consequence that happened first); "" otherwise.
+std::string first_failure_line(const logs::TriageResult& r) {
+  if (r.first_failure.empty() || r.findings.empty() || r.findings.front().check == r.first_failure) return "";
+  for (const logs::TriageFinding& f : r.findings) {
+    if (f.check != r.first_failure || f.tag != "FAIL") continue;
+    std::string line = "first failure in time: " + f.check;
+    if (!f.first_time.empty()) line += " at " + f.first_time;
+    if (!f.host.empty()) line += " [" + f.host + "]";
+    return line + " (ranked below the root cause: " + (f.role.empty() ? "lower cause rank" : f.role) + ")\n";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string triage_text(const logs::TriageResult& r) {
@@ -70,6 +84,7 @@ std::string triage_text(const logs::TriageResult& r) {
   }
   out += "\n";
   if (!r.collect_next.empty()) out += "collect next: " + r.collect_next + "\n";
+  out += first_failure_line(r);
   out += fmt::format("read {} file(s), {} recognised line(s)\n\n", r.files.size(), r.events);
   for (const logs::TriageFinding& f : r.findings) {
     out += finding_head(f) + "\n";
@@ -96,6 +111,7 @@ std::string triage_markdown(const logs::TriageResult& r) {
     out += "**Root cause:** " + r.findings.front().cause + "\n\n";
   }
   if (!r.collect_next.empty()) out += "**Collect next:** " + r.collect_next + "\n\n";
+  if (const std::string first = first_failure_line(r); !first.empty()) out += first + "\n";
   for (const logs::TriageFinding& f : r.findings) {
     out += "### " + finding_head(f) + "\n\n";
     out += "- cause: " + f.cause + "\n- next step: " + f.next_step + "\n";
@@ -124,6 +140,7 @@ nlohmann::json triage_json(const logs::TriageResult& r) {
   j["verdict"] = r.verdict;
   j["collect_next"] = r.collect_next;
   j["root_cause"] = (!r.findings.empty() && r.findings.front().role == "cause") ? r.findings.front().check : "";
+  j["first_failure"] = r.first_failure;
   j["findings"] = nlohmann::json::array();
   for (const logs::TriageFinding& f : r.findings) {
     j["findings"].push_back({{"tag", f.tag},
@@ -135,6 +152,7 @@ nlohmann::json triage_json(const logs::TriageResult& r) {
                              {"role", f.role},
                              {"evidence", f.evidence},
                              {"occurrences", f.occurrences},
+                             {"first_time", f.first_time},
                              {"cause", f.cause},
                              {"next_step", f.next_step}});
   }
@@ -145,6 +163,10 @@ nlohmann::json triage_json(const logs::TriageResult& r) {
                               {"ib_used", t.ib_used},
                               {"ofi", t.ofi_seen},
                               {"provider", t.provider},
+                              {"fabric", t.fabric},
+                              {"processes", t.pids.size()},
+                              {"plugin_missing", t.plugin_missing},
+                              {"socket_ifaces", t.socket_ifaces},
                               {"nics_found", t.nics_found},
                               {"sku_efa_devices", t.sku_efa_devices},
                               {"instance_type", t.instance_type},
@@ -166,6 +188,7 @@ nlohmann::json triage_json(const logs::TriageResult& r) {
   j["files"] = nlohmann::json::array();
   for (const logs::ReadStats& s : r.files) {
     j["files"].push_back({{"file", s.file},
+                          {"format", s.format},
                           {"lines", s.lines},
                           {"recognised", s.recognised},
                           {"bytes", s.bytes},

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # podperf triage end to end on tests/fixtures/triage: a FAIL log exits 1 with the root cause first, a
 # healthy log exits 0, --json is valid JSON with the documented keys, --md renders, a .gz log is read as
-# it is, a directory is read recursively; bad input exits 2 naming it: a missing path, an empty
+# it is, a directory is read recursively, flight-recorder JSON dumps are compared across ranks, a podperf
+# results directory is read for its captured nccl.* logs only; bad input exits 2 naming it: a missing path, an empty
 # directory, a binary file alone, --json with --md.
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF_BINARY}
@@ -23,10 +24,36 @@ if head -1 "$WORK/out" | grep -q "^podperf triage: FAIL: GPU memory exhausted"; 
 else
   fail "oom cascade: $(head -1 "$WORK/out")"
 fi
-if sed -n 4p "$WORK/out" | grep -q "^FAIL P0 gpu.cuda_oom \[node-b2\].*root cause"; then
+first=$(grep -m1 -E '^(FAIL|WARN|INFO) P[0-2] ' "$WORK/out")
+if grep -q "^FAIL P0 gpu.cuda_oom \[node-b2\].*root cause" <<<"$first"; then
   pass "oom cascade: the first finding is the OOM on node-b2"
 else
-  fail "oom cascade: first finding: $(sed -n 4p "$WORK/out")"
+  fail "oom cascade: first finding: $first"
+fi
+if grep -q "^first failure in time: net.peer_closed" "$WORK/out"; then
+  pass "oom cascade: the consequence printed before its cause is named as the first failure"
+else
+  fail "oom cascade: no first-failure line: $(head -4 "$WORK/out")"
+fi
+
+"$PODPERF" triage --json "$FIX/fr_dumps" >"$WORK/json" 2>"$WORK/err"
+expect_rc "flight-recorder JSON dumps" 1 $?
+if jq -e '.verdict == "FAIL" and .root_cause == "pytorch.fr_behind"' "$WORK/json" >/dev/null; then
+  pass "flight recorder: the rank behind is the root cause"
+else
+  fail "flight recorder: $(head -c 400 "$WORK/json")"
+fi
+
+mkdir -p "$WORK/results"
+echo '{"schema_version": 1}' >"$WORK/results/run.json"
+echo 'CONCERN nccl.errors: Connection closed by remote peer' >"$WORK/results/summary.md"
+cp "$FIX/healthy_efa_ray.log" "$WORK/results/nccl.p5-node-1.4242"
+"$PODPERF" triage --json "$WORK/results" >"$WORK/json" 2>"$WORK/err"
+expect_rc "results directory" 0 $?
+if jq -e '.verdict == "PASS" and (.files | length) == 1' "$WORK/json" >/dev/null; then
+  pass "results directory: only the captured nccl.* log is read"
+else
+  fail "results directory: $(jq -c '[.verdict, [.files[].file]]' "$WORK/json")"
 fi
 
 "$PODPERF" triage "$FIX/healthy_efa_ray.log" >"$WORK/out" 2>"$WORK/err"
