@@ -86,7 +86,8 @@ class TempFile {
 };
 
 TEST(RunJsonScan, KnowsEveryPairFieldNlohmannWrites) {
-  for (const auto& [name, value] : nlohmann::json(PairResult{}).items()) {
+  const nlohmann::json pair = PairResult{};
+  for (const auto& [name, value] : pair.items()) {
     EXPECT_TRUE(scan_reads_pair_field(name)) << name << ": add it to analysis/run_json_scan.cpp";
   }
   EXPECT_FALSE(scan_reads_pair_field("no_such_field"));
