@@ -28,7 +28,8 @@ fi
 # The crashed-run case: events.jsonl without run.json beside it.
 mkdir -p "$RUN-events"
 ln -sf "$RUN/events.jsonl" "$RUN-events/events.jsonl"
-echo "nodes $NODES: run.json $(stat -c %s "$RUN/run.json") bytes, events.jsonl $(stat -c %s "$RUN/events.jsonl") bytes"
+echo "nodes $NODES: run.json $(stat -c %s "$RUN/run.json") bytes, pairs.bin $(stat -c %s "$RUN/pairs.bin" 2>/dev/null ||
+  echo none), events.jsonl $(stat -c %s "$RUN/events.jsonl") bytes"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # one BIN NAME ARGS...: runs BIN ARGS... once, appends "NAME BIN wall user rss_kib" to times.txt.
