@@ -5,18 +5,20 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <iterator>
 #include <memory>
-#include <vector>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "analysis/errors.hpp"
+#include "analysis/run_json_pairs_file.hpp"
+#include "analysis/run_json_scan.hpp"
 
 namespace podperf {
 
@@ -92,9 +94,8 @@ class PairWriter {
   }
   void string(std::string_view name, const std::string& v) {
     key(name);
-    const bool plain = std::all_of(v.begin(), v.end(), [](char c) {
-      return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-    });
+    const bool plain =
+        std::all_of(v.begin(), v.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
     if (plain) {
       out_ += '"';
       out_ += v;
@@ -123,19 +124,25 @@ class PairWriter {
 
 }  // namespace
 
-void write_run_json(Run& run, const std::function<void(std::string_view)>& sink) {
+void write_run_json(Run& run, const std::function<void(std::string_view)>& sink, const std::string& pairs_file) {
   // Everything but the pairs through nlohmann (small), with an empty "pairs" the pairs replace.
   std::string head;
   {
     std::vector<PairResult> pairs = std::move(run.pairs);
     run.pairs.clear();
     try {
-      head = nlohmann::json(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+      nlohmann::json tree = run;
+      if (!pairs_file.empty()) tree["pairs_file"] = pairs_file_member(pairs, pairs_file);
+      head = tree.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     } catch (...) {
       run.pairs = std::move(pairs);
       throw;
     }
     run.pairs = std::move(pairs);
+    if (!pairs_file.empty()) {
+      sink(head);
+      return;
+    }
   }
   // A top-level key is the only place a newline and two spaces precede a quote (strings escape
   // their newlines).
@@ -200,12 +207,27 @@ Run parse_streamed(Parse&& parse, const std::string& path) {
     // e.g. out_of_range 406, a number too large for a double (found by fuzz_run_json)
     throw InputError(fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
+  return run_from_tree(j, std::move(pairs), pair_error, path);
+}
+
+}  // namespace
+
+Run run_from_tree(nlohmann::json& j, std::vector<PairResult> pairs, const std::string& pair_error,
+                  const std::string& path) {
   if (!j.is_object() || !j.contains("schema_version")) {
     throw InputError(fmt::format("{}: not a podperf run.json (no schema_version)", path));
   }
-  if (j["schema_version"] != kSchemaVersion) {
-    throw InputError(fmt::format("{}: schema_version {} is not supported (this podperf reads {})", path,
-                                 j["schema_version"].dump(), kSchemaVersion));
+  // 1; 2 is a run whose pairs are in a pairs file (run_json_pairs_file.hpp).
+  const bool has_pairs_file = j.contains("pairs_file");
+  if (j["schema_version"] != kSchemaVersion && !(has_pairs_file && j["schema_version"] == kSchemaVersionPairsFile)) {
+    throw InputError(
+        fmt::format("{}: schema_version {} is not supported (this podperf reads {}, and {} with a "
+                    "pairs_file)",
+                    path, j["schema_version"].dump(), kSchemaVersion, kSchemaVersionPairsFile));
+  }
+  if (has_pairs_file && j["schema_version"] != kSchemaVersionPairsFile) {
+    throw InputError(fmt::format("{}: bad field: pairs_file in a run.json of schema_version {} (expected {})", path,
+                                 j["schema_version"].dump(), kSchemaVersionPairsFile));
   }
   if (!pair_error.empty()) throw InputError(fmt::format("{}: bad field: {}", path, pair_error));
   if (j.contains("pairs") && !j["pairs"].is_array()) {
@@ -213,17 +235,23 @@ Run parse_streamed(Parse&& parse, const std::string& path) {
   }
   // A pair that is not an object was kept in the tree (only objects are taken out above): an error.
   if (j.contains("pairs") && !j["pairs"].empty()) {
-    throw InputError(fmt::format("{}: bad field: pairs holds a {} (expected objects)", path,
-                                 j["pairs"].front().type_name()));
+    throw InputError(
+        fmt::format("{}: bad field: pairs holds a {} (expected objects)", path, j["pairs"].front().type_name()));
   }
+  if (has_pairs_file && !pairs.empty()) {
+    throw InputError(fmt::format("{}: bad field: pairs given both in run.json and in its pairs_file", path));
+  }
+  Run run;
   try {
-    Run run = j.get<Run>();
-    run.pairs = std::move(pairs);
-    return run;
+    run = j.get<Run>();
   } catch (const nlohmann::json::exception& e) {
     throw InputError(fmt::format("{}: bad field: {}", path, e.what()));
   }
+  run.pairs = has_pairs_file ? read_pairs_file(j["pairs_file"], path) : std::move(pairs);
+  return run;
 }
+
+namespace {
 
 // The characters of a file read in 1 MiB pieces, as an input iterator for nlohmann's parser: the file
 // is never held whole (it may be gigabytes), and the parser reads plain memory (through stdio it spent
@@ -279,18 +307,51 @@ class FileChars {
   std::shared_ptr<State> state_;
 };
 
+int open_run_json(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  return fd;
+}
+
+// The fast reader (run_json_scan.hpp) on `in`; nullopt where it leaves the input to nlohmann's reader.
+std::optional<Run> scan_run_json(JsonCursor& in, const std::string& path) {
+  ScannedObject scanned;
+  try {
+    scanned = scan_object_with_pairs(in, /*to_end=*/true);
+  } catch (const ScanUnsupported&) {
+    return std::nullopt;
+  }
+  return run_from_tree(scanned.rest, std::move(scanned.pairs), "", path);
+}
+
 }  // namespace
 
 Run read_run_json(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  FileChars begin(fd, path);  // owns fd from here
+  {
+    JsonCursor in(open_run_json(path), path);
+    if (std::optional<Run> run = scan_run_json(in, path)) return std::move(*run);
+  }
+  return read_run_json_reference(path);
+}
+
+Run read_run_json_reference(const std::string& path) {
+  FileChars begin(open_run_json(path), path);  // owns the descriptor from here
   return parse_streamed(
-      [&begin](const nlohmann::json::parser_callback_t& keep) { return nlohmann::json::parse(begin, FileChars(), keep); },
+      [&begin](const nlohmann::json::parser_callback_t& keep) {
+        return nlohmann::json::parse(begin, FileChars(), keep);
+      },
       path);
 }
 
 Run parse_run_json(std::string_view text, const std::string& path) {
+  {
+    JsonCursor in(text);
+    if (std::optional<Run> run = scan_run_json(in, path)) return std::move(*run);
+  }
+  return parse_run_json_reference(text, path);
+}
+
+Run parse_run_json_reference(std::string_view text, const std::string& path) {
   return parse_streamed(
       [text](const nlohmann::json::parser_callback_t& keep) { return nlohmann::json::parse(text, keep); }, path);
 }

@@ -94,6 +94,34 @@ PairFailures pair_failures(const Run& run) {
   return f;
 }
 
+// One node's pairs at the judged size: how many, how many flagged, the busbw of the ok ones (in pair
+// order). Gathered for every node in one sweep over the pairs (a sweep per node was quadratic: 1024
+// nodes, 10 s).
+struct NodePairStats {
+  int total = 0;
+  int flagged = 0;
+  std::vector<double> busbw;
+};
+
+std::vector<NodePairStats> node_pair_stats(const Run& run, std::uint64_t size) {
+  int max_index = -1;
+  for (const NodeInfo& n : run.nodes) max_index = std::max(max_index, n.index);
+  std::vector<NodePairStats> stats(static_cast<std::size_t>(max_index + 1));
+  const auto add = [&](int node, const PairResult& p) {
+    if (node < 0 || node > max_index) return;
+    NodePairStats& s = stats[static_cast<std::size_t>(node)];
+    ++s.total;
+    if (p.flagged) ++s.flagged;
+    if (p.status == "ok") s.busbw.push_back(p.busbw_gbps);
+  };
+  for (const PairResult& p : run.pairs) {
+    if (p.size_bytes != size) continue;
+    add(p.nodes[0], p);
+    if (p.nodes[1] != p.nodes[0]) add(p.nodes[1], p);
+  }
+  return stats;
+}
+
 class Judge {
  public:
   Judge(const Run& run, const Profile& profile, const Sku* sku) : run_(run), profile_(profile), sku_(sku) {}
@@ -108,8 +136,12 @@ class Judge {
     const bool pairs = profile_.pairs_stage && !run_.pairs.empty();
     const bool fs = profile_.fs_stage && !run_.fs.probes.empty();
     const PairFailures failures = pair_failures(run_);
+    judged_size_ = judged_size(run_);
+    if (pairs) pair_stats_ = node_pair_stats(run_, judged_size_);
     for (const NodeInfo& node : run_.nodes) {
-      if (pairs) judge_pairs(node, failures);
+      if (pairs)
+        judge_pairs(node, failures,
+                    node.index >= 0 ? pair_stats_[static_cast<std::size_t>(node.index)] : NodePairStats{});
       if (fs) judge_fs(node);
       judge_findings(node.label, node.hostname);
     }
@@ -125,19 +157,13 @@ class Judge {
 
   std::string sku_name() const { return fmt::format("{}, {}", sku_->instance_type, sku_->source); }
 
-  void judge_pairs(const NodeInfo& node, const PairFailures& failures) {
+  void judge_pairs(const NodeInfo& node, const PairFailures& failures, const NodePairStats& stats) {
     const int idx = node.index;
-    const std::uint64_t size = judged_size(run_);
+    const std::uint64_t size = judged_size_;
     // busbw_min: the node's median pair busbw at the judged size against the SKU's published figure.
-    std::vector<double> busbw;
-    int flagged = 0;
-    int total = 0;
-    for (const PairResult& p : run_.pairs) {
-      if (p.size_bytes != size || (p.nodes[0] != idx && p.nodes[1] != idx)) continue;
-      ++total;
-      if (p.flagged) ++flagged;
-      if (p.status == "ok") busbw.push_back(p.busbw_gbps);
-    }
+    const std::vector<double>& busbw = stats.busbw;
+    const int flagged = stats.flagged;
+    const int total = stats.total;
     const std::string op = run_.pairs.front().op;
     if (sku_ == nullptr) {
       add(node.label, "busbw_min", kSkip, no_sku_reason(run_));
@@ -381,6 +407,8 @@ class Judge {
   const Profile& profile_;
   const Sku* sku_;
   Verdict verdict_;
+  std::uint64_t judged_size_ = 0;
+  std::vector<NodePairStats> pair_stats_;  // by node index, at judged_size_
 };
 
 }  // namespace

@@ -8,10 +8,12 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <string_view>
 
 #include "analysis/errors.hpp"
 #include "analysis/run_json.hpp"
+#include "analysis/run_json_pairs_file.hpp"
 
 namespace podperf {
 namespace {
@@ -72,15 +74,16 @@ void ResultsDir::append_event(const nlohmann::json& event, bool durable) {
   }
 }
 
-void ResultsDir::write_run(Run& run, bool durable) {
-  const std::string final_path = path_ + "/run.json";
-  const std::string tmp_path = path_ + "/.run.json.tmp";
+namespace {
+
+// Writes `final_path` through a temporary file beside it and a rename (fsynced first when `durable`);
+// `write(sink)` produces the text. Throws RuntimeFailure; the temporary file is removed on failure.
+void write_streamed(const std::string& final_path, const std::string& tmp_path, bool durable,
+                    const std::function<void(const std::function<void(std::string_view)>&)>& write) {
   const int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw RuntimeFailure(fmt::format("cannot write {}: {}", tmp_path, std::strerror(errno)));
   try {
-    // Streamed: the pairs never become a JSON tree (see write_run_json).
-    write_run_json(run, [&](std::string_view text) { write_all(fd, text, tmp_path); });
-    write_all(fd, "\n", tmp_path);
+    write([&](std::string_view text) { write_all(fd, text, tmp_path); });
     if (durable && ::fsync(fd) != 0) {
       throw RuntimeFailure(fmt::format("cannot fsync {}: {}", tmp_path, std::strerror(errno)));
     }
@@ -96,6 +99,27 @@ void ResultsDir::write_run(Run& run, bool durable) {
     throw RuntimeFailure(fmt::format("cannot rename {} to {}: {}", tmp_path, final_path, std::strerror(err)));
   }
   ::close(fd);
+}
+
+}  // namespace
+
+void ResultsDir::write_run(Run& run, bool durable) {
+  // A large run's pairs go to pairs.bin first (run.json names it), a small run's stay in run.json.
+  const std::string pairs_path = path_ + "/" + kPairsFileName;
+  const bool pairs_file = run.pairs.size() >= kPairsFileMinPairs;
+  if (pairs_file) {
+    run.schema_version = kSchemaVersionPairsFile;
+    write_streamed(pairs_path, path_ + "/.pairs.bin.tmp", durable,
+                   [&](const auto& sink) { write_pairs_file(run.pairs, sink); });
+  } else {
+    run.schema_version = kSchemaVersion;
+    (void)::unlink(pairs_path.c_str());  // from an earlier write of this run, if any
+  }
+  // Streamed: the pairs never become a JSON tree (see write_run_json).
+  write_streamed(path_ + "/run.json", path_ + "/.run.json.tmp", durable, [&](const auto& sink) {
+    write_run_json(run, sink, pairs_file ? kPairsFileName : "");
+    sink("\n");
+  });
 }
 
 }  // namespace podperf

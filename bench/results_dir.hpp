@@ -24,7 +24,9 @@ class ResultsDir {
   // end). Not durable (abnormal end, the launcher's SIGKILL may follow within a second): no fsync,
   // so a killed process still leaves a whole run.json in the page cache. Throws RuntimeFailure.
   // The text is exactly nlohmann::json(run).dump(2), streamed (write_run_json: run.pairs is borrowed
-  // during the call and given back).
+  // during the call and given back); a run of kPairsFileMinPairs pairs or more has its pairs in
+  // pairs.bin beside it instead (written first, the same way) and run.schema_version set to
+  // kSchemaVersionPairsFile (analysis/run_json_pairs_file.hpp).
   void write_run(Run& run, bool durable = true);
 
  private:

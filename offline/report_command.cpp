@@ -3,23 +3,21 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <ostream>
 
 #include "analysis/correlate.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
-#include "offline/offline_command.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/judge_run.hpp"
 #include "analysis/pair_flags.hpp"
+#include "analysis/report/formats.hpp"
 #include "analysis/run_events.hpp"
+#include "analysis/run_json.hpp"
 #include "analysis/thresholds.hpp"
 #include "analysis/topology.hpp"
 #include "analysis/topology_analysis.hpp"
-#include "analysis/report/formats.hpp"
-#include "analysis/run_json.hpp"
+#include "offline/offline_command.hpp"
 
 namespace podperf {
 namespace {
@@ -29,10 +27,7 @@ namespace fs = std::filesystem;
 // events.jsonl -> Run, analyzed as the command that wrote it would have (pairs and filesystem
 // judgments with the built-in thresholds, correlation). Says on `err` that it was rebuilt.
 Run rebuild_from_events(const std::string& path, std::ostream& err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open", path));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  RebuiltRun rebuilt = run_from_events(text, path);
+  RebuiltRun rebuilt = run_from_events_file(path);  // line by line, never the whole file
   Run& run = rebuilt.run;
   judge_run(run, load_thresholds(""));
   err << fmt::format("podperf: report rebuilt from {} ({} events{}{}); judged with the built-in thresholds\n", path,

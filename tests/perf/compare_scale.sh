@@ -21,6 +21,6 @@ measure() {  # measure NAME ARGS...: wall seconds and max RSS of podperf compare
   printf '%-8s %8.1f s %8.0f MiB  %s\n' "$name" "$wall" "$((kib / 1024))" \
     "$(jq -c '{method, summary: .summary | {slower, faster, no_change, untested}}' "$WORK/$name.json")"
 }
-echo "nodes $NODES, $(jq '.pairs | length' "$WORK/r1/run.json") pair results per run"
+echo "nodes $NODES, $(jq '.pairs_file.pairs // (.pairs | length)' "$WORK/r1/run.json") pair results per run"
 measure 1v1 "$WORK/r1" "$WORK/r2"
 measure 3v3 --before "$WORK/r1" "$WORK/r2" "$WORK/r3" --after "$WORK/r4" "$WORK/r5" "$WORK/r6"
