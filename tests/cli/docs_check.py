@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The documentation keeps up with the program (cli.docs).
 
-usage: docs_check.py PODPERF REPO_ROOT
+usage: docs_check.py PODPERF REPO_ROOT [MAN_PAGE]
 
 Checks, printing one PASS/FAIL line each:
   - every long option that `podperf --help` and `podperf <command> --help` list (for every command
     the top-level help names) appears in some docs/*.md page, as `--name`;
   - every relative link of README.md and docs/*.md resolves to a file of the repository, and a
     `#anchor` into a Markdown page to one of its headings (GitHub's slugs);
+  - with MAN_PAGE (the build's podperf.1), every such option is in the man page too (generated from
+    --help, so this fails only when the page is stale or the generator dropped a command);
+  - every test tests/CMakeLists.txt adds (add_test NAME) is named in docs/testing.md;
   - README.md, the front page, stays under 12 KB (the reference lives in docs/).
 Exit 0 when all pass, 1 otherwise.
 """
@@ -78,6 +81,9 @@ def links(page):
 
 def main():
     podperf, root = sys.argv[1], pathlib.Path(sys.argv[2]).resolve()
+    man_page = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[3] else None
+    # roff: help2man writes '-' as '\-' and wraps option names in font changes (\fB...\fR)
+    man_text = re.sub(r"\\f[BIRP]|\\/|\\,", "", man_page.read_text(encoding="utf-8")).replace("\\-", "-") if man_page else ""
     pages = sorted((root / "docs").glob("*.md"))
     docs_text = "\n".join(p.read_text(encoding="utf-8") for p in pages)
     failures = 0
@@ -95,6 +101,10 @@ def main():
         missing = [o for o in listed if not re.search(re.escape(o) + r"(?![A-Za-z0-9_-])", docs_text)]
         what = f"podperf {' '.join(args + ['--help'])}: {len(listed)} options, each in docs/*.md"
         report(not missing, what + (f"; missing: {' '.join(missing)}" if missing else ""))
+        if man_page:
+            absent = [o for o in listed if not re.search(re.escape(o) + r"(?![A-Za-z0-9_-])", man_text)]
+            report(not absent, f"{man_page.name} has those of podperf {' '.join(args)}"
+                   + (f"; missing: {' '.join(absent)}" if absent else ""))
 
     for page in [root / "README.md"] + pages:
         bad = []
@@ -108,6 +118,14 @@ def main():
             elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
                 bad.append(f"{page.relative_to(root)}:{number}: {target} (no such heading)")
         report(not bad, f"{page.relative_to(root)}: every relative link resolves" + "".join("\n  " + b for b in bad))
+
+    testing = (root / "docs" / "testing.md").read_text(encoding="utf-8")
+    declared = re.findall(r"add_test\(NAME ([\w.]+)", (root / "tests" / "CMakeLists.txt").read_text(encoding="utf-8"))
+    declared += re.findall(r"add_test\(NAME ([\w.]+)", (root / "tests" / "unit" / "CMakeLists.txt").read_text(encoding="utf-8"))
+    declared += re.findall(r"add_test\(NAME ([\w.]+)", (root / "tests" / "perf" / "CMakeLists.txt").read_text(encoding="utf-8"))
+    unnamed = [t for t in declared if f"`{t}`" not in testing]
+    report(len(declared) > 10 and not unnamed, f"docs/testing.md names all {len(declared)} ctest tests"
+           + (f"; missing: {' '.join(unnamed)}" if unnamed else ""))
 
     size = (root / "README.md").stat().st_size
     report(size < README_LIMIT_BYTES, f"README.md is {size} bytes (front page: under {README_LIMIT_BYTES})")
