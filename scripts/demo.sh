@@ -6,7 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh"
+"$root/scripts/build.sh"   # the podperf executable only: no tests, fuzz targets or benchmarks
 
 ranks=${PODPERF_DEMO_RANKS:-4}
 export OMPI_MCA_mpi_yield_when_idle=1         # ranks do not spin on idle cores

@@ -5,6 +5,9 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
+  # scripts/build.sh builds with Ninja where it is installed (faster than Make); help2man writes the man
+  # page from --help (the podperf_man target, built by scripts/build.sh all)
+  ninja-build help2man
   openmpi-bin libopenmpi-dev
   libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
   # podperf triage reads .gz logs through zlib

@@ -5,7 +5,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh"
+# Everything (tests, benchmarks, the man page), with warnings as errors: a warning fails CI.
+PODPERF_CMAKE_ARGS="-DPODPERF_WERROR=ON ${PODPERF_CMAKE_ARGS:-}" "$root/scripts/build.sh" all
 cd "${PODPERF_BUILD_DIR:-$root/build}"
 if [[ $# -gt 0 ]]; then
   ctest --output-on-failure --timeout 900 "$@"
