@@ -125,7 +125,9 @@ TEST(TriageRealLines, EachLineGivesItsFinding) {
       EXPECT_NE(r.verdict, "PASS") << row.line;
       EXPECT_TRUE(r.has_fail()) << row.line;
     }
-    if (row.tag == "WARN") EXPECT_NE(r.verdict, "PASS") << row.line;
+    if (row.tag == "WARN") {
+      EXPECT_NE(r.verdict, "PASS") << row.line;
+    }
   }
   EXPECT_EQ(wrong, 0u) << wrong << " of " << kRealLines.size() << " real lines misread";
 }
