@@ -27,7 +27,7 @@ struct PairThresholds {
   double mostly_slow_fraction = 0.75;
   // The baseline is anchored on a fast group above a slow majority when the gap between them exceeds
   // this fraction of the fast group's lowest value (analysis/baseline.hpp anchored_baseline).
-  double anchor_gap_fraction = 0.05;
+  double anchor_gap_fraction = 0.15;
 };
 
 // Per-node judgment of the filesystem probes (analysis/fs_analysis.hpp) and the filesystem findings.

@@ -1,5 +1,5 @@
 // Kernel log parsing for Xid/SXid lines and the Xid catalog (FIELD-NOTES section 4). Plain string_view
-// scanning, no regex, like analysis/nccl_log.cpp.
+// scanning, no regex, like the NCCL log reader (analysis/logs/).
 #include "signals/kmsg.hpp"
 
 #include <fcntl.h>
