@@ -27,7 +27,7 @@
 #     podperf-pairs.sbatch: exit 0 or 1 (as unshaped above); run.json of h1..h4, launcher slurm, host backend
 #     podperf-accept.sbatch: exit 0; verdict PASS or WARN; the JUnit file in the results directory
 #     podperf-sweep.sbatch with PODPERF_SWEEP=host-smoke: podperf sweep in the batch script starts one
-#       `srun --mpi=pmix -n 4` step per point: exit 0; sweep.json launcher srun, 4 points ok, each
+#       `srun --mpi=pmix -n 4` step per job (4 points x 2 repeats): exit 0; sweep.json launcher srun, 8 jobs ok, each
 #       point's run.json on h1..h4 under Slurm with its NCCL_PROTO in the recorded environment, the ranking
 # Prints PASS/FAIL per launcher and ends with "cluster: N passed, M failed".
 #
@@ -219,10 +219,12 @@ deploy_cases() {
   job=$(job_of $id)
   check_exit $id "$rc" 0
   f=$RESULTS/deploy/sweep-$job/sweep.json
-  jq_check $id "$f" "sweep.json: srun --mpi=pmix -n 4 detected from the allocation, 4 points ok, a ranking per size" \
+  # host-smoke: 4 points x 2 repeats = 8 jobs, each point's jobs ranked as runs.
+  jq_check $id "$f" "sweep.json: srun --mpi=pmix -n 4 detected from the allocation, 8 jobs (4 points x 2) ok, a ranking per size" \
     '.launcher.kind == "srun" and (.launcher.why | startswith("inside Slurm job"))
-     and .launcher.prefix == ["srun","--mpi=pmix","-n","4"]
-     and (.points | length) == 4 and all(.points[]; .status == "ok") and (.ranking | length) == 3'
+     and .launcher.prefix == ["srun","--mpi=pmix","-n","4"] and .repeats == 2
+     and (.points | length) == 8 and all(.points[]; .status == "ok") and (.ranking | length) == 3
+     and all(.ranking[]; .method == "runs" or .method == "only_point")'
   local p ok=0
   for p in $(jq -r '.points[].run_dir' "$f" 2>/dev/null); do
     # shellcheck disable=SC2016  # jq variables
@@ -231,8 +233,8 @@ deploy_cases() {
         and any(.findings[]; .check == "signals.environment" and (.observed | test("NCCL_PROTO=(LL|Simple)")))' \
       "$p/run.json" >/dev/null 2>&1 && ok=$((ok + 1))
   done
-  if [ "$ok" = 4 ]; then note "$id: every point's run.json: h1..h4 under Slurm, its NCCL_PROTO recorded"
-  else err "$id: only $ok of 4 points have a run.json on h1..h4 with NCCL_PROTO"; fi
+  if [ "$ok" = 8 ]; then note "$id: every job's run.json: h1..h4 under Slurm, its NCCL_PROTO recorded"
+  else err "$id: only $ok of 8 jobs have a run.json on h1..h4 with NCCL_PROTO"; fi
   if grep -q '^Best setting per message size:' "$RESULTS/$id.log"; then note "$id: the ranking in the job output"
   else err "$id: no ranking in the job output"; fi
   echo "  time:   deploy cases: $((SECONDS - t0)) s"
