@@ -18,10 +18,11 @@ cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DPODPERF_FUZZ=ON -DPO
 cmake --build "$build" -j "$(nproc)"
 cd "$build"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# cli.sim_pairs and cli.sim_uplink start MPI (a singleton): with the MPI tests, whose Open MPI allocations
-# leak by design.
+# The cli tests that run `pairs --backend sim` start MPI (a singleton): with the MPI tests, whose Open MPI
+# allocations leak by design.
+mpi_cli='cli\.(sim_pairs|sim_uplink|options|progress|prometheus)'
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 ctest --output-on-failure --timeout 600 -j "$(nproc)" -L 'unit|cli' \
-  -E '^cli\.sim_(pairs|uplink)$'
+  -E "^$mpi_cli\$"
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ctest --output-on-failure --timeout 600 \
-  -R '^(mpi\.(pairs_options|collective|fs|fs_faults)|cli\.sim_(pairs|uplink))$'
+  -R "^(mpi\.(pairs_options|collective|fs|fs_faults)|$mpi_cli)\$"
 "$root/tests/fuzz/run.sh" "$build" "$seconds"

@@ -326,7 +326,8 @@ TEST(NcclLogPrefix, PyTorchErrorEndingInAVersionIsAnError) {
   const TriageResult s = parse_nccl_log(text);
   ASSERT_EQ(s.transport.size(), 1u);
   EXPECT_EQ(s.transport[0].nccl_version, "2.21.5+cuda12.4");
-  const auto err = with_check(nccl_log_findings(s, 0), "nccl.errors");
+  const std::vector<Finding> findings = nccl_log_findings(s, 0);  // with_check points into it
+  const auto err = with_check(findings, "nccl.errors");
   ASSERT_EQ(err.size(), 1u);
   EXPECT_TRUE(contains(err[0]->observed, "DistBackendError"));
 }

@@ -283,7 +283,8 @@ TEST(Verdict, AnAmbiguousNodeIsNotDrained) {
 TEST(Verdict, WhatThePairsCannotTellDrainsNobody) {
   // Five and six nodes with three and four slow (one fast pair: that many slow nodes, or one faster
   // pair?): ambiguous, nobody drained.
-  for (const auto& [n, slow_from] : {std::pair{5, 2}, std::pair{6, 2}}) {
+  for (const auto& [n, slow_from_binding] : {std::pair{5, 2}, std::pair{6, 2}}) {
+    const int slow_from = slow_from_binding;  // a lambda may not capture a structured binding (clang 14)
     podperf::Run run = p5_run(n, [&](int a, int b) { return a >= slow_from || b >= slow_from ? 40.0 : 100.0; });
     run.backend = "host";
     analyze_pairs(run, load_thresholds("").pairs);
