@@ -283,6 +283,10 @@ struct Run {
   std::string backend;     // host | nccl | sim
   bool simulated = false;  // --backend sim: every number comes from a model, not a network
   std::string sim_model;   // the model file (configs/sim/...) when simulated
+  // --backend nccl: the libnccl the run measured (the file the dynamic linker opened, which may be a
+  // container's or a pip wheel's NCCL, not the one podperf was built against) and its ncclGetVersion.
+  std::string backend_library;
+  std::string backend_library_version;  // "2.28.9"
   int ranks = 0;
   RunOptions options;
   std::vector<NodeInfo> nodes;

@@ -13,17 +13,18 @@
 #include <sstream>
 
 #include "analysis/collective_outcome.hpp"
-#include "analysis/report/collective_table.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/report/collective_table.hpp"
 #include "analysis/run_json.hpp"
+#include "analysis/run_metadata.hpp"
 #include "analysis/units.hpp"
 #include "bench/backend_select.hpp"
 #include "bench/job.hpp"
+#include "bench/nccl_api.hpp"
 #include "bench/nccl_capture.hpp"
 #include "bench/node_signals.hpp"
 #include "bench/pair_payload.hpp"
 #include "bench/progress.hpp"
-#include "analysis/run_metadata.hpp"
 #include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
 #include "bench/watchdog.hpp"
@@ -132,6 +133,7 @@ std::unique_ptr<CollectiveRecorder> make_collective_recorder(const Cli& cli, con
   const CollectiveOptions& o = cli.collective;
   Run run = base_run(cli, o, job.run_id, world.size(), job.map);
   run.backend = std::string(backend.name());
+  record_backend_library(run);
   run.options.op = o.ops;
   run.options.dtype = o.dtypes;
   run.options.group_by = o.group_by;

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "analysis/errors.hpp"
+#include "analysis/run.hpp"
 #include "analysis/text.hpp"
 #include "signals/dl_library.hpp"
 #include "signals/nvml.hpp"  // nccl_version_text
@@ -56,6 +57,11 @@ std::string fill_table(void* lib, NcclApi& api) {
   return "";
 }
 
+LoadedNccl& loaded() {
+  static LoadedNccl l;
+  return l;
+}
+
 std::string& loaded_description() {
   static std::string text;
   return text;
@@ -65,6 +71,16 @@ std::string& loaded_description() {
 
 const std::string& loaded_nccl_description() {
   return loaded_description();
+}
+
+const LoadedNccl& loaded_nccl() {
+  return loaded();
+}
+
+void record_backend_library(Run& run) {
+  if (run.backend != "nccl") return;
+  run.backend_library = loaded().file;
+  run.backend_library_version = loaded().version;
 }
 
 std::vector<std::string> nccl_library_candidates(const std::string& explicit_path,
@@ -125,6 +141,7 @@ NcclApi load_nccl_api(const std::vector<std::string>& candidates) {
                      ? std::string(info.dli_fname)
                      : path;
       loaded_description() = fmt::format("NCCL {} ({})", nccl_version_text(api.version), api.file);
+      loaded() = LoadedNccl{api.file, nccl_version_text(api.version)};
       return api;
     }
     refused.push_back(path + ": " + why);

@@ -92,6 +92,16 @@ std::vector<std::string> python_site_dirs();
 // "NCCL 2.28.9 (/usr/lib/x86_64-linux-gnu/libnccl.so.2)": the library the last load_nccl_api of this
 // process loaded, its file as the dynamic linker found it; "" before any (run.json's nccl_log note).
 const std::string& loaded_nccl_description();
+// The same as fields (run.json's backend_library and backend_library_version); empty before any load.
+struct LoadedNccl {
+  std::string file;     // as the dynamic linker found it (dladdr)
+  std::string version;  // "2.28.9"
+};
+const LoadedNccl& loaded_nccl();
+// Sets run.backend_library and run.backend_library_version from loaded_nccl() when run.backend is
+// "nccl" (rank 0 loaded the library it records).
+struct Run;
+void record_backend_library(Run& run);
 
 // Loads the first candidate that opens and resolves every required call, checks its version
 // (>= 2.18). Throws UsageError naming each candidate tried and why it was refused.

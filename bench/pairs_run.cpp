@@ -14,11 +14,12 @@
 #include "analysis/fs_analysis.hpp"
 #include "analysis/judge_run.hpp"
 #include "analysis/pair_flags.hpp"
-#include "analysis/run_json.hpp"
 #include "analysis/report/summary_text.hpp"
+#include "analysis/run_json.hpp"
 #include "analysis/units.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
+#include "bench/nccl_api.hpp"
 #include "bench/runner.hpp"
 #include "sweep/sizes.hpp"
 
@@ -107,6 +108,7 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   run.rounds_planned = plan.rounds;
   run.rounds_full_schedule = static_cast<int>(circle_schedule(static_cast<int>(map.nodes.size())).size());
   run.backend = std::string(backend_name);
+  record_backend_library(run);
   return run;
 }
 

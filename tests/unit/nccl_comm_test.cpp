@@ -10,6 +10,8 @@
 #include <string>
 
 #include "analysis/errors.hpp"
+#include "analysis/run.hpp"
+#include "analysis/run_json.hpp"
 #include "bench/nccl_api.hpp"
 
 namespace podperf {
@@ -55,6 +57,23 @@ TEST_F(NcclCommTest, LoadsTheTableAndTheVersion) {
   // run.json's nccl_log note names the version and the file the dynamic linker opened.
   EXPECT_EQ(loaded_nccl_description(), std::string("NCCL 2.28.9 (") + fake.api.file + ")");
   EXPECT_NE(fake.api.file.find("fake_nccl"), std::string::npos) << fake.api.file;
+  // ... and run.json records both as fields, on an nccl run only, and reads them back.
+  EXPECT_EQ(loaded_nccl().file, fake.api.file);
+  EXPECT_EQ(loaded_nccl().version, "2.28.9");
+  podperf::Run run;
+  run.backend = "host";
+  record_backend_library(run);
+  EXPECT_EQ(run.backend_library, "");
+  run.backend = "nccl";
+  record_backend_library(run);
+  EXPECT_EQ(run.backend_library, fake.api.file);
+  EXPECT_EQ(run.backend_library_version, "2.28.9");
+  std::string text;
+  write_run_json(run, [&](std::string_view piece) { text += piece; });
+  EXPECT_NE(text.find("\"backend_library_version\": \"2.28.9\""), std::string::npos) << text.substr(0, 600);
+  const podperf::Run back = parse_run_json(text, "run.json");
+  EXPECT_EQ(back.backend_library, fake.api.file);
+  EXPECT_EQ(back.backend_library_version, "2.28.9");
 }
 
 TEST_F(NcclCommTest, OldNcclWithoutAlltoAllLoadsAndFallsBackToGroupedSendRecv) {
