@@ -27,20 +27,9 @@
 #include "bench/adaptive_scope.hpp"
 #include "bench/sim_pairs.hpp"
 #include "sweep/pair_schedule.hpp"
+#include "tests/perf/int_list.hpp"
 
 namespace {
-
-std::vector<int> parse_list(const std::string& text) {
-  std::vector<int> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = text.find(',', start);
-    out.push_back(std::stoi(text.substr(start, comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
 
 // --topology racks: one line per (uplinks, slow nodes) case.
 int run_topology(podperf::SimModel base, int nodes, int seeds, std::uint64_t first_seed, int iters,
@@ -73,8 +62,8 @@ int run_topology(podperf::SimModel base, int nodes, int seeds, std::uint64_t fir
   std::printf("%-7s %-5s %5s %8s %8s %8s %8s %7s %6s %9s %10s %11s %9s %9s %12s\n", "uplinks", "slow", "runs",
               "n_recall", "n_prec", "u_recall", "u_prec", "perfect", "links", "blamed_up", "rounds_max", "rounds_mean",
               "in_2log2", "in_budget", "measurements");
-  for (int uplinks : parse_list(uplink_list)) {
-    for (int slow : parse_list(slow_list)) {
+  for (int uplinks : podperf::perf::parse_int_list(uplink_list)) {
+    for (int slow : podperf::perf::parse_int_list(slow_list)) {
       SimModel model = base;
       model.random_slow_nodes = slow;
       long injected = 0, found = 0, named = 0, up_injected = 0, up_found = 0, up_named = 0, links = 0, blamed_up = 0;
@@ -227,7 +216,7 @@ int main(int argc, char** argv) {
                 static_cast<long long>(nodes) * (nodes - 1) / 2, 2 * log2n);
     std::printf("%-6s %6s %9s %9s %8s %11s %10s %11s %9s %12s\n", "slow", "runs", "recall", "precision", "perfect",
                 "false_links", "rounds_max", "rounds_mean", "in_budget", "measurements");
-    for (int slow : parse_list(slow_list)) {
+    for (int slow : podperf::perf::parse_int_list(slow_list)) {
       SimModel model = base;
       model.random_slow_nodes = slow;
       long injected = 0, found = 0, named = 0, false_links = 0;

@@ -23,22 +23,11 @@
 #include "bench/sim_pairs.hpp"
 #include "sim/sim_model.hpp"
 #include "sweep/splitmix.hpp"
+#include "tests/perf/int_list.hpp"
 
 namespace {
 
 using namespace podperf;
-
-std::vector<int> parse_list(const std::string& text) {
-  std::vector<int> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = text.find(',', start);
-    out.push_back(std::stoi(text.substr(start, comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
 
 struct Tally {
   long nodes_injected = 0, nodes_found = 0, nodes_named = 0;
@@ -135,7 +124,7 @@ int main(int argc, char** argv) {
         base.pair_cv, base.iteration_cv, seeds, size.c_str(), iters);
     std::printf("%-16s %5s %5s %7s %9s %7s %9s %9s %9s %12s %6s\n", "family", "nodes", "runs", "recall", "precision",
                 "l_rec", "l_prec", "crossing", "ambiguous", "intermittent", "exact");
-    for (int nodes : parse_list(node_list)) {
+    for (int nodes : podperf::perf::parse_int_list(node_list)) {
       std::vector<int> counts = {0, 1, 2, 4, nodes / 2};
       std::set<int> seen;
       for (int k : counts) {
