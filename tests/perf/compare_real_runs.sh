@@ -1,44 +1,45 @@
 #!/usr/bin/env bash
-# podperf compare on real repeated runs (issue 19): N healthy runs of 4 virtual nodes under mpirun
-# (pairs -b 1M -e 4M -n 20 -w 2), then N with a competing CPU load (one busy loop per core); every
-# 3-against-3 split of the healthy runs (disjoint sides) compared, counting exit 1 (goal <= 5%); 3 loaded
-# against 3 healthy with --fail-on 10 (goal: exit 1 in >= 90%); and one run per side on consecutive
-# healthy runs (no significance claimed: every metric untested). Needs a quiet machine: on a machine
-# shared with other work the "healthy" runs are not. Measures only.
-# Usage: compare_real_runs.sh PODPERF [WORKDIR] [N=12]
+# podperf compare on real repeated runs under mpirun (issue 19): N healthy runs of 4 virtual nodes
+# (pairs -b 1M -e 4M -n 20 -w 2) and N runs with a competing CPU load (LOAD busy loops, default 1,
+# for the run's whole length), interleaved (healthy, loaded, healthy, ...) so that a slow drift of
+# the machine falls on both sides alike. Then, over SPLITS random 3-against-3 splits
+# (compare_splits.sh): healthy against healthy, counting exit 1 (goal <= 5%); healthy against
+# loaded with --fail-on 10 (goal: exit 1 in >= 90%); and one run per side on consecutive healthy
+# runs (no significance may be claimed from iterations: counts the metrics called slower or faster).
+# The namespaced-cluster counterpart, with a 20% link change, is compare_cluster_runs.sh.
+# Measures only. Needs a quiet machine: on a machine shared with other work the "healthy" runs are
+# not, and say so with the numbers.
+# Usage: compare_real_runs.sh PODPERF [WORKDIR] [N=12] [SPLITS=100]   (env LOAD, SEED)
 set -uo pipefail
-PODPERF=${1:?usage: $0 PODPERF [WORKDIR] [N]}
+PODPERF=${1:?usage: $0 PODPERF [WORKDIR] [N] [SPLITS]}
 WORK=${2:-/var/tmp/podperf-compare-real}
 N=${3:-12}
+SPLITS=${4:-100}
+LOAD=${LOAD:-1}
+SEED=${SEED:-1}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=compare_splits.sh
+source "$here/compare_splits.sh"
 mkdir -p "$WORK"
+if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 run() {  # run ID
   [[ -s "$WORK/$1/run.json" ]] && return
   mpirun --oversubscribe -np 4 "$PODPERF" pairs --virtual-nodes 4 -b 1M -e 4M -n 20 -w 2 --out "$WORK" --run-id "$1" \
     >"$WORK/$1.log" 2>&1 || true
 }
-for i in $(seq 1 "$N"); do run "h$i"; done
-load_pids=()
-for _ in $(seq 1 "$(nproc)"); do (while :; do :; done) & load_pids+=($!); done
-for i in $(seq 1 "$N"); do run "l$i"; done
-for p in "${load_pids[@]}"; do kill "$p"; done
-splits=0 flagged=0
-for a in $(seq 1 3 $((N - 5))); do
-  for b in $(seq $((a + 3)) 3 $((N - 2))); do
-    "$PODPERF" compare --before "$WORK/h$a" "$WORK/h$((a + 1))" "$WORK/h$((a + 2))" \
-      --after "$WORK/h$b" "$WORK/h$((b + 1))" "$WORK/h$((b + 2))" >/dev/null 2>&1
-    [[ $? -eq 1 ]] && flagged=$((flagged + 1))
-    splits=$((splits + 1))
-  done
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for i in $(seq 1 "$N"); do
+  run "h$i"
+  [[ -s "$WORK/l$i/run.json" ]] && continue
+  load_pids=()
+  for _ in $(seq 1 "$LOAD"); do (while :; do :; done) & load_pids+=($!); done
+  run "l$i"
+  kill "${load_pids[@]}" 2>/dev/null
+  wait "${load_pids[@]}" 2>/dev/null
 done
-echo "healthy 3 vs 3: exit 1 in $flagged of $splits disjoint splits"
-found=0 tries=0
-for a in $(seq 1 3 $((N - 2))); do
-  "$PODPERF" compare --before "$WORK/h$a" "$WORK/h$((a + 1))" "$WORK/h$((a + 2))" \
-    --after "$WORK/l$a" "$WORK/l$((a + 1))" "$WORK/l$((a + 2))" --fail-on 10 >/dev/null 2>&1
-  [[ $? -eq 1 ]] && found=$((found + 1))
-  tries=$((tries + 1))
-done
-echo "loaded vs healthy 3 vs 3 (--fail-on 10): exit 1 in $found of $tries"
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "healthy 3 vs 3: exit 1 in $(compare_splits "$PODPERF" "$WORK" h h "$N" "$SPLITS" "$SEED")"
+echo "healthy 3 vs loaded 3 (--fail-on 10): exit 1 in $(compare_splits "$PODPERF" "$WORK" h l "$N" "$SPLITS" "$SEED" --fail-on 10)"
 claims=0 pairs=0
 for i in $(seq 1 $((N - 1))); do
   t=$("$PODPERF" compare "$WORK/h$i" "$WORK/h$((i + 1))" --json 2>/dev/null | jq '.summary.slower + .summary.faster')

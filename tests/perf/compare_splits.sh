@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Sourced by the compare benchmarks (compare_real_runs.sh, compare_cluster_runs.sh): counts how often
+# `podperf compare` exits 1 over random 3-against-3 splits of repeated runs. Measures only.
+#
+# compare_splits PODPERF WORK BEFORE_PREFIX AFTER_PREFIX N SPLITS SEED [COMPARE ARGS...]
+#   Runs WORK/<prefix><i> for i in 1..N on each side. Each split draws 3 runs of BEFORE_PREFIX and 3
+#   of AFTER_PREFIX (all 6 distinct when the prefixes are equal), from awk's generator seeded with
+#   SEED, and runs `podperf compare --before ... --after ... ARGS`. Prints "F of S" (F exits 1, S
+#   splits; an exit other than 0 or 1 is counted apart as errors) and, over the splits, the median
+#   of each comparison's median change across its metrics (from its --json): the size of the change.
+compare_splits() {
+  local podperf=$1 work=$2 pb=$3 pa=$4 n=$5 splits=$6 seed=$7
+  shift 7
+  local flagged=0 errors=0 done_=0 changes=() line b a rc json
+  while read -r line; do
+    read -r -a idx <<<"$line"
+    b=("$work/$pb${idx[0]}" "$work/$pb${idx[1]}" "$work/$pb${idx[2]}")
+    a=("$work/$pa${idx[3]}" "$work/$pa${idx[4]}" "$work/$pa${idx[5]}")
+    json=$("$podperf" compare --before "${b[@]}" --after "${a[@]}" "$@" --json 2>/dev/null)
+    rc=$?
+    case $rc in 0) ;; 1) flagged=$((flagged + 1)) ;; *) errors=$((errors + 1)) ;; esac
+    done_=$((done_ + 1))
+    changes+=("$(jq -r '[.metrics[]? | .change_percent // empty] | sort | if length == 0 then 0 else .[length / 2 | floor] end' <<<"$json" 2>/dev/null || echo 0)")
+  done < <(awk -v n="$n" -v s="$splits" -v seed="$seed" -v same="$([[ $pb == "$pa" ]] && echo 1 || echo 0)" 'BEGIN {
+    srand(seed)
+    for (k = 0; k < s; k++) {
+      delete used; line = ""
+      for (j = 0; j < 6; j++) {
+        do { i = 1 + int(rand() * n); key = (same || j < 3 ? "b" : "a") i } while (key in used)
+        used[key] = 1; line = line " " i
+      }
+      print line
+    }
+  }')
+  local median
+  median=$(printf '%s\n' "${changes[@]}" | sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.1f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+  echo "$flagged of $done_ (errors $errors; median change ${median:-?}%)"
+}
