@@ -15,15 +15,11 @@
 
 #include "analysis/errors.hpp"
 #include "bench/nccl_comm.hpp"
+#include "bench/nccl_timing.hpp"
 #include "kernels/pattern_device.hpp"
 
 namespace podperf {
 namespace {
-
-// Rotating buffer windows (nccl-tests style): iteration i uses offset (i % kWindows) * kWindowBytes,
-// so consecutive iterations do not hit the same cache lines at small sizes.
-constexpr std::uint64_t kWindowBytes = 16ULL << 20;
-constexpr int kWindows = 4;
 
 [[noreturn]] void throw_cuda(const char* file, int line, const char* call, cudaError_t err) {
   throw RuntimeFailure(fmt::format("CUDA failure at {}:{}: {} -> {} ({})", file, line, call, cudaGetErrorString(err),
@@ -47,41 +43,45 @@ int nccl_type(DType t) {
   return kNcclFloat32;
 }
 
-// The timing gate's flag in mapped host memory: the GPU spins on it (device_gate) until release().
+// The timing gate's two flags in mapped host memory: [0] the host's release, [1] the GPU's "expired".
+// The GPU spins on [0] (device_gate) until release(); one writer per word, so no update is lost.
 class TimingGate {
  public:
   TimingGate() {
     void* host = nullptr;
     void* device = nullptr;
-    PODPERF_CHECK_CUDA(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocMapped));
-    flag_ = static_cast<volatile unsigned*>(host);
+    PODPERF_CHECK_CUDA(cudaHostAlloc(&host, 2 * sizeof(unsigned), cudaHostAllocMapped));
+    flags_ = static_cast<volatile unsigned*>(host);
     PODPERF_CHECK_CUDA(cudaHostGetDevicePointer(&device, host, 0));
-    device_flag_ = static_cast<volatile unsigned*>(device);
-    *flag_ = 1U;
+    device_flags_ = static_cast<volatile unsigned*>(device);
+    flags_[0] = 1U;
+    flags_[1] = 0U;
   }
   ~TimingGate() {
     release();
-    cudaFreeHost(const_cast<unsigned*>(flag_));
+    cudaFreeHost(const_cast<unsigned*>(flags_));
   }
   TimingGate(const TimingGate&) = delete;
   TimingGate& operator=(const TimingGate&) = delete;
-  // Holds `stream` until release(); gives up on its own after `max_s`.
+  // Holds `stream` until release(); gives up on its own after `max_s` (saturated: nccl_gate_spin_ns).
   void hold(cudaStream_t stream, double max_s) {
-    *flag_ = 0U;
+    flags_[0] = 0U;
+    flags_[1] = 0U;
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    device_gate(device_flag_, static_cast<unsigned long long>(max_s * 1e9), stream);
+    device_gate(device_flags_, nccl_gate_spin_ns(max_s), stream);
     PODPERF_CHECK_CUDA(cudaGetLastError());
   }
   void release() {
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (*flag_ == 0U) *flag_ = 1U;
+    flags_[0] = 1U;
   }
   // True when the gate gave up before the host released it (the launch took longer than max_s).
-  [[nodiscard]] bool expired() const { return *flag_ == 2U; }
+  // Read after the stream has completed.
+  [[nodiscard]] bool expired() const { return flags_[1] != 0U; }
 
  private:
-  volatile unsigned* flag_ = nullptr;
-  volatile unsigned* device_flag_ = nullptr;
+  volatile unsigned* flags_ = nullptr;
+  volatile unsigned* device_flags_ = nullptr;
 };
 
 class DeviceBuffer {
@@ -106,8 +106,8 @@ class NcclGroup final : public Group {
       : comm_(std::move(comm)),
         dtype_(dtype),
         timeout_s_(timeout_s),
-        send_(max_bytes + kWindowBytes * (kWindows - 1)),
-        recv_(max_bytes + kWindowBytes * (kWindows - 1)),
+        send_(nccl_buffer_bytes(max_bytes)),
+        recv_(nccl_buffer_bytes(max_bytes)),
         wrong_(sizeof(unsigned long long)) {
     PODPERF_CHECK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PODPERF_CHECK_CUDA(cudaEventCreate(&start_));
@@ -132,7 +132,7 @@ class NcclGroup final : public Group {
     std::vector<double> samples;
     samples.reserve(static_cast<std::size_t>(iters));
     for (int i = 0; i < iters; ++i) {
-      const std::uint64_t offset = static_cast<std::uint64_t>(i % kWindows) * kWindowBytes;
+      const std::uint64_t offset = nccl_window_offset(i);
       comm_.barrier();
       gate_.hold(stream_, timeout_s_);
       try {
@@ -151,7 +151,7 @@ class NcclGroup final : public Group {
       }
       float ms = 0.0F;
       PODPERF_CHECK_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
-      samples.push_back(static_cast<double>(ms) / 1e3);
+      samples.push_back(nccl_event_seconds(ms));
     }
     return samples;
   }

@@ -24,10 +24,6 @@ void report_close_failure(const NcclApi& api, const char* call, NcclResult r) {
 
 }  // namespace
 
-NcclClock::time_point nccl_deadline_after(double seconds) {
-  return NcclClock::now() + std::chrono::duration_cast<NcclClock::duration>(std::chrono::duration<double>(seconds));
-}
-
 void throw_nccl_error(const NcclApi& api, const std::string& what, const char* call, NcclResult r,
                       NcclCommHandle comm) {
   const char* last = api.get_last_error != nullptr ? api.get_last_error(comm) : nullptr;

@@ -12,11 +12,9 @@
 
 #include "bench/collectives.hpp"
 #include "bench/nccl_api.hpp"
+#include "bench/nccl_timing.hpp"
 
 namespace podperf {
-
-using NcclClock = std::chrono::steady_clock;
-NcclClock::time_point nccl_deadline_after(double seconds);
 
 // "<what>: <call> -> <error string> (<last error>)".
 [[noreturn]] void throw_nccl_error(const NcclApi& api, const std::string& what, const char* call, NcclResult r,

@@ -100,11 +100,12 @@ __device__ __forceinline__ unsigned long long global_ns() {
   return t;
 }
 
-__global__ void gate_kernel(volatile unsigned* flag, unsigned long long max_spin_ns) {
+__global__ void gate_kernel(volatile unsigned* flags, unsigned long long max_spin_ns) {
   const unsigned long long start = global_ns();
-  while (*flag == 0U) {
+  while (flags[0] == 0U) {
     if (global_ns() - start > max_spin_ns) {
-      *flag = 2U;
+      flags[1] = 1U;
+      __threadfence_system();
       break;
     }
     __nanosleep(100);
@@ -143,8 +144,8 @@ void device_fill_pattern(void* buf, DType type, std::uint64_t count, int rank, s
   }
 }
 
-void device_gate(volatile unsigned* host_flag, unsigned long long max_spin_ns, void* stream) {
-  gate_kernel<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(host_flag, max_spin_ns);
+void device_gate(volatile unsigned* host_flags, unsigned long long max_spin_ns, void* stream) {
+  gate_kernel<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(host_flags, max_spin_ns);
 }
 
 void device_count_wrong(const void* buf, DType type, std::uint64_t count, Expect expect, int ranks_or_rank,

@@ -23,9 +23,11 @@ void device_fill_pattern(void* buf, DType type, std::uint64_t count, int rank, s
 void device_count_wrong(const void* buf, DType type, std::uint64_t count, Expect expect, int ranks_or_rank,
                         std::uint64_t first_index, unsigned long long* device_wrong, void* stream);
 
-// The timing gate: a one-thread kernel on `stream` that spins until *host_flag (mapped host memory,
-// cudaHostAllocMapped) is non-zero, so what is enqueued behind it starts only when the host releases
-// it. Gives up after `max_spin_ns` and sets *host_flag to 2 (the host then reports an expired gate).
-void device_gate(volatile unsigned* host_flag, unsigned long long max_spin_ns, void* stream);
+// The timing gate: a one-thread kernel on `stream` that spins until host_flags[0] (mapped host memory,
+// cudaHostAllocMapped, two words) is non-zero, so what is enqueued behind it starts only when the host
+// releases it. Gives up after `max_spin_ns` and sets host_flags[1] to 1 (the host then reports an
+// expired gate). The two words have one writer each (host: [0], GPU: [1]), so a release that meets an
+// expiry cannot hide it.
+void device_gate(volatile unsigned* host_flags, unsigned long long max_spin_ns, void* stream);
 
 }  // namespace podperf
