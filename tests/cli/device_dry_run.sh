@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/device/run.sh --dry-run: runs nothing, and says what a bare GPU machine would do: the carried
-# dependency prefix on the cmake line, the NCCL library given, every op in three types, the sizes.
+# dependency prefix on the cmake line, the NCCL library given, every op in three types, the sizes;
+# and the configure of its bare-machine build (no tests) passes.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d /tmp/podperf-devdry.XXXXXX)
@@ -28,5 +29,11 @@ bash "$HERE/../device/run.sh" --bogus >/dev/null 2>&1
 [[ $? -eq 2 ]] && pass "unknown option: exit 2" || fail "unknown option not refused"
 bash "$HERE/../device/fetch_deps.sh" --dry-run "$WORK/d" >"$WORK/fetch" 2>&1 && grep -q "libopenmpi3" "$WORK/fetch" &&
   pass "fetch_deps --dry-run lists Open MPI" || fail "fetch_deps --dry-run: $(cat "$WORK/fetch")"
+# The build the script makes on a bare machine configures without the tests (no GoogleTest there).
+if cmake -S "$HERE/../.." -B "$WORK/bare" -DPODPERF_BUILD_TESTS=OFF -DPODPERF_WITH_CUDA=OFF >"$WORK/bare.log" 2>&1; then
+  pass "configures with PODPERF_BUILD_TESTS=OFF"
+else
+  fail "configure with PODPERF_BUILD_TESTS=OFF: $(grep -m1 -A3 'CMake Error' "$WORK/bare.log")"
+fi
 echo "device_dry_run: $PASSED passed, $FAILED failed"
 [[ $FAILED -eq 0 ]]
