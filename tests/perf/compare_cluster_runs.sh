@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # podperf compare on real repeated runs of the namespaced Slurm cluster (issue 19): N healthy runs of
 # `srun --mpi=pmix -N4 -n4 podperf pairs -b 4M -e 4M -n 10 -w 2` and N runs with every host's link
-# shaped by tc tbf to FACTOR (default 0.8) of the unshaped rate (the median pair busbw of the first
-# healthy run, as bits per second on each veth), interleaved (healthy, shaped, healthy, ...). Then,
+# shaped by tc tbf so that the median pair busbw is about TARGET (default 0.8) of the unshaped one,
+# interleaved (healthy, shaped, healthy, ...). The tbf rate is calibrated first: starting from the
+# unshaped median pair busbw of the first healthy run as bits per second on each veth, up to three
+# calibration runs (c1..c3, not compared) scale it by TARGET over the ratio they got. Then,
 # over SPLITS random 3-against-3 splits (compare_splits.sh): healthy against healthy, counting
 # exit 1 (goal <= 5%); healthy against shaped with --fail-on 10 (goal: exit 1 in >= 90%); and one run
 # per side on consecutive healthy runs (metrics called slower or faster: must be 0). The size of the
 # change the shaping really made is printed with it (the median change of each comparison).
 # Measures only. Needs root and the packages of tests/cluster/cluster.sh; brings the cluster up and
 # takes it down again (only one cluster per machine: not while the cluster tests run).
-# Usage: compare_cluster_runs.sh PODPERF [WORKDIR] [N=8] [SPLITS=100]   (env FACTOR, SEED)
+# Usage: compare_cluster_runs.sh PODPERF [WORKDIR] [N=8] [SPLITS=100]   (env TARGET, SEED)
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF [WORKDIR] [N] [SPLITS]}
 case "$PODPERF" in /*) ;; *) PODPERF=$PWD/$PODPERF ;; esac
 WORK=${2:-/var/tmp/podperf-compare-cluster}
 N=${3:-8}
 SPLITS=${4:-100}
-FACTOR=${FACTOR:-0.8}
+TARGET=${TARGET:-0.8}
 SEED=${SEED:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 CLUSTER=$here/../cluster/cluster.sh
@@ -35,13 +37,24 @@ run() {  # run ID
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 unshape_all
 run h1
-gbps=$(jq '[.pairs[] | select(.status == "ok") | .busbw_gbps] | sort | .[length / 2 | floor]' "$WORK/h1/run.json")
-rate_mbit=$(awk -v g="$gbps" -v f="$FACTOR" 'BEGIN { printf "%d", g * 8000 * f }')
-echo "unshaped median pair busbw ${gbps} GB/s; shaped runs: tbf ${rate_mbit}mbit on every host (factor $FACTOR)"
+median_busbw() { jq '[.pairs[] | select(.status == "ok") | .busbw_gbps] | sort | .[length / 2 | floor]' "$WORK/$1/run.json"; }
+shape_all() { for h in h1 h2 h3 h4; do "$CLUSTER" shape "$h" "$1mbit" >/dev/null; done; }
+gbps=$(median_busbw h1)
+rate_mbit=$(awk -v g="$gbps" 'BEGIN { printf "%d", g * 8000 }')
+for c in 1 2 3; do
+  shape_all "$rate_mbit"
+  run "c$c"
+  unshape_all
+  ratio=$(awk -v a="$(median_busbw "c$c")" -v b="$gbps" 'BEGIN { printf "%.3f", a / b }')
+  echo "calibration $c: tbf ${rate_mbit}mbit gave ${ratio} of the unshaped median pair busbw"
+  awk -v r="$ratio" -v t="$TARGET" 'BEGIN { exit !(r > t - 0.05 && r < t + 0.05) }' && break
+  rate_mbit=$(awk -v m="$rate_mbit" -v r="$ratio" -v t="$TARGET" 'BEGIN { printf "%d", m * t / (r > 0.05 ? r : 0.05) }')
+done
+echo "unshaped median pair busbw ${gbps} GB/s; shaped runs: tbf ${rate_mbit}mbit on every host (target $TARGET)"
 for i in $(seq 1 "$N"); do
   run "h$i"
   if [[ ! -s "$WORK/s$i/run.json" ]]; then
-    for h in h1 h2 h3 h4; do "$CLUSTER" shape "$h" "${rate_mbit}mbit" >/dev/null; done
+    shape_all "$rate_mbit"
     run "s$i"
     unshape_all
   fi

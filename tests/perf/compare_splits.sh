@@ -12,6 +12,10 @@ compare_splits() {
   local podperf=$1 work=$2 pb=$3 pa=$4 n=$5 splits=$6 seed=$7
   shift 7
   local flagged=0 errors=0 done_=0 changes=() line b a rc json
+  if ((n < 3)) || { ((n < 6)) && [[ $pb == "$pa" ]]; }; then
+    echo "no splits: $n runs a side is too few (3 a side, 6 when both sides draw from the same runs)"
+    return
+  fi
   while read -r line; do
     read -r -a idx <<<"$line"
     b=("$work/$pb${idx[0]}" "$work/$pb${idx[1]}" "$work/$pb${idx[2]}")
