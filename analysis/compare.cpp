@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "analysis/compare_units.hpp"
 #include "analysis/fs_probes.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/text.hpp"
@@ -416,25 +417,26 @@ Comparison compare_runs(const std::vector<Run>& before, const std::vector<Run>& 
       if (!m.samples.empty() && seen.insert(m.name).second) order.push_back(&m);
     }
   }
-  auto gather = [](const std::vector<MetricTable>& tables, const std::string& name, std::vector<double>& runs,
-                   std::size_t& n) {
-    for (const MetricTable& t : tables) {
-      const MetricSamples* m = t.find(name);
+  // The per-unit values of a metric: one per run, or one per block (analysis/compare_units).
+  const CompareUnits units = compare_units(before, after);
+  auto gather = [&units](const std::vector<MetricTable>& tables, const std::vector<Run>& runs_of_side,
+                         const std::string& name, std::vector<double>& runs, std::size_t& n) {
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      const MetricSamples* m = tables[i].find(name);
       if (m == nullptr || m->samples.empty()) continue;
-      std::vector<double> tmp = m->samples;
-      runs.push_back(sample_median(tmp));
+      append_units(runs, runs_of_side[i], m->key, m->samples, units.by_blocks);
       n += m->samples.size();
     }
   };
   for (const MetricSamples* b : order) {
     MetricRuns r;
     r.first = b;
-    gather(ta, b->name, r.after_runs, r.n_after);
+    gather(ta, after, b->name, r.after_runs, r.n_after);
     if (r.after_runs.empty()) {
       c.only_before.push_back(b->name);
       continue;
     }
-    gather(tb, b->name, r.before_runs, r.n_before);
+    gather(tb, before, b->name, r.before_runs, r.n_before);
     c.metrics.push_back(compare_metric(r, settings));
   }
   assign_verdicts(c.metrics, settings);
@@ -466,6 +468,7 @@ Comparison compare_runs(const std::vector<Run>& before, const std::vector<Run>& 
   }
   c.summary.only_before = static_cast<int>(c.only_before.size());
   c.summary.only_after = static_cast<int>(c.only_after.size());
+  describe_units(c, units);
   return c;
 }
 

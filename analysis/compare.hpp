@@ -86,8 +86,13 @@ struct Comparison {
   std::string after_run_id;
   std::size_t runs_before = 0;  // runs per side
   std::size_t runs_after = 0;
-  // run_level_welch (>= 2 runs per side) | single_run_allowance (one run on a side)
+  // run_level_welch (>= 2 runs per side) | block_level_welch (blocks of one job as units,
+  // analysis/compare_units) | single_run_allowance (one run on a side)
   std::string method;
+  std::string units = "runs";    // what a unit (an entry of runs_before/runs_after) is: runs | blocks
+  std::size_t units_before = 0;  // units per side (runs, or the blocks of every run)
+  std::size_t units_after = 0;
+  std::vector<std::string> unit_warnings;  // blocks are not jobs; blocks pooled; block counts differ
   CompareSettings settings;
   std::vector<ComparabilityNote> comparability;  // empty: comparable in every way podperf can check
   std::vector<MetricComparison> metrics;         // present in both runs, in run order

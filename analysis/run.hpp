@@ -271,6 +271,18 @@ struct RunOptions {
   std::string thresholds_source;
 };
 
+// --repeat K (pairs, collective): every case measured in K blocks spread over the job, each block
+// holding every case once in its own shuffled order (sweep/block_order, analysis/run_blocks). A
+// result's samples_s then holds its blocks' iterations block after block, options.iters of them per
+// block measured (a block that failed or never ran adds none), so block b is
+// samples_s[b*iters, (b+1)*iters). count 0 (run.json without the field) or 1: no blocks.
+struct RunBlocks {
+  int count = 0;                        // K
+  std::uint64_t seed = 0;               // of the shuffles (the same on every rank)
+  std::string cases;                    // what a case is: "steps" (pairs), "cases" (collective: op and type)
+  std::vector<std::vector<int>> order;  // per block, the 0-based cases in the order they ran
+};
+
 struct Run {
   int schema_version = kSchemaVersion;
   std::string podperf_version;
@@ -295,6 +307,7 @@ struct Run {
   int rounds_planned = 0;
   int rounds_completed = 0;
   int rounds_full_schedule = 0;  // what every pair would have cost (circle rounds); adaptive runs use fewer
+  RunBlocks blocks;              // --repeat
   std::vector<PairResult> pairs;
   std::vector<CollectiveResult> collectives;  // podperf collective
   FsRun fs;                                   // podperf fs, podperf run --fs-path

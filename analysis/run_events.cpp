@@ -7,11 +7,13 @@
 
 #include <fstream>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
 #include "analysis/errors.hpp"
 #include "analysis/pair_flags.hpp"
+#include "analysis/run_blocks.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/run_json_scan.hpp"
 
@@ -108,12 +110,19 @@ class EventsBuilder {
     } else if (kind == "round") {
       std::vector<PairResult> pairs = pairs_of(parsed);
       const int round = event.at("round").get<int>();
-      for (PairResult& p : pairs) out_.run.pairs.push_back(std::move(p));
-      out_.run.rounds_completed = std::max(out_.run.rounds_completed, round);
+      // --repeat: a later block's pairs join the results of the earlier blocks (analysis/run_blocks).
+      const int block = event.value("block", 1);
+      for (PairResult& p : pairs) pairs_index_.add(out_.run, std::move(p), block);
+      rounds_seen_.insert({block, round});
+      out_.run.rounds_completed =
+          has_blocks(out_.run) ? static_cast<int>(rounds_seen_.size()) : std::max(out_.run.rounds_completed, round);
     } else if (kind == "retest") {
       for (const PairResult& p : pairs_of(parsed)) attach_retest(out_.run, p);
     } else if (kind == "collective") {
-      for (const nlohmann::json& r : event.at("results")) out_.run.collectives.push_back(r.get<CollectiveResult>());
+      const int block = event.value("block", 1);  // --repeat: later blocks join their results
+      for (const nlohmann::json& r : event.at("results")) {
+        collectives_index_.add(out_.run, r.get<CollectiveResult>(), block);
+      }
     } else if (kind == "fs_setup") {
       out_.run.fs = event.at("fs").get<FsRun>();
     } else if (kind == "fs_probe") {
@@ -130,6 +139,9 @@ class EventsBuilder {
 
   const std::string& path_;
   RebuiltRun out_;
+  PairBlockIndex pairs_index_;
+  CollectiveBlockIndex collectives_index_;
+  std::set<std::pair<int, int>> rounds_seen_;  // (block, round) of the round events
   std::size_t line_no_ = 0;
   bool started_ = false;
   std::optional<std::string> bad_line_;  // the error of a line that was not JSON

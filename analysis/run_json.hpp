@@ -51,12 +51,14 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeMetric, host, name, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by, time_combine, sizes_bytes, iters,
                                                 warmup, check, concurrency, retest, threshold, timeout_s, virtual_nodes,
                                                 schedule, seed, thresholds_source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunBlocks, count, seed, cases, order)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_version, run_id, command, argv, started_at,
                                                 finished_at, launcher, backend, simulated, sim_model, backend_library,
                                                 backend_library_version, ranks, options, nodes, topology_levels,
                                                 topology_source, rounds_planned, rounds_completed, rounds_full_schedule,
-                                                pairs, collectives, fs, judged_size_bytes, baselines, stragglers, links,
-                                                findings, node_metrics, verdict, nccl_log, status, error, unfinished)
+                                                blocks, pairs, collectives, fs, judged_size_bytes, baselines,
+                                                stragglers, links, findings, node_metrics, verdict, nccl_log, status,
+                                                error, unfinished)
 
 // Writes `run` as run.json text (indent 2): exactly nlohmann::json(run).dump(2, ' ', false,
 // replace), without building the pairs' JSON tree (16 us and about 4 KiB of memory per pair; at 4096

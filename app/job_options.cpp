@@ -107,6 +107,17 @@ void add_fs_options(CLI::App* app, FsOptions& o, const std::string& path_flag) {
       ->group(group);
 }
 
+// --repeat K: the blocks of one job (sweep/block_order); `cases` says what one case of the command is.
+void add_repeat_option(CLI::App* app, CommonOptions& o, const std::string& cases) {
+  app->add_option("--repeat", o.repeat,
+                  "measure every case (" + cases +
+                      ") in K blocks spread over the job: each block runs every case once, in its own shuffled "
+                      "order, so run.json and podperf compare see drift within the job (blocks do not capture "
+                      "launch-to-launch variance: only separate jobs do)")
+      ->check(rule::whole_number(1, 100))
+      ->capture_default_str();
+}
+
 // with_sim: the pairs commands also take --backend sim (a modelled fabric, bench/sim_pairs.hpp).
 void add_common_options(CLI::App* app, CommonOptions& o, bool with_sim = false) {
   // A flag given twice: the last one wins, as with nccl-tests and getopt.
@@ -202,9 +213,11 @@ void add_pairs_options(CLI::App* app, PairsOptions& o, std::string& topology, st
                   "good nodes until confirmed or cleared (rank 0 decides each round)")
       ->check(rule::one_of({"all", "adaptive"}))
       ->capture_default_str();
-  app->add_option("--seed", o.seed, "random seed of the adaptive matchings and of the modelled fabric")
+  app->add_option("--seed", o.seed,
+                  "random seed of the adaptive matchings, of the modelled fabric and of the --repeat blocks' order")
       ->check(rule::unsigned_number(0))
       ->capture_default_str();
+  add_repeat_option(app, o, "step of the plan (a round of pairs at every size)");
   app->add_option("--adaptive-scope", o.adaptive_scope,
                   "--schedule adaptive with a topology (--topology, or the sim model's): flat: random matchings "
                   "over all nodes (topology-blind); within: matchings and retests inside each group at "
@@ -244,6 +257,7 @@ void add_collective_options(CLI::App* app, CollectiveOptions& o) {
                   "world: one group of all ranks; node: one group per node at once (the intra-node check)")
       ->check(rule::one_of({"world", "node"}))
       ->capture_default_str();
+  add_repeat_option(app, o, "one op and type at every size");
 }
 // podperf accept: podperf run's options, whose sizes and iterations default to the profile's.
 void add_accept_options(CLI::App* app, AcceptOptions& o) {

@@ -15,6 +15,7 @@
 #include "analysis/collective_outcome.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/report/collective_table.hpp"
+#include "analysis/run_blocks.hpp"
 #include "analysis/run_json.hpp"
 #include "analysis/run_metadata.hpp"
 #include "analysis/units.hpp"
@@ -28,6 +29,7 @@
 #include "bench/run_recorder.hpp"
 #include "bench/runner.hpp"
 #include "bench/watchdog.hpp"
+#include "sweep/block_order.hpp"
 #include "sweep/sizes.hpp"
 
 namespace podperf {
@@ -35,6 +37,7 @@ namespace {
 
 constexpr int kResultTag = 4343;
 constexpr double kNonRootGraceS = 10.0;
+constexpr std::uint64_t kCollectiveBlockSeed = 0;  // --repeat: the blocks' shuffles (recorded in run.json)
 
 struct CollectivePlan {
   std::vector<const Op*> ops;
@@ -106,10 +109,14 @@ class CollectiveRecorder final : public RunRecorder {
     pending_ = std::move(groups);
   }
 
-  void add(std::vector<CollectiveResult> results) {
+  // One op and type on every group, of block `block` (1-based; --repeat): later blocks join the
+  // results of the earlier ones (analysis/run_blocks).
+  void add(std::vector<CollectiveResult> results, int block) {
     std::lock_guard lock(mutex_);
-    dir_.append_event({{"event", "collective"}, {"results", results}});
-    for (CollectiveResult& r : results) run_.collectives.push_back(std::move(r));
+    nlohmann::json event{{"event", "collective"}, {"results", results}};
+    if (has_blocks(run_)) event["block"] = block;
+    dir_.append_event(event);
+    for (CollectiveResult& r : results) index_.add(run_, std::move(r), block);
     pending_.clear();
   }
 
@@ -125,7 +132,13 @@ class CollectiveRecorder final : public RunRecorder {
 
   std::string current_;
   std::vector<std::string> pending_;
+  CollectiveBlockIndex index_;
 };
+
+// The run's cases: (type, op) in plan order, type-major; a case measures every size.
+std::size_t case_count(const CollectivePlan& plan) {
+  return plan.ops.size() * plan.dtypes.size();
+}
 
 // Rank 0: the run's recorder, and its opening line on stderr.
 std::unique_ptr<CollectiveRecorder> make_collective_recorder(const Cli& cli, const Comm& world, const JobStart& job,
@@ -139,10 +152,18 @@ std::unique_ptr<CollectiveRecorder> make_collective_recorder(const Cli& cli, con
   run.options.group_by = o.group_by;
   run.options.time_combine = std::string(combine_name(static_cast<TimeCombine>(o.combine)));
   run.options.sizes_bytes = plan.sizes;
+  if (o.repeat >= 2) {
+    run.blocks.count = o.repeat;
+    run.blocks.seed = kCollectiveBlockSeed;
+    run.blocks.cases = "cases";
+    run.blocks.order = block_order(static_cast<int>(case_count(plan)), o.repeat, kCollectiveBlockSeed);
+  }
   auto recorder = std::make_unique<CollectiveRecorder>(std::move(run), *job.dir);
-  std::fprintf(stderr, "podperf: collective %s (%s) on %s, %d ranks, %zu sizes %s..%s; results in %s\n", o.ops.c_str(),
-               o.dtypes.c_str(), plan.by_node ? "one group per node" : "the whole job", world.size(), plan.sizes.size(),
-               o.min_bytes.c_str(), o.max_bytes.c_str(), job.dir->path().c_str());
+  const std::string blocks =
+      o.repeat >= 2 ? fmt::format(", in {} blocks (every op and type once per block, shuffled)", o.repeat) : "";
+  std::fprintf(stderr, "podperf: collective %s (%s) on %s, %d ranks, %zu sizes %s..%s%s; results in %s\n",
+               o.ops.c_str(), o.dtypes.c_str(), plan.by_node ? "one group per node" : "the whole job", world.size(),
+               plan.sizes.size(), o.min_bytes.c_str(), o.max_bytes.c_str(), blocks.c_str(), job.dir->path().c_str());
   return recorder;
 }
 
@@ -218,6 +239,8 @@ struct CollectiveStage {
   Progress& progress;
   int my_group = 0;
   int done = 0;
+  int block = 1;  // --repeat: the block being measured, 1-based
+  int blocks = 1;
 };
 
 // Collective over the world: one op and dtype on every group at once; each group's lowest rank sends
@@ -249,8 +272,8 @@ void run_op(CollectiveStage& st, const Op* op, DType dtype) {
   }
   if (root) {
     PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));
-    st.recorder->add(decode_op_results(inbox, op, type, st.plan, st.o, st.backend.name()));
-    st.progress.step_done(++st.done, what);
+    st.recorder->add(decode_op_results(inbox, op, type, st.plan, st.o, st.backend.name()), st.block);
+    st.progress.step_done(++st.done, st.blocks > 1 ? fmt::format("block {}/{}: {}", st.block, st.blocks, what) : what);
   }
   PODPERF_CHECK_MPI(MPI_Wait(&send, MPI_STATUS_IGNORE));
   st.watchdog.disarm();
@@ -274,16 +297,25 @@ int run_collective(const Cli& cli, const Comm& world) {
   const int my_node = job->map.node_of_rank[static_cast<std::size_t>(world.rank())];
   const std::unique_ptr<Watchdog> watchdog =
       make_run_watchdog(world, recorder.get(), job->map.nodes[static_cast<std::size_t>(my_node)].label);
-  Progress progress(static_cast<int>(plan.ops.size() * plan.dtypes.size()), "op");
-  CollectiveStage stage{world, o, plan, *backend, recorder.get(), *watchdog, progress, plan.by_node ? my_node : 0, 0};
+  const int blocks = std::max(1, o.repeat);
+  Progress progress(static_cast<int>(case_count(plan)) * blocks, "op");
+  CollectiveStage stage{world, o, plan,  *backend, recorder.get(), *watchdog, progress, plan.by_node ? my_node : 0,
+                        0,     1, blocks};
   // Host signals at the start (read-only; one snapshot per host), compared with the end.
   const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
   // A failure here (an MPI error after a peer died, an I/O error) ends the job: rank 0 first keeps
   // what was measured, also when Open MPI itself exits the process.
   std::unique_ptr<ExitGuard> exit_guard = make_exit_guard(recorder.get());
   try {
-    for (DType dtype : plan.dtypes) {
-      for (const Op* op : plan.ops) run_op(stage, op, dtype);
+    // Every case once per block, each block in its order (the same on every rank: sweep/block_order).
+    const std::vector<std::vector<int>> order =
+        block_order(static_cast<int>(case_count(plan)), blocks, kCollectiveBlockSeed);
+    for (int b = 0; b < blocks; ++b) {
+      stage.block = b + 1;
+      for (int c : order[static_cast<std::size_t>(b)]) {
+        const auto k = static_cast<std::size_t>(c);
+        run_op(stage, plan.ops[k % plan.ops.size()], plan.dtypes[k / plan.ops.size()]);
+      }
     }
     record_findings(world, recorder.get(), nccl_log, backend->name(), signals_before, o.signals_root, {});
   } catch (const UsageError&) {

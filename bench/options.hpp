@@ -28,6 +28,7 @@ struct CommonOptions {
   std::string out = "results";
   std::string run_id;
   int virtual_nodes = 0;
+  int repeat = 1;  // --repeat K: every case in K blocks spread over the job (pairs, collective)
   std::string signals_root = "/";  // host signals read under this prefix; %h -> the host's name
 };
 

@@ -151,11 +151,11 @@ std::unique_ptr<PairsRecorder> make_pairs_recorder(const Cli& cli, const Comm& w
                  static_cast<unsigned long long>(o.seed), describe_adaptive_scope(job.so).c_str());
   }
   std::fprintf(stderr,
-               "podperf: %s on %zu %snodes (%d ranks), %zu sizes %s..%s, %d rounds (%zu steps, concurrency %s); "
+               "podperf: %s on %zu %snodes (%d ranks), %zu sizes %s..%s, %d rounds (%zu steps, concurrency %s)%s; "
                "results in %s\n",
                cli.command.c_str(), map.nodes.size(), o.virtual_nodes > 0 ? "VIRTUAL " : "", world.size(),
                job.plan.sizes.size(), o.min_bytes.c_str(), o.max_bytes.c_str(), job.plan.rounds, job.plan.steps.size(),
-               o.concurrency.c_str(), dir.path().c_str());
+               o.concurrency.c_str(), repeat_text(o).c_str(), dir.path().c_str());
   return recorder;
 }
 
@@ -299,6 +299,7 @@ std::vector<Finding> drive_mpi_schedule(const Comm& world, const NodeMap& map, c
     return results;
   };
   hooks.suspects = [&] { return recorder->suspects(); };
+  hooks.begin_block = [&](int block, int /*blocks*/) { recorder->begin_block(block); };
   report_progress(hooks, progress, plan.sizes.back());
   const ScheduleOutcome outcome = drive_schedule(static_cast<int>(map.nodes.size()), plan.steps, plan.round_of_step,
                                                  plan.sizes, plan.thresholds.pairs, so, hooks);
@@ -358,6 +359,7 @@ int run_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook
   if (o.schedule == "adaptive" && !o.pairs.empty()) {
     throw UsageError("--pairs and --schedule adaptive exclude each other (adaptive chooses its own pairs)");
   }
+  check_repeat_schedule(o);
   const bool root = world.rank() == 0;
   PairsJob job;
   if (start_pairs_job(cli, world, job) != kExitOk) return kExitUsage;

@@ -21,6 +21,7 @@
 #include "bench/job.hpp"
 #include "bench/nccl_api.hpp"
 #include "bench/runner.hpp"
+#include "sweep/block_order.hpp"
 #include "sweep/sizes.hpp"
 
 namespace podperf {
@@ -105,7 +106,13 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   run.options.thresholds_source = plan.thresholds.source;
   run.options.schedule = cli.pairs.schedule;
   run.options.seed = cli.pairs.seed;
-  run.rounds_planned = plan.rounds;
+  run.rounds_planned = plan.rounds * std::max(1, cli.pairs.repeat);
+  if (cli.pairs.repeat >= 2) {
+    run.blocks.count = cli.pairs.repeat;
+    run.blocks.seed = cli.pairs.seed;
+    run.blocks.cases = "steps";
+    run.blocks.order = block_order(static_cast<int>(plan.steps.size()), cli.pairs.repeat, cli.pairs.seed);
+  }
   run.rounds_full_schedule = static_cast<int>(circle_schedule(static_cast<int>(map.nodes.size())).size());
   run.backend = std::string(backend_name);
   record_backend_library(run);
@@ -114,6 +121,11 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
 
 PairsRecorder::PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t)
     : RunRecorder(std::move(run), dir), map_(map), thresholds_(t) {}
+
+void PairsRecorder::begin_block(int block) {
+  std::lock_guard lock(mutex_);
+  block_ = block;
+}
 
 // The step's receive buffers; rank 0's main thread posts receives into them.
 std::vector<Slot>& PairsRecorder::begin_step(int round, std::vector<Slot> slots, bool retest) {
@@ -133,14 +145,16 @@ std::vector<PairResult> PairsRecorder::end_step(bool round_complete) {
     for (PairResult& r : decode_payload(slot.payload, slot.ctx)) results.push_back(std::move(r));
     slot.recorded = true;
   }
-  dir_.append_event({{"event", retest_ ? "retest" : "round"}, {"round", step_round_}, {"pairs", results}});
+  nlohmann::json event{{"event", retest_ ? "retest" : "round"}, {"round", step_round_}, {"pairs", results}};
+  if (has_blocks(run_) && !retest_) event["block"] = block_;
+  dir_.append_event(event);
   if (retest_) {
     for (const PairResult& r : results) attach_retest(run_, r);
   } else {
-    for (const PairResult& r : results) run_.pairs.push_back(r);
+    for (const PairResult& r : results) pairs_index_.add(run_, r, block_);
   }
   slots_.clear();
-  if (round_complete && !retest_) run_.rounds_completed = step_round_;
+  if (round_complete && !retest_) run_.rounds_completed = ++rounds_done_;
   return results;
 }
 
@@ -176,16 +190,32 @@ ScheduleOptions schedule_options(const PairsOptions& o) {
   so.schedule = o.schedule;
   so.retest = o.retest;
   so.seed = o.seed;
+  so.blocks = std::max(1, o.repeat);
   so.sequential = o.concurrency == "sequential";
   return so;
+}
+
+void check_repeat_schedule(const PairsOptions& o) {
+  if (o.repeat >= 2 && o.schedule == "adaptive") {
+    throw UsageError(fmt::format(
+        "--repeat {} and --schedule adaptive exclude each other (the adaptive search chooses each round from the "
+        "last; blocks need a fixed plan): use --schedule all, or separate jobs",
+        o.repeat));
+  }
+}
+
+std::string repeat_text(const PairsOptions& o) {
+  if (o.repeat < 2) return "";
+  return fmt::format(", in {} blocks (every step once per block, shuffled by seed {})", o.repeat, o.seed);
 }
 
 Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t plan_steps) {
   const bool adaptive = so.schedule == "adaptive";
   AdaptiveParams budget_params;
   budget_params.scope = so.scope;
-  return Progress(adaptive ? adaptive_round_budget(nodes, budget_params) : static_cast<int>(plan_steps),
-                  so.sequential && !adaptive ? "pair" : "round");
+  return Progress(
+      adaptive ? adaptive_round_budget(nodes, budget_params) : static_cast<int>(plan_steps) * std::max(1, so.blocks),
+      so.sequential && !adaptive ? "pair" : "round");
 }
 
 std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds) {
@@ -226,14 +256,15 @@ void PairsRecorder::keep_partial(Run& run, const std::string& status, const std:
         if (retest_) {
           attach_retest(run, r);
         } else {
-          run.pairs.push_back(std::move(r));
+          pairs_index_.add(run, std::move(r), block_);
         }
       }
       continue;
     }
     const std::string pair = describe_pair(map_, slot.ctx.nodes);
-    run.unfinished.push_back(fmt::format("{}round {}: {}", retest_ ? "retest " : "", step_round_, pair));
-    if (retest_) continue;  // the pair's first measurement stands
+    const std::string block = has_blocks(run) && !retest_ ? fmt::format("block {}, ", block_) : "";
+    run.unfinished.push_back(fmt::format("{}{}round {}: {}", retest_ ? "retest " : "", block, step_round_, pair));
+    if (retest_ || block_ >= 2) continue;  // the pair's first measurement (or earlier blocks') stands
     for (std::uint64_t size : slot.ctx.sizes) {
       PairResult r;
       r.round = step_round_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/run.hpp"
+#include "analysis/run_blocks.hpp"
 #include "analysis/thresholds.hpp"
 #include "analysis/topology.hpp"
 #include "bench/options.hpp"
@@ -50,12 +51,17 @@ int pair_ranks(const NodeMap& map, const NodePair& p);
 Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::string& run_id, int world_size,
              std::string_view backend_name);
 
-// The schedule's options from the command line (--schedule, --retest, --seed, --concurrency); the
+// The schedule's options from the command line (--schedule, --retest, --seed, --concurrency, --repeat); the
 // topology-aware scope is resolve_adaptive_scope's (bench/adaptive_scope.hpp).
 ScheduleOptions schedule_options(const PairsOptions& o);
 
-// The run's progress lines: per step of the plan (a pair each when sequential), or per round of the
-// adaptive search's budget for `nodes` nodes.
+// --repeat K with --schedule adaptive (which chooses each round from the last): UsageError.
+void check_repeat_schedule(const PairsOptions& o);
+// ", in 3 blocks (every step once per block, shuffled by seed 7)" for --repeat 3; "" without.
+std::string repeat_text(const PairsOptions& o);
+
+// The run's progress lines: per step of the plan (a pair each when sequential) in every block, or per
+// round of the adaptive search's budget for `nodes` nodes.
 Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t plan_steps);
 
 // Pairs the analysis flags at the judged size, measured (not failed), not yet retested: the retest
@@ -74,6 +80,10 @@ struct Slot {
 class PairsRecorder final : public RunRecorder {
  public:
   PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t);
+
+  // --repeat: the steps that follow belong to block `block` (1-based): their results join the pairs'
+  // results of the earlier blocks (analysis/run_blocks), and their events say the block.
+  void begin_block(int block);
 
   // The step's receive buffers; rank 0's main thread posts receives into them.
   std::vector<Slot>& begin_step(int round, std::vector<Slot> slots, bool retest);
@@ -104,6 +114,9 @@ class PairsRecorder final : public RunRecorder {
   Thresholds thresholds_;
   int step_round_ = 0;
   bool retest_ = false;
+  int block_ = 1;
+  int rounds_done_ = 0;  // rounds completed, every block's counted
+  PairBlockIndex pairs_index_;
   std::vector<Slot> slots_;
   std::vector<SlowGroup> slow_groups_;
 };

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "analysis/units.hpp"
+#include "sweep/block_order.hpp"
 
 namespace podperf {
 namespace {
@@ -68,20 +70,29 @@ int retest_passes(const std::vector<std::uint64_t>& sizes, const ScheduleOptions
   return rounds;
 }
 
-// --schedule all: the plan's steps in order, then the retest passes.
+// --schedule all: the plan's steps in order (with blocks: block after block, each in its shuffled
+// order; a round is complete in a block when its last step there is), then the retest passes.
 ScheduleOutcome run_plan(const std::vector<Round>& steps, const std::vector<int>& round_of_step,
                          const std::vector<std::uint64_t>& sizes, const ScheduleOptions& o,
                          const ScheduleHooks& hooks) {
   ScheduleOutcome out;
-  for (std::size_t s = 0; s < steps.size(); ++s) {
-    const int round = round_of_step[s];
-    const bool complete = s + 1 == steps.size() || round_of_step[s + 1] != round;
-    hooks.step(steps[s], round, sizes, false, complete);
-    step_done(hooks, StepKind::kRound,
-              fmt::format("{} pair{} in round {}", steps[s].size(), steps[s].size() == 1 ? "" : "s", round));
-    if (complete) out.rounds = round;
+  const int blocks = std::max(1, o.blocks);
+  const std::vector<std::vector<int>> order = block_order(static_cast<int>(steps.size()), blocks, o.seed);
+  for (int b = 0; b < blocks; ++b) {
+    if (blocks > 1 && hooks.begin_block) hooks.begin_block(b + 1, blocks);
+    std::map<int, int> steps_left;
+    for (int round : round_of_step) ++steps_left[round];
+    for (int s : order[static_cast<std::size_t>(b)]) {
+      const Round& step = steps[static_cast<std::size_t>(s)];
+      const int round = round_of_step[static_cast<std::size_t>(s)];
+      const bool complete = --steps_left[round] == 0;
+      hooks.step(step, round, sizes, false, complete);
+      const std::string what = fmt::format("{} pair{} in round {}", step.size(), step.size() == 1 ? "" : "s", round);
+      step_done(hooks, StepKind::kRound, blocks > 1 ? fmt::format("block {}/{}: {}", b + 1, blocks, what) : what);
+      if (complete) ++out.rounds;
+    }
   }
-  out.rounds_planned = round_of_step.empty() ? 0 : round_of_step.back();
+  out.rounds_planned = (round_of_step.empty() ? 0 : round_of_step.back()) * blocks;
   retest_passes(sizes, o, hooks, {}, {}, out.rounds, false);
   return out;
 }

@@ -33,19 +33,26 @@ enum class StepKind { kRound, kRetest, kSearch };
 using StepDoneFn = std::function<void(StepKind kind, const std::string& what)>;
 // Before each retest pass: its number (1-based), the flagged pairs and the steps they take.
 using RetestPassFn = std::function<void(int pass, std::size_t pairs, std::size_t steps)>;
+// --schedule all with --repeat K >= 2: before each block's steps, its number (1-based) and K.
+using BlockFn = std::function<void(int block, int blocks)>;
 
-// What drives a schedule: `step` and `suspects` are required, `done` and `retest_pass` optional.
+// What drives a schedule: `step` and `suspects` are required, `done`, `retest_pass` and `begin_block`
+// optional.
 struct ScheduleHooks {
   StepFn step;
   SuspectsFn suspects;
   StepDoneFn done;
   RetestPassFn retest_pass;
+  BlockFn begin_block;
 };
 
 struct ScheduleOptions {
   std::string schedule = "all";  // all | adaptive
   int retest = 1;                // passes re-measuring flagged pairs
-  std::uint64_t seed = 0;
+  std::uint64_t seed = 0;        // also the blocks' shuffles
+  // --repeat K (--schedule all only): the plan's steps run in K blocks, each every step once in the
+  // order sweep/block_order gives for (steps, K, seed); the retests follow the last block.
+  int blocks = 1;
   bool sequential = false;  // one pair per step (--concurrency sequential)
   // --schedule all, retests: steps numbered one by one (the MPI backends' events) rather than by the
   // packed round they split from (the modelled fabric's).
@@ -57,8 +64,8 @@ struct ScheduleOptions {
 };
 
 struct ScheduleOutcome {
-  int rounds = 0;          // rounds measured, retest rounds of the adaptive schedule included
-  int rounds_planned = 0;  // all: the plan's rounds; adaptive: the rounds it used (known at the end)
+  int rounds = 0;          // rounds measured (each block's count), retest rounds of the adaptive schedule included
+  int rounds_planned = 0;  // all: the plan's rounds times the blocks; adaptive: the rounds it used (known at the end)
   bool adaptive = false;
   AdaptiveResult search;  // adaptive only
 };

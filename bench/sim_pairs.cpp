@@ -78,7 +78,7 @@ SimRunResult simulate_pairs(SimFabric& fabric, const Plan& plan, const NodeMap& 
   };
   const SuspectsFn suspects = [&] { return retest_candidates(out.run, plan.thresholds.pairs); };
   out.outcome = drive_schedule(fabric.nodes(), plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
-                               {step, suspects, nullptr, nullptr});
+                               {step, suspects, nullptr, nullptr, nullptr});
   out.run.rounds_completed = out.outcome.rounds;
   out.run.rounds_planned = out.outcome.rounds_planned;
   judge_run(out.run, plan.thresholds, judge_inputs(out.outcome.search.slow_groups));
@@ -99,6 +99,7 @@ void check_sim_options(const PairsOptions& o, const Comm& world) {
   if (!o.pairs.empty() && o.schedule == "adaptive") {
     throw UsageError("--pairs and --schedule adaptive exclude each other (adaptive chooses its own pairs)");
   }
+  check_repeat_schedule(o);
 }
 
 // The simulated run's record before anything is measured: simulated, its model and the model's
@@ -125,10 +126,10 @@ void log_sim_start(const Cli& cli, const Plan& plan, const NodeMap& map, const S
   const PairsOptions& o = cli.pairs;
   std::fprintf(stderr,
                "podperf: %s on %zu SIMULATED nodes (model %s: %s; not a measurement of any network), schedule %s, "
-               "seed %llu, %zu sizes %s..%s; results in %s\n",
+               "seed %llu, %zu sizes %s..%s%s; results in %s\n",
                cli.command.c_str(), map.nodes.size(), o.sim_model.c_str(), fabric.model().source.c_str(),
                o.schedule.c_str(), static_cast<unsigned long long>(o.seed), plan.sizes.size(), o.min_bytes.c_str(),
-               o.max_bytes.c_str(), dir.path().c_str());
+               o.max_bytes.c_str(), repeat_text(o).c_str(), dir.path().c_str());
   if (o.schedule == "adaptive") {
     std::fprintf(stderr, "podperf: adaptive search scope: %s\n", describe_adaptive_scope(so).c_str());
   }
@@ -151,7 +152,8 @@ void drive_sim_schedule(SimFabric& fabric, const Plan& plan, const NodeMap& map,
     watchdog.disarm();
     return results;
   };
-  ScheduleHooks hooks{step, [&] { return recorder.suspects(); }, nullptr, nullptr};
+  ScheduleHooks hooks{step, [&] { return recorder.suspects(); }, nullptr, nullptr,
+                      [&](int block, int /*blocks*/) { recorder.begin_block(block); }};
   report_progress(hooks, progress, plan.sizes.back());
   const ScheduleOutcome outcome =
       drive_schedule(o.sim_nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so, hooks);

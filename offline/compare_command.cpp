@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "analysis/compare.hpp"
+#include "analysis/compare_units.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
 #include "analysis/report/compare_html.hpp"
@@ -63,7 +64,8 @@ std::vector<Run> read_side(const std::vector<std::string>& args, std::vector<std
     paths.push_back(resolve_run_json(a));
     runs.push_back(read_run_json(paths.back()));
   }
-  const std::string why = replicate_mismatch(runs, paths);
+  std::string why = replicate_mismatch(runs, paths);
+  if (why.empty()) why = blocks_mismatch(runs, paths);  // analysis/compare_units
   if (!why.empty()) throw InputError(why);
   return runs;
 }

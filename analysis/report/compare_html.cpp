@@ -183,6 +183,7 @@ void render_summary(const Comparison& c, double fail_on_percent, std::string& ou
   append(out, "<p>Runs: {} BEFORE, {} AFTER; {}.", c.runs_before, c.runs_after, escape(method_line(c)));
   if (sum.no_change > 0) append(out, " No change: {}.", escape(mde_words(c)));
   out += "</p>\n";
+  for (const std::string& w : c.unit_warnings) append(out, "<p class=\"warning\">WARNING: {}.</p>\n", escape(w));
   if (!c.comparability.empty()) {
     append(out, "<p>The runs are not comparable in every way: {} difference{} below.</p>\n", c.comparability.size(),
            c.comparability.size() == 1 ? "" : "s");

@@ -52,6 +52,10 @@ std::string verdict_text(const std::string& verdict) {
 
 std::string method_line(const Comparison& c) {
   if (c.method == "run_level_welch") return "the run is the unit (Welch's t on per-run medians)";
+  if (c.method == "block_level_welch") {
+    return fmt::format("the block is the unit ({} BEFORE, {} AFTER blocks of --repeat; Welch's t on per-block medians)",
+                       c.units_before, c.units_after);
+  }
   return "one run on a side: no test, changes judged against the run-to-run allowance (3 runs per side to test)";
 }
 
@@ -63,6 +67,19 @@ std::string mde_words(const Comparison& c) {
 
 std::string method_text(const Comparison& c) {
   const CompareSettings& s = c.settings;
+  if (c.method == "block_level_welch") {
+    return fmt::format(
+        "the block is the statistical unit ({} BEFORE, {} AFTER blocks of --repeat, each every case once in a "
+        "shuffled order): each pair or collective metric is summarized per block (its median) and the per-block "
+        "medians are compared with Welch's two-sided t test on their logarithms, p adjusted for the {} metrics "
+        "tested ({}); slower or faster only when p < {:g} and |change| >= {:g}%. Blocks see drift within a job, "
+        "not launch-to-launch variance: only separate jobs (3 or more runs per side) measure that. Metrics not "
+        "measured in blocks keep the run as unit and are judged against the run-to-run allowance of {:g}%. "
+        "Settings: {}",
+        c.units_before, c.units_after, c.summary.slower + c.summary.faster + c.summary.no_change,
+        s.correction == "none" ? "no correction" : "Benjamini-Hochberg", s.alpha, s.min_change_percent,
+        s.single_run_allowance_percent, s.source);
+  }
   if (c.method == "run_level_welch") {
     return fmt::format(
         "the run is the statistical unit ({} BEFORE, {} AFTER runs): each metric is summarized per run (its "
@@ -105,6 +122,7 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
   }
   out += "\n";
   out += fmt::format("Runs: {} BEFORE, {} AFTER; {}\n", c.runs_before, c.runs_after, method_line(c));
+  for (const std::string& w : c.unit_warnings) out += "WARNING: " + w + "\n";
   int beyond = 0;
   for (const MetricComparison& m : c.metrics) {
     if ((m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent)

@@ -69,6 +69,8 @@ bad "--iters 2.5: must be a whole number from 1 to 1000000" collective -n 2.5
 bad "--sim-nodes 1: must be a whole number from 2 to 1048576" pairs --backend sim --sim-nodes 1
 bad "--seed -3: must be a whole number from 0 to 18446744073709551615" pairs --seed -3
 bad "--retest 11: must be a whole number from 0 to 10" accept --retest 11
+bad "--repeat 0: must be a whole number from 1 to 100" pairs --repeat 0
+bad "--repeat 101: must be a whole number from 1 to 100" collective --repeat 101
 bad "--maxbytes 4Q: has an unknown suffix 'Q' (expected K, M, G or T)" pairs -e 4Q
 bad "--minbytes 0: must be at least 1 byte" collective -b 0
 bad "--file-size lots: must be a size in bytes: a whole number with an optional K, M, G or T suffix, e.g. 64K, 4M, 1G" \

@@ -93,6 +93,55 @@ assert named - rack <= {"sim0052"}, sorted(named - rack)  # the flapping node, o
 PY
 then pass "rack model: topology in run.json, the slow rack named"; else fail "rack model: run.json facts"; fi
 
+# --repeat 4 on the model: every round once per block (each block's own order), each pair's samples
+# from 4 measurements (a fresh pair draw each: pair_cv is the block effect); compare with one run per
+# side tests the blocks: healthy against healthy (another seed) is no change, exit 0; a node 20% slower
+# (busbw x 0.8) is found on its pairs, exit 1 with --fail-on 5; a run without blocks against one with is
+# the run as unit with a warning; --repeat with --schedule adaptive is exit 2.
+sim blk1 --sim-nodes 8 --sim-model healthy --seed 1 -b 256M -e 256M --repeat 4
+if out=$(python3 "$CHECK_RUN" "$WORK/blk1" --nodes 8 --complete); then pass "repeat 4: $out"; else fail "repeat 4: $out"; fi
+expect_blocks=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["blocks"]["count"], len(r["pairs"][0]["samples_s"]), r["rounds_completed"])' "$WORK/blk1/run.json")
+[[ "$expect_blocks" == "4 80 28" ]] && pass "repeat 4: 4 blocks, 4 x 20 samples a pair, 4 x 7 rounds" || fail "repeat 4: $expect_blocks"
+grep -q "round 28/28 done.*block 4/4" "$WORK/blk1.err" && pass "repeat 4: progress counts every block" ||
+  fail "repeat 4: progress: $(grep 'done' "$WORK/blk1.err" | tail -2)"
+sim blk2 --sim-nodes 8 --sim-model healthy --seed 2 -b 256M -e 256M --repeat 4
+"$PODPERF" compare "$WORK/blk1" "$WORK/blk2" --fail-on 5 >"$WORK/blk.cmp" 2>&1
+crc=$?
+if [[ $crc -eq 0 ]] && grep -q "the block is the unit (4 BEFORE, 4 AFTER blocks" "$WORK/blk.cmp" &&
+  grep -q "Summary: 0 slower, 0 faster, 28 no change" "$WORK/blk.cmp" &&
+  grep -q "WARNING: the units are blocks of one job" "$WORK/blk.cmp"; then
+  pass "compare on blocks, healthy vs healthy: no change, exit 0, the launch-to-launch warning"
+else fail "compare on blocks, healthy: exit $crc: $(head -5 "$WORK/blk.cmp")"; fi
+sed 's/^description = .*/description = "node 3 20% slower"/' "$HERE/../../configs/sim/healthy.toml" >"$WORK/slow3.toml"
+printf '\n[[slow_node]]\nnode = 3\nfactor = 0.8\n' >>"$WORK/slow3.toml"
+sim blk3 --sim-nodes 8 --sim-model "$WORK/slow3.toml" --seed 3 -b 256M -e 256M --repeat 4
+"$PODPERF" compare "$WORK/blk1" "$WORK/blk3" --fail-on 5 --json >"$WORK/blk3.json" 2>&1
+crc=$?
+if [[ $crc -eq 1 ]] && python3 - "$WORK/blk3.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["units"] == "blocks" and c["method"] == "block_level_welch", (c["units"], c["method"])
+slower = sorted(m["key"]["nodes"] for m in c["metrics"] if m["verdict"] == "slower")
+want = sorted("<->".join(sorted(("sim0003", f"sim{i:04d}"))) for i in range(8) if i != 3)
+assert slower == want, slower
+PY
+then pass "compare on blocks, node 3 20% slower: its 7 pairs slower, no others, exit 1"
+else fail "compare on blocks, slow node: exit $crc: $(head -c 600 "$WORK/blk3.json")"; fi
+sim plain --sim-nodes 8 --sim-model healthy --seed 4 -b 256M -e 256M
+"$PODPERF" compare "$WORK/plain" "$WORK/blk1" >"$WORK/mixed.cmp" 2>&1
+crc=$?
+if [[ $crc -eq 0 ]] && grep -q "WARNING: blocks pooled: AFTER has blocks and BEFORE does not" "$WORK/mixed.cmp"; then
+  pass "compare, blocks on one side only: the run is the unit, with the warning"
+else fail "compare mixed: exit $crc: $(head -5 "$WORK/mixed.cmp")"; fi
+"$PODPERF" compare --before "$WORK/blk1" "$WORK/plain" --after "$WORK/blk2" "$WORK/blk3" >"$WORK/mix2.cmp" 2>&1
+crc=$?
+if [[ $crc -eq 2 ]] && grep -q "are not repeats of one setup (4 blocks (--repeat 4) vs no blocks)" "$WORK/mix2.cmp"; then
+  pass "compare, one side mixing blocks and none: exit 2 naming the runs"
+else fail "compare mixed side: exit $crc: $(cat "$WORK/mix2.cmp")"; fi
+sim blkad --sim-nodes 16 --schedule adaptive --repeat 2
+if [[ $rc -eq 2 ]] && grep -q "\-\-repeat 2 and --schedule adaptive exclude each other" "$WORK/blkad.err"; then
+  pass "--repeat with --schedule adaptive: exit 2"; else fail "--repeat adaptive: exit $rc: $(cat "$WORK/blkad.err")"; fi
+
 # Bad input: exit 2, naming what and where; nothing measured.
 sim both --sim-nodes 16 --schedule adaptive --pairs 0:1
 if [[ $rc -eq 2 ]] && grep -q "exclude each other" "$WORK/both.err"; then

@@ -93,7 +93,9 @@ def main():
         sizes = run["options"]["sizes_bytes"]
         if run["status"] != "complete":
             fail(f"status {run['status']}: {run['error']}")
-        expected_rounds = n - 1 if n % 2 == 0 else n
+        # --repeat K: every round once per block, every pair's samples K times the iterations.
+        blocks = max(1, run.get("blocks", {}).get("count", 0))
+        expected_rounds = (n - 1 if n % 2 == 0 else n) * blocks
         if run["rounds_planned"] != expected_rounds or run["rounds_completed"] != expected_rounds:
             fail(f"rounds {run['rounds_completed']}/{run['rounds_planned']}, expected {expected_rounds}")
         seen = {}
@@ -104,7 +106,7 @@ def main():
             seen[key] = p
             if p["wrong"] != 0 or p["status"] != "ok":
                 fail(f"pair {key}: wrong={p['wrong']} status={p['status']} {p['error']}")
-            if not (p["busbw_gbps"] > 0 and len(p["samples_s"]) == run["options"]["iters"]):
+            if not (p["busbw_gbps"] > 0 and len(p["samples_s"]) == run["options"]["iters"] * blocks):
                 fail(f"pair {key}: busbw {p['busbw_gbps']} with {len(p['samples_s'])} samples")
         for a, b in itertools.combinations(range(n), 2):
             for s in sizes:
@@ -117,7 +119,7 @@ def main():
         for key, pairs in rounds_by_node.items():
             if len(pairs) > 1:
                 fail(f"node {key[0]} in {len(pairs)} pairs in round {key[1]}")
-        if len(event_pairs) != len(run["pairs"]):
+        if len(event_pairs) != len(run["pairs"]) * blocks:  # each block's round events hold its pairs
             fail(f"events.jsonl has {len(event_pairs)} pair results, run.json {len(run['pairs'])}")
         if events[-1]["event"] != "end":
             fail("events.jsonl does not end with an end event")

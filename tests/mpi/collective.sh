@@ -34,6 +34,24 @@ expect_eq "group by node: one group per virtual node" \
 expect_eq "group by node: 2 ranks per group" "$(jq '[.collectives[].ranks] | unique | .[0]' "$WORK/res/bynode/run.json")" "2"
 expect_eq "-a 1 recorded" "$(jq -r .options.time_combine "$WORK/res/bynode/run.json")" "avg"
 
+# --repeat 2: every op and type once per block, each block in its own order; one result per case with
+# both blocks' samples; events say the block; compare uses the blocks as units.
+podperf_mpirun 4 collective --backend host --op all_reduce,all_gather,broadcast -d float,int32 -b 4K -e 16K -f 4 -n 3 \
+  -w 1 --repeat 2 --out "$WORK/res" --run-id blocks
+expect_eq "repeat 2: exit 0" "$?" "0"
+run="$WORK/res/blocks/run.json"
+expect_eq "repeat 2: blocks recorded" "$(jq -c '[.blocks.count, (.blocks.order | length), (.blocks.order[0] | sort)]' "$run")" \
+  "[2,2,[0,1,2,3,4,5]]"
+expect_eq "repeat 2: 3 ops x 2 types x 2 sizes x 2 placements, once each" "$(jq '.collectives | length' "$run")" "24"
+expect_eq "repeat 2: every case has 2 x 3 samples" "$(jq '[.collectives[] | select((.samples_s | length) != 6)] | length' "$run")" "0"
+expect_eq "repeat 2: 12 events, 6 per block" \
+  "$(jq -sc '[.[] | select(.event == "collective") | .block] | group_by(.) | map(length)' "$WORK/res/blocks/events.jsonl")" "[6,6]"
+expect_match "repeat 2: progress counts both blocks" "$(cat "$WORK/out")" "op 12/12 done.*block 2/2"
+/usr/bin/python3 "$TESTS_DIR/check_run.py" "$WORK/res/blocks" --nodes 1 >/dev/null &&
+  pass "repeat 2: run.json valid against the schema" || fail "repeat 2: run.json invalid"
+"$PODPERF" compare "$WORK/res/blocks" "$WORK/res/blocks" --json >"$WORK/cmp.json"
+expect_eq "repeat 2: compare's units are the blocks" "$(jq -r '[.units, .units_after] | join(" ")' "$WORK/cmp.json")" "blocks 2"
+
 podperf_mpirun 2 collective --backend nccl --out "$WORK/res" --run-id nogpu
 rc=$?
 if "$PODPERF" --version | grep -q nccl; then

@@ -56,6 +56,31 @@ if start_run hang 6 && signal_rank hang STOP 3; then
 fi
 pkill -CONT -f -- "--run-id hang" 2>/dev/null; pkill -KILL -f -- "--run-id hang" 2>/dev/null
 
+# --- hung pair in block 2 of --repeat 2: the watchdog ends the run; the pairs that had not reported
+# keep their block-1 measurement (80 samples), the others both blocks' (160); the unfinished line says
+# the block.
+(timeout 120 mpirun --oversubscribe -np 4 "$PODPERF" pairs --virtual-nodes 4 -b 4M -e 4M -n 80 -w 1 --repeat 2 \
+  --retest 0 --timeout 6 --out "$WORK/res" --run-id hangb2 >"$WORK/hangb2.out" 2>&1
+ echo $? >"$WORK/hangb2.rc") &
+started=0
+for _ in $(seq 1 600); do
+  if grep -q '"block":2' "$WORK/res/hangb2/events.jsonl" 2>/dev/null; then started=1; break; fi
+  sleep 0.1
+done
+if ((started)) && signal_rank hangb2 STOP 3; then
+  wait_run
+  expect_eq "hung pair in block 2: exit 3" "$(cat "$WORK/hangb2.rc")" "3"
+  run="$WORK/res/hangb2/run.json"
+  expect_eq "hung pair in block 2: status" "$(jq -r .status "$run")" "timeout"
+  expect_match "hung pair in block 2: unfinished names the block" "$(jq -r '.unfinished[]' "$run")" "^block 2, round [0-9]+: .*v3"
+  expect_eq "hung pair in block 2: every pair once, with 1 or 2 blocks of samples" \
+    "$(jq -c '[(.pairs | length), ([.pairs[] | .samples_s | length] | unique)]' "$run")" "[6,[80,160]]"
+  expect_eq "hung pair in block 2: every pair still ok" "$(jq '[.pairs[] | select(.status != "ok")] | length' "$run")" "0"
+else
+  fail "hung pair in block 2: block 2 never started"
+fi
+pkill -CONT -f -- "--run-id hangb2" 2>/dev/null; pkill -KILL -f -- "--run-id hangb2" 2>/dev/null
+
 # --- killed rank: the launcher ends the job; rank 0 keeps what was measured. mpirun sends SIGTERM,
 # then SIGKILL after odls_base_sigkill_timeout (1 s by default); on this loaded 2-core machine the
 # write can miss that window now and then, so the test gives it 5 s (as a user on a slow filesystem

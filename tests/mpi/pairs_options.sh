@@ -51,6 +51,35 @@ PY
 then pass "adaptive: 3 screening matchings, rounds and seed recorded, the search's finding"
 else fail "adaptive: run.json facts"; fi
 
+# --repeat 2: every step in 2 blocks, each block its own shuffled order (seed 3); run.json records the
+# blocks and every pair holds both blocks' iterations; the events say the block; compare uses the blocks.
+podperf_mpirun 4 pairs "${common[@]}" -b 16K -e 64K -f 4 --repeat 2 --seed 3 --retest 0 --run-id blocks
+expect_match "repeat 2: ran" "$?" "^[01]$"
+expect_match "repeat 2: progress counts both blocks" "$(cat "$WORK/out")" "round 6/6 done.*block 2/2"
+if out=$(python3 "$TESTS_DIR/check_run.py" "$WORK/res/blocks" --nodes 4 --complete); then pass "repeat 2: $out"; else fail "repeat 2: $out"; fi
+if python3 - "$WORK/res/blocks" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+b = run["blocks"]
+assert b["count"] == 2 and b["seed"] == 3 and b["cases"] == "steps", b
+assert len(b["order"]) == 2 and all(sorted(o) == [0, 1, 2] for o in b["order"]), b["order"]
+assert all(len(p["samples_s"]) == 2 * 3 for p in run["pairs"]), [len(p["samples_s"]) for p in run["pairs"]]
+assert run["rounds_planned"] == 6 and run["rounds_completed"] == 6, (run["rounds_planned"], run["rounds_completed"])
+events = [json.loads(l) for l in open(sys.argv[1] + "/events.jsonl")]
+rounds = [(e["block"], e["round"]) for e in events if e["event"] == "round"]
+assert sorted(rounds) == [(k, r) for k in (1, 2) for r in (1, 2, 3)], rounds
+assert [r for k, r in rounds if k == 1] == [o + 1 for o in b["order"][0]], (rounds, b["order"])
+PY
+then pass "repeat 2: 2 blocks recorded, each in its order, 6 samples per pair, block events"
+else fail "repeat 2: run.json facts"; fi
+"$PODPERF" compare "$WORK/res/blocks" "$WORK/res/blocks" --json > "$WORK/cmp.json"
+expect_match "repeat 2: compare on blocks exits 0" "$?" "^0$"
+expect_eq "repeat 2: compare's units are the blocks" "$(jq -r '[.units, .units_before, .method] | join(" ")' "$WORK/cmp.json")" \
+  "blocks 2 block_level_welch"
+podperf_mpirun 4 pairs "${common[@]}" -b 64K -e 64K --repeat 2 --schedule adaptive --run-id blocks-adaptive
+expect_eq "repeat with adaptive: usage error" "$?" "2"
+expect_match "repeat with adaptive: says why" "$(cat "$WORK/out")" "--repeat 2 and --schedule adaptive exclude each other"
+
 for op in all_gather reduce_scatter alltoall broadcast reduce sendrecv; do
   podperf_mpirun 4 pairs "${common[@]}" -b 64K -e 64K --op "$op" -d double --run-id "op-$op"
   expect_match "pairs --op $op: ran" "$?" "^[01]$"

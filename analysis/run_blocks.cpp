@@ -1,0 +1,79 @@
+// Joining the blocks of one job (see run_blocks.hpp). Floor: analysis/; pure, local.
+#include "analysis/run_blocks.hpp"
+
+#include <fmt/format.h>
+
+#include "analysis/stats.hpp"
+
+namespace podperf {
+namespace {
+
+template <typename Result>
+void merge_timing(Result& into, const Result& block, int block_number) {
+  if (into.status != "ok" && into.status != "wrong") return;
+  if (block.status != "ok" && block.status != "wrong") {
+    into.status = block.status;
+    into.error = fmt::format("block {}: {}", block_number, block.error);
+    return;
+  }
+  const double factor = into.algbw_gbps > 0.0    ? into.busbw_gbps / into.algbw_gbps
+                        : block.algbw_gbps > 0.0 ? block.busbw_gbps / block.algbw_gbps
+                                                 : 1.0;
+  into.samples_s.insert(into.samples_s.end(), block.samples_s.begin(), block.samples_s.end());
+  into.wrong += block.wrong;
+  const Summary s = summarize(into.samples_s);
+  into.median_s = s.median;
+  into.min_s = s.min;
+  into.max_s = s.max;
+  into.p99_s = s.p99;
+  into.cv = s.cv;
+  if (s.median > 0.0) {
+    into.algbw_gbps = static_cast<double>(into.size_bytes) / s.median / 1e9;
+    into.busbw_gbps = into.algbw_gbps * factor;
+  }
+  if (into.wrong > 0) into.status = "wrong";
+}
+
+std::string pair_key(const PairResult& r) {
+  return fmt::format("{}:{}:{}:{}:{}", r.nodes[0], r.nodes[1], r.op, r.dtype, r.size_bytes);
+}
+
+std::string collective_key(const CollectiveResult& r) {
+  return fmt::format("{}:{}:{}:{}:{}", r.group, r.op, r.dtype, r.in_place ? 1 : 0, r.size_bytes);
+}
+
+// Block 1: appended; later blocks: merged into the result of the same key (appended when none).
+template <typename Result, typename KeyFn>
+void add_block_result(std::vector<Result>& results, std::unordered_map<std::string, std::size_t>& where, Result r,
+                      int block_number, KeyFn key_of) {
+  const std::string key = key_of(r);
+  if (block_number >= 2) {
+    const auto it = where.find(key);
+    if (it != where.end() && it->second < results.size()) {
+      merge_timing(results[it->second], r, block_number);
+      return;
+    }
+  }
+  where.emplace(key, results.size());
+  results.push_back(std::move(r));
+}
+
+}  // namespace
+
+void merge_block(PairResult& into, const PairResult& block, int block_number) {
+  merge_timing(into, block, block_number);
+}
+
+void merge_block(CollectiveResult& into, const CollectiveResult& block, int block_number) {
+  merge_timing(into, block, block_number);
+}
+
+void PairBlockIndex::add(Run& run, PairResult r, int block_number) {
+  add_block_result(run.pairs, where_, std::move(r), block_number, pair_key);
+}
+
+void CollectiveBlockIndex::add(Run& run, CollectiveResult r, int block_number) {
+  add_block_result(run.collectives, where_, std::move(r), block_number, collective_key);
+}
+
+}  // namespace podperf
