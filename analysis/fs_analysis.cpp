@@ -13,6 +13,7 @@
 #include "analysis/baseline.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/fs_findings.hpp"
+#include "analysis/stats.hpp"
 
 namespace podperf {
 namespace {
@@ -193,11 +194,13 @@ std::vector<FsNodeResult*> judged_nodes(FsProbeResult& p) {
 }
 
 // analyze_fs, step 1 for one probe: summarize it, then its baseline, each judged node's ratio and flag,
-// and slowest_node. A probe whose median node ran shorter than t.min_judged_seconds is added to
-// `short_probes` ("meta-stat 0.004 s") and flags only nodes that took at least min_judged_seconds
-// longer than the median node. Returns how many nodes were judged.
+// and slowest_node. A node is flagged only when the probe resolves its difference: its time exceeds
+// the median node's by more than spread_factor x the probe's time noise (the larger of
+// t.resolution_seconds and the nodes' robust spread of times, that spread counted at most as
+// max_spread_fraction of the median time). A node the metric would flag but the probe does not
+// resolve goes to `unresolved` ("meta-stat: node3 +12 ms ..."). Returns how many nodes were judged.
 std::size_t judge_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes, const FsThresholds& t,
-                        std::vector<std::string>& short_probes) {
+                        std::vector<std::string>& unresolved) {
   summarize_fs_probe(p, nodes);
   p.baseline = 0.0;
   p.slowest_node.clear();
@@ -210,26 +213,29 @@ std::size_t judge_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes, co
   // As for pairs: the healthy nodes' spread guards small deviations, capped so a noisy filesystem
   // cannot hide a node at a fraction of the others. No per-node noise rule: one measurement per node.
   const double spread = std::min(b.spread, t.max_spread_fraction * b.value);
-  // Long enough to judge: the typical node's own time, not the probe's (a slow node stretches the
-  // probe while the others' times stay at milliseconds, where differences are timer noise).
+  // What the probe resolves: a node's extra time beyond the timer's (and scheduler's) resolution and
+  // the nodes' own spread of times, whatever the probe's length (a node 25 times slower in a probe of
+  // 0.26 s is no noise; 12 ms more in a probe of 4 ms is).
   std::vector<double> elapsed;
   for (const FsNodeResult* n : judged) elapsed.push_back(n->end_s - n->start_s);
-  std::nth_element(elapsed.begin(), elapsed.begin() + static_cast<std::ptrdiff_t>(elapsed.size() / 2), elapsed.end());
-  const double median_elapsed_s = elapsed[elapsed.size() / 2];
-  const bool long_enough = median_elapsed_s >= t.min_judged_seconds;
-  if (!long_enough) short_probes.push_back(fmt::format("{} {:.3f} s", p.probe, median_elapsed_s));
-  // A short probe still resolves a node that took min_judged_seconds longer than the median node: that
-  // much extra time is no timer or scheduling noise (a node at 4% of the others over 6 s).
-  const auto resolved = [&](const FsNodeResult& n) {
-    return long_enough || (n.end_s - n.start_s) - median_elapsed_s >= t.min_judged_seconds;
-  };
+  const double median_elapsed_s = median(elapsed);
+  const double time_noise_s =
+      std::max(t.resolution_seconds, std::min(robust_sigma(elapsed), t.max_spread_fraction * median_elapsed_s));
+  const double resolvable_s = t.spread_factor * time_noise_s;
+  const auto resolved = [&](const FsNodeResult& n) { return (n.end_s - n.start_s) - median_elapsed_s > resolvable_s; };
   const FsNodeResult* slowest = nullptr;
   for (FsNodeResult* n : judged) {
     const double value = fs_node_metric(p, *n);
     n->ratio = b.value > 0.0 ? value / b.value : 0.0;
     const double gap = b.value - value;
-    n->flagged = judged.size() >= kMinJudgedNodes && resolved(*n) && value < b.value * (1.0 - t.threshold) &&
-                 gap > t.spread_factor * spread;
+    const bool slow =
+        judged.size() >= kMinJudgedNodes && value < b.value * (1.0 - t.threshold) && gap > t.spread_factor * spread;
+    n->flagged = slow && resolved(*n);
+    if (slow && !n->flagged) {
+      unresolved.push_back(fmt::format("{}: {} {:+.0f} ms of the median node's {:.3f} s (resolves {:.0f} ms)", p.probe,
+                                       n->label, 1e3 * ((n->end_s - n->start_s) - median_elapsed_s), median_elapsed_s,
+                                       1e3 * resolvable_s));
+    }
     if (slowest == nullptr || value < fs_node_metric(p, *slowest)) slowest = n;
   }
   if (judged.size() >= 2) p.slowest_node = slowest->label;
@@ -253,10 +259,10 @@ void analyze_fs(Run& run, const FsThresholds& t) {
   if (fs.probes.empty()) return;
 
   std::size_t most_judged = 0;
-  std::vector<std::string> short_probes;  // "meta-stat 0.004 s": the median node's time
-  for (FsProbeResult& p : fs.probes) most_judged = std::max(most_judged, judge_probe(p, run.nodes, t, short_probes));
+  std::vector<std::string> unresolved;  // the nodes the metric would flag but the probe does not resolve
+  for (FsProbeResult& p : fs.probes) most_judged = std::max(most_judged, judge_probe(p, run.nodes, t, unresolved));
   fs.slow_nodes = fs_slow_nodes(run);
-  std::vector<Finding> found = fs_findings(run, t, most_judged, short_probes);
+  std::vector<Finding> found = fs_findings(run, t, most_judged, unresolved);
   run.findings.insert(run.findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
 }
 

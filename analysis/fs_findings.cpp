@@ -166,7 +166,7 @@ void add_error_finding(const Run& run, const FsProbeResult& p, std::vector<Findi
 }
 
 // The INFO findings about the stage as a whole: fs.expected (no expected throughput given),
-// fs.short_probe (probes too short to judge nodes in), fs.single_node (too few nodes to judge).
+// fs.short_probe (nodes a probe does not resolve), fs.single_node (too few nodes to judge).
 void add_stage_findings(const FsRun& fs, const FsThresholds& t, std::size_t most_judged,
                         const std::vector<std::string>& short_probes, std::vector<Finding>& found) {
   if (fs.expected_read_mb_s <= 0.0 && fs.expected_write_mb_s <= 0.0) {
@@ -182,16 +182,18 @@ void add_stage_findings(const FsRun& fs, const FsThresholds& t, std::size_t most
   }
   if (!short_probes.empty() && most_judged >= kMinJudgedNodes) {
     Finding f = fs_finding(Tag::kInfo, "fs.short_probe", "");
-    f.observed = fmt::format("{}", fmt::join(short_probes, ", "));
-    f.expected = fmt::format("at least {} s per node (median) to compare nodes", t.min_judged_seconds);
-    f.meaning = fmt::format(
-        "these probes ended too soon for small node-to-node differences to mean anything: only a node that took "
-        "{} s longer than the median node is judged in them (their aggregate numbers stand)",
-        t.min_judged_seconds);
+    f.observed = fmt::format("{}", fmt::join(short_probes, "; "));
+    f.expected = fmt::format(
+        "a node is judged when its extra time exceeds {} x the probe's time noise (the larger of the {} s "
+        "resolution and the nodes' spread of times)",
+        t.spread_factor, t.resolution_seconds);
+    f.meaning =
+        "cannot tell: these nodes ran below the others in these probes, but by less time than the probe resolves "
+        "(timer, scheduling and node-to-node noise); no node is flagged for it (the aggregate numbers stand)";
     f.effect = "a node only slightly slow in these probes would go unnoticed";
     f.next_step =
-        "give the probes more work: --file-size and --rand-ops (data), --meta-files (metadata), "
-        "--ckpt-shard-size (checkpoints)";
+        "give the probes more work, so the difference grows beyond the noise: --file-size and --rand-ops (data), "
+        "--meta-files (metadata), --ckpt-shard-size (checkpoints)";
     found.push_back(std::move(f));
   }
   if (most_judged < kMinJudgedNodes) {

@@ -30,7 +30,8 @@ std::vector<FsSlowNode> fs_slow_nodes(const Run& run);
 // The findings about the judged probes, in this order: per probe fs.saturation (aggregate >=
 // t.saturation_fraction of expected), fs.cache (a read probe with cached_fraction_max above
 // t.cache_warn_fraction), fs.checksum (wrong), fs.error; then fs.expected (none given), fs.short_probe
-// (`short_probes`, when `most_judged` >= kFsMinJudgedNodes) and fs.single_node (`most_judged` below it).
+// (`short_probes`: nodes the metric would flag but their probe does not resolve, when `most_judged` >=
+// kFsMinJudgedNodes) and fs.single_node (`most_judged` below it).
 std::vector<Finding> fs_findings(const Run& run, const FsThresholds& t, std::size_t most_judged,
                                  const std::vector<std::string>& short_probes);
 

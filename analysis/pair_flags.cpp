@@ -11,8 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/anchor_check.hpp"
 #include "analysis/baseline.hpp"
 #include "analysis/chunks.hpp"
+#include "analysis/pair_ceiling.hpp"
 #include "analysis/pair_inference.hpp"
 #include "analysis/pair_inference_findings.hpp"
 #include "analysis/sort_network.hpp"
@@ -241,8 +243,10 @@ KeyedValues collect_busbw(Run& run, std::size_t workers) {
 }
 
 // The robust baseline of each key (indexed as the keys), and run.baselines in (op, size) order; the
-// values are released as soon as used.
-std::vector<Baseline> compute_baselines(Run& run, KeyedValues& kv, const PairThresholds& t) {
+// values are released as soon as used. At the judged size an anchor of few pairs is checked against
+// their retests (analysis/anchor_check.hpp); the checks go to `checks`.
+std::vector<Baseline> compute_baselines(Run& run, KeyedValues& kv, const PairThresholds& t,
+                                        std::vector<AnchorCheck>& checks) {
   std::vector<Baseline> baselines(kv.values.size());
   std::vector<std::size_t> order(kv.values.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -252,7 +256,11 @@ std::vector<Baseline> compute_baselines(Run& run, KeyedValues& kv, const PairThr
   for (std::size_t k : order) {
     const Baseline majority =
         robust_baseline(kv.values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
-    const Baseline b = anchored_baseline(kv.values[k], majority, t.threshold, t.anchor_gap_fraction, t.spread_factor);
+    Baseline b = anchored_baseline(kv.values[k], majority, t.threshold, t.anchor_gap_fraction, t.spread_factor);
+    if (keys.keys()[k].second == run.judged_size_bytes) {
+      checks.push_back(check_anchor(run.pairs, keys.keys()[k].first, keys.keys()[k].second, b, t));
+      b = checks.back().baseline;
+    }
     baselines[k] = b;
     run.baselines.push_back(SizeBaseline{keys.keys()[k].second, b.value, b.spread, b.kept, b.total});
     std::vector<double>().swap(kv.values[k]);
@@ -453,7 +461,8 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, Judge
   // on separate threads, each with its own tally, merged in chunk order: the same result as one pass.
   const std::size_t workers = threads > 0 ? threads : analysis_threads(run.pairs.size());
   KeyedValues kv = collect_busbw(run, workers);
-  const std::vector<Baseline> baselines = compute_baselines(run, kv, t);
+  std::vector<AnchorCheck> anchor_checks;
+  const std::vector<Baseline> baselines = compute_baselines(run, kv, t, anchor_checks);
   const std::size_t n = run.nodes.size();
   std::vector<Tally> tallies(workers);
   for (Tally& tally : tallies) tally.flagged.assign(n, 0), tally.total.assign(n, 0);
@@ -478,8 +487,10 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, Judge
   const double family_z = link_family_z(judged_pairs, t);
   const std::size_t chance_flags = name_links(run, j, inference, kv.keys, baselines, t, family_z);
   report_pair_inference(run, inference, slow_pairs, pairs_rerun_command(run));
+  report_lagging_nodes(run, find_lagging_nodes(run, inference, t), pairs_rerun_command(run));
   name_intermittent_nodes(run, t, j.flagged, j.total);
   report_chance_flags(run, t, chance_flags, judged_pairs, family_z);
+  report_anchor_checks(run, anchor_checks, t, pairs_rerun_command(run));
 }
 
 std::string pairs_rerun_command(const Run& run) {

@@ -18,7 +18,9 @@ namespace podperf {
 //    at most as max_spread_fraction of the baseline); a pair whose
 //    status is not ok is flagged too;
 //  - the baseline is anchored on a fast group when the pairs split into a fast group and a slow
-//    majority (anchored_baseline, [pairs] anchor_gap_fraction): a slow majority cannot capture it;
+//    majority (anchored_baseline, [pairs] anchor_gap_fraction): a slow majority cannot capture it; at
+//    the judged size an anchor of fewer than anchor_min_pairs pairs must be reproduced by their
+//    retests, else it names nothing (analysis/anchor_check.hpp);
 //  - at the judged size (largest measured), the inference (analysis/pair_inference.hpp) names the
 //    stragglers: nodes with no fast pair, slow with min_cleared_partners partners cleared by a fast
 //    pair; undecided nodes get pairs.ambiguous findings, a slow crossing between two node sets a

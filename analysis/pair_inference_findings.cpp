@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "analysis/text.hpp"
+#include "analysis/topology_analysis.hpp"
 
 namespace podperf {
 namespace {
@@ -177,7 +178,7 @@ std::string topology_group_name(const Run& run, const std::vector<int>& nodes) {
       return "";  // the group holds other nodes too: the side is not that group
     }
   }
-  const std::string level_name = level < run.topology_levels.size() ? run.topology_levels[level] : "group";
+  const std::string level_name = level < run.topology_levels.size() ? topology_level_label(run, level) : "group";
   return fmt::format("{} {}", level_name, first[level]);
 }
 

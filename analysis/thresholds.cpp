@@ -42,11 +42,12 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   const toml::table root = toml_parse(toml_text, source);
   toml_reject_unknown(root, {"pairs", "fs", "topology"}, "", source);
   const toml::table& pairs = toml_require_table(root, "pairs", source);
-  toml_reject_unknown(pairs,
-                      {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction",
-                       "baseline_max_passes", "baseline_min_kept_fraction", "intermittent_min_links",
-                       "link_family_alpha", "min_cleared_partners", "mostly_slow_fraction", "anchor_gap_fraction"},
-                      "pairs.", source);
+  toml_reject_unknown(
+      pairs,
+      {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction", "baseline_max_passes",
+       "baseline_min_kept_fraction", "intermittent_min_links", "link_family_alpha", "min_cleared_partners",
+       "mostly_slow_fraction", "anchor_gap_fraction", "anchor_min_pairs", "lagging_reference_nodes"},
+      "pairs.", source);
   Thresholds out;
   out.source = source;
   out.pairs.threshold = require_fraction(pairs, "threshold", "pairs.", 0.0, 1.0, source);
@@ -62,13 +63,15 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.pairs.min_cleared_partners = require_count(pairs, "min_cleared_partners", "pairs.", 1.0, 1e9, source);
   out.pairs.mostly_slow_fraction = require_fraction(pairs, "mostly_slow_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.anchor_gap_fraction = require_fraction(pairs, "anchor_gap_fraction", "pairs.", 0.0, 1.0, source);
+  out.pairs.anchor_min_pairs = require_count(pairs, "anchor_min_pairs", "pairs.", 1.0, 1e9, source);
+  out.pairs.lagging_reference_nodes = require_count(pairs, "lagging_reference_nodes", "pairs.", 2.0, 1e9, source);
 
   // [fs] after [pairs], so a [pairs] error is reported the same with or without an [fs] table.
   const toml::table& fs = toml_require_table(root, "fs", source);
   toml_reject_unknown(
       fs,
       {"threshold", "spread_factor", "max_spread_fraction", "baseline_max_passes", "baseline_min_kept_fraction",
-       "saturation_fraction", "cache_warn_fraction", "min_judged_seconds"},
+       "saturation_fraction", "cache_warn_fraction", "resolution_seconds"},
       "fs.", source);
   out.fs.threshold = require_fraction(fs, "threshold", "fs.", 0.0, 1.0, source);
   out.fs.spread_factor = require_fraction(fs, "spread_factor", "fs.", 0.0, 100.0, source);
@@ -77,7 +80,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.fs.baseline_min_kept_fraction = require_fraction(fs, "baseline_min_kept_fraction", "fs.", 0.0, 1.0, source);
   out.fs.saturation_fraction = require_fraction(fs, "saturation_fraction", "fs.", 0.0, 1.0, source);
   out.fs.cache_warn_fraction = require_fraction(fs, "cache_warn_fraction", "fs.", 0.0, 1.0, source);
-  out.fs.min_judged_seconds = require_fraction(fs, "min_judged_seconds", "fs.", 0.0, 86400.0, source);
+  out.fs.resolution_seconds = require_fraction(fs, "resolution_seconds", "fs.", 0.0, 86400.0, source);
 
   const toml::table& topology = toml_require_table(root, "topology", source);
   toml_reject_unknown(topology, {"slower_fraction", "min_pairs"}, "topology.", source);

@@ -28,6 +28,10 @@ struct PairThresholds {
   // The baseline is anchored on a fast group above a slow majority when the gap between them exceeds
   // this fraction of the fast group's lowest value (analysis/baseline.hpp anchored_baseline).
   double anchor_gap_fraction = 0.15;
+  // A fast group of fewer pairs than this anchors only once a retest reproduces it (analysis/anchor_check.hpp).
+  int anchor_min_pairs = 3;
+  // Nodes whose ceiling is the reference of the lagging-node check (analysis/pair_ceiling.hpp).
+  int lagging_reference_nodes = 4;
 };
 
 // Per-node judgment of the filesystem probes (analysis/fs_analysis.hpp) and the filesystem findings.
@@ -38,8 +42,9 @@ struct FsThresholds {
   int baseline_max_passes = 0;
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the nodes
   double saturation_fraction = 0.0;         // aggregate >= this fraction of the expected throughput: saturated
-  double min_judged_seconds = 0.0;          // median node shorter: only nodes this much longer than it are judged
-  double cache_warn_fraction = 0.0;         // a read whose file was more cached than this share warns
+  double resolution_seconds =
+      0.0;  // a node's time resolves a difference beyond spread_factor x this (or x the nodes' spread)
+  double cache_warn_fraction = 0.0;  // a read whose file was more cached than this share warns
 };
 
 // Pairs that cross a topology level against pairs inside one (analysis/topology_analysis.hpp).

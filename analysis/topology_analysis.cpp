@@ -92,27 +92,45 @@ int topology_split_level(const Run& run, int a, int b) {
   return static_cast<int>(pa->size());
 }
 
+namespace {
+
+// "leafA, leafB" (the first kListed, then "N more"): the distinct names of the nodes' groups at `level`.
+std::string groups_at(const Run& run, std::size_t level) {
+  constexpr std::size_t kListed = 4;
+  std::set<std::string> names;
+  for (const NodeInfo& node : run.nodes) {
+    if (node.topology.size() > level) names.insert(node.topology[level]);
+  }
+  std::vector<std::string> listed;
+  for (const std::string& s : names) {
+    if (listed.size() == kListed) break;
+    listed.push_back(s);
+  }
+  if (names.size() > kListed) listed.push_back(fmt::format("{} more", names.size() - kListed));
+  return text::join(listed);
+}
+
+}  // namespace
+
+bool topology_level_is_slurm(const Run& run, std::size_t level) {
+  return level < run.topology_levels.size() && run.topology_levels[level].starts_with("switch-level-");
+}
+
+std::string topology_level_label(const Run& run, std::size_t level) {
+  if (topology_level_is_slurm(run, level)) return "switch";
+  return level < run.topology_levels.size() ? run.topology_levels[level] : fmt::format("level {}", level + 1);
+}
+
 std::string topology_class_name(const Run& run, int level) {
   if (level < 0) return "topology unknown";
   if (static_cast<std::size_t>(level) >= depth(run)) return "same leaf";
   const auto i = static_cast<std::size_t>(level);
-  const std::string name =
-      "crosses " + (i < run.topology_levels.size() ? run.topology_levels[i] : fmt::format("level {}", i + 1));
-  // Slurm names its switches, not its levels (the parser counts them, "switch-level-0" at the leaves):
-  // the switches of that level, as Slurm names them, say which ones the pairs cross between.
-  if (i >= run.topology_levels.size() || !run.topology_levels[i].starts_with("switch-level-")) return name;
-  std::set<std::string> switches;
-  for (const NodeInfo& node : run.nodes) {
-    if (node.topology.size() > i) switches.insert(node.topology[i]);
-  }
-  constexpr std::size_t kListed = 4;
-  std::vector<std::string> listed;
-  for (const std::string& s : switches) {
-    if (listed.size() == kListed) break;
-    listed.push_back(s);
-  }
-  if (switches.size() > kListed) listed.push_back(fmt::format("{} more", switches.size() - kListed));
-  return fmt::format("{} ({})", name, text::join(listed));
+  // Slurm names its switches, not its levels (the parser counts them, "switch-level-0" at the
+  // leaves): a Slurm level is named by its switches, and the switches above them, as Slurm names
+  // them ("crosses leafA, leafB under spine").
+  if (!topology_level_is_slurm(run, i)) return "crosses " + topology_level_label(run, i);
+  const std::string crossed = "crosses " + groups_at(run, i);
+  return i == 0 ? crossed : fmt::format("{} under {}", crossed, groups_at(run, i - 1));
 }
 
 TopologyComparison compare_topology(const Run& run, int min_pairs) {
@@ -232,8 +250,10 @@ void analyze_topology(Run& run, const TopologyThresholds& thresholds) {
     f.meaning = fmt::format(
         "pairs whose nodes are in different {} get {:.0f}% less bandwidth than pairs {}: the level above them is "
         "oversubscribed, congested or degraded, or the job is spread across more of the network than it needs",
-        worst->name.substr(std::string("crosses ").size()), (1.0 - worst->ratio) * 100.0,
-        cmp.reference == "same leaf" ? "under one leaf" : "of the run as a whole");
+        topology_level_is_slurm(run, static_cast<std::size_t>(std::max(0, worst->level)))
+            ? fmt::format("switches ({})", worst->name.substr(std::string("crosses ").size()))
+            : worst->name.substr(std::string("crosses ").size()),
+        (1.0 - worst->ratio) * 100.0, cmp.reference == "same leaf" ? "under one leaf" : "of the run as a whole");
     f.effect = "collectives spanning that level (most traffic of a job that spans it) run at the slower rate";
     f.next_step =
         "rerun with the nodes placed under fewer network nodes (EKS: a capacity block or placement group, "

@@ -31,9 +31,16 @@ struct TopologyComparison {
 };
 
 // "same leaf", "crosses <level>" or "topology unknown" for nodes a and b of `run`, and the level index
-// (see TopologyClass::level).
+// (see TopologyClass::level). A level of a Slurm tree (Slurm names switches, not levels) is named by
+// its switches and those above them, as Slurm names them: "crosses leafA, leafB under spine".
 int topology_split_level(const Run& run, int a, int b);
 std::string topology_class_name(const Run& run, int level);
+
+// True for the levels the Slurm parser counted ("switch-level-N"; analysis/topology_slurm.cpp).
+bool topology_level_is_slurm(const Run& run, std::size_t level);
+// How a level is named in the findings: as the input names it (a CSV header, an EKS label), "switch"
+// for a Slurm level (its group is then the switch's own name).
+std::string topology_level_label(const Run& run, std::size_t level);
 
 // The per-class numbers of the ok pairs at run.judged_size_bytes (after analyze_pairs). Empty classes
 // when the run has no topology or no pairs at that size. `min_pairs` decides TopologyClass::judged.

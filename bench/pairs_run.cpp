@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "analysis/anchor_check.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/judge_run.hpp"
@@ -226,6 +227,11 @@ std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& th
     if (p.flagged && p.status == "ok" && p.size_bytes == analyzed.judged_size_bytes && p.retest_samples_s.empty()) {
       out.push_back(p.nodes);
     }
+  }
+  // A baseline anchored on a few pairs must be reproduced before it condemns the rest: its pairs are
+  // measured again beside the flagged ones (analysis/anchor_check.hpp).
+  for (const NodePair& p : anchor_pairs_to_retest(analyzed, thresholds)) {
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   }
   return out;
 }

@@ -10,15 +10,15 @@
 #include "analysis/run_blocks.hpp"
 #include "analysis/thresholds.hpp"
 #include "analysis/topology.hpp"
-#include "bench/options.hpp"
 #include "bench/collectives.hpp"
 #include "bench/dtype.hpp"
 #include "bench/node_map.hpp"
+#include "bench/options.hpp"
 #include "bench/pair_payload.hpp"
-#include "bench/schedule_driver.hpp"
 #include "bench/progress.hpp"
 #include "bench/results_dir.hpp"
 #include "bench/run_recorder.hpp"
+#include "bench/schedule_driver.hpp"
 #include "sweep/adaptive_search.hpp"
 #include "sweep/pair_schedule.hpp"
 
@@ -64,8 +64,9 @@ std::string repeat_text(const PairsOptions& o);
 // round of the adaptive search's budget for `nodes` nodes.
 Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t plan_steps);
 
-// Pairs the analysis flags at the judged size, measured (not failed), not yet retested: the retest
-// list. Analyzes a copy of `run`.
+// Pairs the analysis flags at the judged size, measured (not failed), not yet retested, then the
+// pairs of a few-pair anchor not yet measured again (anchor_pairs_to_retest): the retest list.
+// Analyzes a copy of `run`.
 std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds);
 
 // One pair of the current step, as rank 0 sees it: where its results land and how to read them.

@@ -48,7 +48,7 @@ printf 'SwitchName=top Switches=a,b\nSwitchName=a Nodes=%s/v[0-1]\nSwitchName=b 
   >"$WORK/topology.conf"
 md=$("$PODPERF" report "$WORK/res/t" --format md --out - --topology "$WORK/topology.conf" 2>&1)
 expect_match "report --topology: the markdown has the topology table" "$md" "### Topology at 256K"
-expect_match "report --topology: pairs under two leaf switches, named as Slurm names them" "$md" "\| crosses switch-level-0 \(a, b\) \| [0-9]+ \|"
+expect_match "report --topology: pairs under two leaf switches, named as Slurm names them" "$md" "\| crosses a, b under top \| [0-9]+ \|"
 bad=$("$PODPERF" report "$WORK/res/t" --format md --out - --topology "$WORK/racks.csv" --topology-format slurm 2>&1)
 expect_eq "report with a wrong --topology-format: exit 2" "$?" "2"
 expect_match "...naming file:line" "$bad" "racks.csv:1: 'node,spine,leaf' is not KEY=VALUE"

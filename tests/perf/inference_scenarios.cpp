@@ -13,6 +13,10 @@
 //   flapping   one node at 50% in 30% of its measurements (intermittent: should name no straggler)
 //   group      every node of one rack of 4 at 50% (four slow nodes)
 //   uplink     one rack of 4's uplink at 50% (pairs leaving it), with the topology / without it
+//   lucky-pair a healthy cluster where one pair's first measurement ran 1.3-2.2x fast (its retest
+//              normal): how often the baseline is anchored on it, with the anchor check
+//              ([pairs] anchor_min_pairs 3, the default) and without it (1: main before the check)
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <set>
@@ -20,6 +24,9 @@
 #include <vector>
 
 #include "analysis/judge_run.hpp"
+#include "analysis/pair_flags.hpp"
+#include "analysis/thresholds.hpp"
+#include "bench/pair_payload.hpp"
 #include "bench/sim_pairs.hpp"
 #include "sim/sim_model.hpp"
 #include "sweep/splitmix.hpp"
@@ -80,6 +87,92 @@ void one_run(const SimModel& model, int nodes, std::uint64_t seed, const PairsOp
   t.intermittent += intermittent ? 1 : 0;
   const bool links_right = flapping || named_links == true_links;
   if (blamed == slow_truth && links_right && crossing == want_crossing && !ambiguous) ++t.exact;
+}
+
+// The lucky-pair family: runs, runs whose judged baseline rests on the lucky pair (above 1.1x the
+// median pair), runs naming anything (a straggler, a link or a slow crossing: every node is healthy),
+// runs saying they cannot tell (pairs.ambiguous), runs with exit 0.
+struct LuckyTally {
+  int runs = 0, anchored = 0, blamed = 0, ambiguous = 0, clean = 0;
+};
+
+// The full schedule with retest 1 on a healthy fabric, as simulate_pairs, except that the first
+// measurement of pair `lucky` runs `factor` times faster (its retest does not).
+void lucky_run(const SimModel& model, int nodes, std::uint64_t seed, const PairsOptions& o, int iters,
+               const Thresholds& thresholds, NodePair lucky, double factor, LuckyTally& t) {
+  SimFabric fabric(model, nodes, seed);
+  const NodeMap map = sim_node_map(fabric);
+  Plan plan = make_plan(o, map);
+  plan.thresholds = thresholds;
+  ScheduleOptions so;
+  so.schedule = "all";
+  so.seed = seed;
+  so.retest = 1;
+  Run run;
+  run.nodes = map.nodes;
+  const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest, bool) {
+    std::vector<PairResult> results;
+    for (const NodePair& p : pairs) {
+      const Slot slot = sim_slot(fabric, plan, map, p, round, sizes, iters);
+      for (PairResult& r : decode_payload(slot.payload, slot.ctx)) {
+        if (!retest && p == lucky) {
+          r.busbw_gbps *= factor, r.algbw_gbps *= factor, r.median_s /= factor;
+          for (double& x : r.samples_s) x /= factor;
+        }
+        results.push_back(std::move(r));
+      }
+    }
+    for (const PairResult& r : results) {
+      if (retest) {
+        attach_retest(run, r);
+      } else {
+        run.pairs.push_back(r);
+      }
+    }
+    return results;
+  };
+  const SuspectsFn suspects = [&] { return retest_candidates(run, plan.thresholds.pairs); };
+  drive_schedule(nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
+                 {step, suspects, nullptr, nullptr});
+  judge_run(run, plan.thresholds);
+  std::vector<double> values;
+  for (const PairResult& p : run.pairs) values.push_back(p.busbw_gbps);
+  std::sort(values.begin(), values.end());
+  const double median_pair = values[values.size() / 2];
+  ++t.runs;
+  t.anchored += !run.baselines.empty() && run.baselines.back().baseline_gbps > 1.1 * median_pair ? 1 : 0;
+  bool crossing = false, ambiguous = false;
+  for (const Finding& f : run.findings) {
+    crossing |= f.check == "pairs.slow_crossing";
+    ambiguous |= f.check == "pairs.ambiguous";
+  }
+  t.blamed += !run.stragglers.empty() || !run.links.empty() || crossing ? 1 : 0;
+  t.ambiguous += ambiguous ? 1 : 0;
+  t.clean += pairs_exit_code(run) == 0 ? 1 : 0;
+}
+
+void lucky_family(const SimModel& base, int nodes, int seeds, const PairsOptions& o, int iters) {
+  const Thresholds with = load_thresholds("");
+  Thresholds without = with;
+  without.pairs.anchor_min_pairs = 1;  // every anchor taken as it stands: main before the check
+  LuckyTally t_with, t_without;
+  for (int s = 0; s < seeds; ++s) {
+    SimModel model = base;
+    model.random_slow_nodes = 0;
+    SplitMix rng{500 + static_cast<std::uint64_t>(s)};
+    int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
+    int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes - 1));
+    if (b >= a) ++b;
+    const NodePair lucky{std::min(a, b), std::max(a, b)};
+    const double factor = 1.3 + 0.9 * static_cast<double>(rng.next() % 1000) / 1000.0;
+    lucky_run(model, nodes, 5000 + static_cast<std::uint64_t>(s), o, iters, with, lucky, factor, t_with);
+    lucky_run(model, nodes, 5000 + static_cast<std::uint64_t>(s), o, iters, without, lucky, factor, t_without);
+  }
+  std::printf(
+      "%-16s %5d %5d anchored on it %d (without the check %d), blamed %d (%d), ambiguous %d (%d), exit 0 %d (%d)\n",
+      "lucky-pair", nodes, t_with.runs, t_with.anchored, t_without.anchored, t_with.blamed, t_without.blamed,
+      t_with.ambiguous, t_without.ambiguous, t_with.clean, t_without.clean);
+  std::fflush(stdout);
 }
 
 void print(const std::string& family, int nodes, const Tally& t) {
@@ -171,6 +264,7 @@ int main(int argc, char** argv) {
         }
         print("flapping", nodes, t);
       }
+      lucky_family(base, nodes, seeds, o, iters);
       if (nodes < 8) continue;  // a group of 4 and at least one other group
       for (const char* family : {"group", "uplink-topology", "uplink-none"}) {
         Tally t;

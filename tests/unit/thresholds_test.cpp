@@ -28,6 +28,8 @@ link_family_alpha = 0.01
 min_cleared_partners = 2
 mostly_slow_fraction = 0.75
 anchor_gap_fraction = 0.05
+anchor_min_pairs = 3
+lagging_reference_nodes = 4
 )";
 const std::string kFs = R"([fs]
 threshold = 0.2
@@ -37,7 +39,7 @@ baseline_max_passes = 30
 baseline_min_kept_fraction = 0.6
 saturation_fraction = 0.75
 cache_warn_fraction = 0.02
-min_judged_seconds = 0.25
+resolution_seconds = 0.25
 )";
 const std::string kTopology = R"([topology]
 slower_fraction = 0.2
@@ -84,7 +86,7 @@ TEST(Thresholds, EmbeddedConfigLoads) {
   EXPECT_DOUBLE_EQ(t.fs.baseline_min_kept_fraction, 0.5);
   EXPECT_DOUBLE_EQ(t.fs.saturation_fraction, 0.8);
   EXPECT_DOUBLE_EQ(t.fs.cache_warn_fraction, 0.05);
-  EXPECT_DOUBLE_EQ(t.fs.min_judged_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(t.fs.resolution_seconds, 0.1);
   EXPECT_DOUBLE_EQ(t.topology.slower_fraction, 0.10);
   EXPECT_EQ(t.topology.min_pairs, 2);
   EXPECT_TRUE(has(t.source, "thresholds.toml")) << t.source;
@@ -108,7 +110,7 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_DOUBLE_EQ(t.fs.baseline_min_kept_fraction, 0.6);
   EXPECT_DOUBLE_EQ(t.fs.saturation_fraction, 0.75);
   EXPECT_DOUBLE_EQ(t.fs.cache_warn_fraction, 0.02);
-  EXPECT_DOUBLE_EQ(t.fs.min_judged_seconds, 0.25);
+  EXPECT_DOUBLE_EQ(t.fs.resolution_seconds, 0.25);
   EXPECT_DOUBLE_EQ(t.topology.slower_fraction, 0.2);
   EXPECT_EQ(t.topology.min_pairs, 5);
   EXPECT_EQ(t.source, "my.toml");
@@ -138,7 +140,7 @@ TEST(Thresholds, MissingFileNamesThePath) {
 
 TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   const std::string what = error_of(kPairs + "treshold = 0.1\n" + kFs);
-  EXPECT_TRUE(has(what, "my.toml:14")) << what;
+  EXPECT_TRUE(has(what, "my.toml:16")) << what;
   EXPECT_TRUE(has(what, "pairs.treshold")) << what;
   EXPECT_TRUE(has(what, "threshold")) << what;  // the expected keys are listed
 
@@ -147,7 +149,7 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   EXPECT_TRUE(has(top, "'pair'")) << top;
 
   const std::string fs = error_of(kPairs + kFs + "saturation = 0.9\n" + kTopology);
-  EXPECT_TRUE(has(fs, "my.toml:23")) << fs;
+  EXPECT_TRUE(has(fs, "my.toml:25")) << fs;
   EXPECT_TRUE(has(fs, "'fs.saturation'")) << fs;
   EXPECT_TRUE(has(fs, "cache_warn_fraction")) << fs;  // the expected keys are listed
 }
@@ -155,7 +157,7 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
 TEST(Thresholds, MissingFsKeyTable) {
   for (const std::string key :
        {"threshold", "spread_factor", "max_spread_fraction", "baseline_max_passes", "baseline_min_kept_fraction",
-        "saturation_fraction", "cache_warn_fraction", "min_judged_seconds"}) {
+        "saturation_fraction", "cache_warn_fraction", "resolution_seconds"}) {
     const std::string what = error_of(with_line(key, "", "[fs]"));
     EXPECT_TRUE(has(what, "my.toml")) << what;
     EXPECT_TRUE(has(what, "missing key 'fs." + key + "'")) << what;
@@ -194,7 +196,7 @@ TEST(Thresholds, TopologyTable) {
   EXPECT_TRUE(has(error_of(kPairs + kFs), "missing table [topology]"));
   EXPECT_TRUE(has(error_of(with_line("min_pairs", "", "[topology]")), "missing key 'topology.min_pairs'"));
   std::string what = error_of(with_line("slower_fraction", "slower_fraction = 1.5", "[topology]"));
-  EXPECT_TRUE(has(what, "my.toml:24: 'topology.slower_fraction' = 1.5 is out of range")) << what;
+  EXPECT_TRUE(has(what, "my.toml:26: 'topology.slower_fraction' = 1.5 is out of range")) << what;
   what = error_of(with_line("min_pairs", "min_pairs = 2.5", "[topology]"));
   EXPECT_TRUE(has(what, "'topology.min_pairs' must be a whole number")) << what;
   what = error_of(kValid + "max_ratio = 1\n");
