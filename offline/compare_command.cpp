@@ -103,10 +103,9 @@ int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream
     c.before_source = text::join(before_paths, ", ");
     c.after_source = text::join(after_paths, ", ");
     if (o.json) {
-      nlohmann::json j = comparison_json(c);
-      j["fail_on_percent"] = o.fail_on_percent;
-      j["regressed"] = regressed_beyond(c, o.fail_on_percent);
-      out << j.dump(2) << "\n";
+      const nlohmann::json extra = {{"fail_on_percent", o.fail_on_percent},
+                                    {"regressed", regressed_beyond(c, o.fail_on_percent)}};
+      write_comparison_json(c, extra, out);
     } else {
       out << comparison_text(c, o.fail_on_percent);
     }
