@@ -280,10 +280,29 @@ std::uint32_t MetricRegistry::intern(std::string_view text) {
   return id;
 }
 
+void MetricRegistry::grow() {
+  std::vector<std::uint32_t> slots(std::max<std::size_t>(1024, 2 * slots_.size()), kEmptySlot);
+  const std::size_t mask = slots.size() - 1;
+  for (std::uint32_t id = 0; id < metrics_.size(); ++id) {
+    std::size_t at = MetricIdentityHash{}(metrics_[id].identity) & mask;
+    while (slots[at] != kEmptySlot) at = (at + 1) & mask;
+    slots[at] = id;
+  }
+  slots_ = std::move(slots);
+}
+
 std::uint32_t MetricRegistry::metric(const MetricIdentity& identity, std::uint64_t size_bytes) {
-  const auto [it, inserted] = metric_ids_.try_emplace(identity, static_cast<std::uint32_t>(metrics_.size()));
-  if (inserted) metrics_.push_back({identity, size_bytes});
-  return it->second;
+  if (2 * (metrics_.size() + 1) > slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t at = MetricIdentityHash{}(identity)&mask;
+  while (slots_[at] != kEmptySlot) {
+    if (metrics_[slots_[at]].identity == identity) return slots_[at];
+    at = (at + 1) & mask;
+  }
+  const auto id = static_cast<std::uint32_t>(metrics_.size());
+  slots_[at] = id;
+  metrics_.push_back({identity, size_bytes});
+  return id;
 }
 
 MetricKey MetricRegistry::key(std::uint32_t metric) const {

@@ -59,8 +59,12 @@ class MetricRegistry {
   };
   std::vector<std::string> strings_;
   std::unordered_map<std::string, std::uint32_t> string_ids_;
+  static constexpr std::uint32_t kEmptySlot = 0xffffffffU;
+  void grow();
   std::vector<Entry> metrics_;
-  std::unordered_map<MetricIdentity, std::uint32_t, MetricIdentityHash> metric_ids_;
+  // Open addressing, linear probing: metric ids by hash of their identity, at most half full
+  // (4 bytes a slot: millions of metrics without a node per entry).
+  std::vector<std::uint32_t> slots_;
 };
 
 // One run's metrics, summarized: per metric in the order the run first met it, its per-run value and
