@@ -59,8 +59,8 @@ PairResult pair(int a, int b, std::uint64_t size, std::vector<double> samples_s)
   return p;
 }
 
-Run three_nodes(const std::vector<std::string>& labels) {
-  Run run;
+podperf::Run three_nodes(const std::vector<std::string>& labels) {
+  podperf::Run run;
   for (std::size_t i = 0; i < labels.size(); ++i) {
     NodeInfo n;
     n.index = static_cast<int>(i);
@@ -72,10 +72,10 @@ Run three_nodes(const std::vector<std::string>& labels) {
 
 TEST(MetricRegistry, PairIsOneMetricWhateverTheOrderOfItsNodes) {
   MetricRegistry registry;
-  Run first = three_nodes({"a", "b", "c"});
+  podperf::Run first = three_nodes({"a", "b", "c"});
   first.pairs.push_back(pair(0, 1, 1 << 20, {1.0, 2.0, 3.0}));
   // The other run lists its nodes in another order and measured the pair the other way round.
-  Run second = three_nodes({"c", "b", "a"});
+  podperf::Run second = three_nodes({"c", "b", "a"});
   second.pairs.push_back(pair(1, 2, 1 << 20, {1.0, 1.0}));
   const RunMetricSummary s1 = summarize_run_metrics(first, registry);
   const RunMetricSummary s2 = summarize_run_metrics(second, registry);
@@ -96,7 +96,7 @@ TEST(MetricRegistry, PairIsOneMetricWhateverTheOrderOfItsNodes) {
 
 TEST(MetricRegistry, EntriesOfOneMetricInOneRunAreSummarizedTogether) {
   MetricRegistry registry;
-  Run run = three_nodes({"a", "b", "c"});
+  podperf::Run run = three_nodes({"a", "b", "c"});
   run.pairs.push_back(pair(0, 1, 1 << 20, {1.0, 1.0, 1.0}));  // busbw 100 x3
   run.pairs.push_back(pair(0, 2, 1 << 20, {1.0}));
   run.pairs.push_back(pair(1, 0, 1 << 20, {2.0, 2.0}));  // the same pair again: busbw 100 * 2 / 2 = 100 x2
@@ -114,7 +114,7 @@ TEST(MetricRegistry, EntriesOfOneMetricInOneRunAreSummarizedTogether) {
 }
 
 TEST(MetricRegistry, SummaryIsTheSameForAnyNumberOfThreads) {
-  const Run run = make_noisy_run(ClusterSpec{}, 7);
+  const podperf::Run run = make_noisy_run(ClusterSpec{}, 7);
   MetricRegistry r1, r4;
   const RunMetricSummary one = summarize_run_metrics(run, r1, 1);
   const RunMetricSummary four = summarize_run_metrics(run, r4, 4);
@@ -133,16 +133,16 @@ TEST(RunComparison, RunsAddedOneAtATimeWithTheirPairsDroppedEqualCompareRuns) {
   slow.time_factor = [](const std::string& a, const std::string& b, std::uint64_t) {
     return a == "node1" && b == "node4" ? 1.25 : 1.0;
   };
-  std::vector<Run> before, after;
+  std::vector<podperf::Run> before, after;
   for (std::uint64_t s = 1; s <= 3; ++s) before.push_back(make_noisy_run(spec, s));
   for (std::uint64_t s = 4; s <= 6; ++s) after.push_back(make_noisy_run(slow, s));
   const Comparison whole = compare_runs(before, after, CompareSettings{});
   RunComparison built{CompareSettings{}};
-  for (Run& r : before) {
+  for (podperf::Run& r : before) {
     built.add_before(r);
     r.pairs.clear();
   }
-  for (Run& r : after) {
+  for (podperf::Run& r : after) {
     built.add_after(r);
     r.pairs.clear();
   }
