@@ -84,7 +84,6 @@ void assign_verdicts(std::vector<MetricComparison>& metrics, const CompareSettin
   }
 }
 
-
 constexpr std::uint32_t kAbsent = 0xffffffffU;
 
 // Per registry id, the metric's index in `s` (kAbsent: not in this run).
