@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/change_stats.hpp"
+#include "analysis/compare_metrics.hpp"
 #include "analysis/compare_settings.hpp"
 #include "analysis/run.hpp"
 
@@ -99,6 +100,28 @@ struct Comparison {
   std::vector<std::string> only_before;          // metric names measured only in BEFORE
   std::vector<std::string> only_after;
   ComparisonSummary summary;
+};
+
+// A comparison built one run at a time, so that a caller can read a run, add it and drop its pairs
+// before reading the next (runs of thousands of nodes). Each run is summarized when added (one value
+// per metric: summarize_run_samples), and finish() compares the summaries, work per metric on several
+// threads; the result is the same for any number of threads and the same as compare_runs.
+class RunComparison {
+ public:
+  explicit RunComparison(const CompareSettings& settings) : settings_(settings) {}
+  // Comparability is judged between the first run of each side: the caller keeps those two alive
+  // until finish() (their pairs and collectives may be dropped once added).
+  void add_before(const Run& run);
+  void add_after(const Run& run);
+  Comparison finish() const;
+
+ private:
+  CompareSettings settings_;
+  MetricRegistry registry_;
+  std::vector<RunMetricSummary> before_, after_;
+  std::vector<std::string> ids_before_, ids_after_;
+  const Run* first_before_ = nullptr;
+  const Run* first_after_ = nullptr;
 };
 
 // Compares every metric present on both sides (in at least one run of each). Pure; deterministic.

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 
-#include "analysis/change_stats.hpp"
 #include "analysis/run_blocks.hpp"
 
 namespace podperf {
@@ -16,23 +15,32 @@ int block_count(const Run& run) {
   return has_blocks(run) ? run.blocks.count : 0;
 }
 
-std::size_t count_units(const std::vector<Run>& runs, bool by_blocks) {
-  if (!by_blocks) return runs.size();
+std::vector<int> block_counts(const std::vector<Run>& runs) {
+  std::vector<int> out;
+  for (const Run& r : runs) out.push_back(block_count(r));
+  return out;
+}
+
+std::size_t count_units(const std::vector<int>& blocks, bool by_blocks) {
+  if (!by_blocks) return blocks.size();
   std::size_t n = 0;
-  for (const Run& r : runs) n += static_cast<std::size_t>(block_count(r));
+  for (int k : blocks) n += static_cast<std::size_t>(k);
   return n;
 }
 
-bool all_blocked(const std::vector<Run>& runs) {
-  return !runs.empty() && std::all_of(runs.begin(), runs.end(), [](const Run& r) { return has_blocks(r); });
+bool blocked(int k) {
+  return k >= 2;
 }
-bool any_blocked(const std::vector<Run>& runs) {
-  return std::any_of(runs.begin(), runs.end(), [](const Run& r) { return has_blocks(r); });
+bool all_blocked(const std::vector<int>& blocks) {
+  return !blocks.empty() && std::all_of(blocks.begin(), blocks.end(), blocked);
+}
+bool any_blocked(const std::vector<int>& blocks) {
+  return std::any_of(blocks.begin(), blocks.end(), blocked);
 }
 
 }  // namespace
 
-CompareUnits compare_units(const std::vector<Run>& before, const std::vector<Run>& after) {
+CompareUnits compare_units(const std::vector<int>& before, const std::vector<int>& after) {
   CompareUnits u;
   const bool every_run_blocked = all_blocked(before) && all_blocked(after);
   const bool replicated = before.size() >= 2 && after.size() >= 2;
@@ -45,8 +53,8 @@ CompareUnits compare_units(const std::vector<Run>& before, const std::vector<Run
         "variance (placement, NCCL's algorithm and channel choices, the path hash, co-scheduled load); only "
         "separate jobs measure that, so a change found here may be one launch's luck: confirm it with 3 or more "
         "runs per side");
-    const int kb = block_count(before.front());
-    const int ka = block_count(after.front());
+    const int kb = before.front();
+    const int ka = after.front();
     if (kb != ka) {
       u.warnings.push_back(
           fmt::format("BEFORE has {} blocks per run and AFTER {}: the test allows it, but the sides "
@@ -64,6 +72,10 @@ CompareUnits compare_units(const std::vector<Run>& before, const std::vector<Run
   return u;
 }
 
+CompareUnits compare_units(const std::vector<Run>& before, const std::vector<Run>& after) {
+  return compare_units(block_counts(before), block_counts(after));
+}
+
 std::string blocks_mismatch(const std::vector<Run>& runs, const std::vector<std::string>& sources) {
   for (std::size_t i = 1; i < runs.size(); ++i) {
     const int first = block_count(runs.front());
@@ -78,23 +90,6 @@ std::string blocks_mismatch(const std::vector<Run>& runs, const std::vector<std:
         a, b, said(first), said(other));
   }
   return "";
-}
-
-void append_units(std::vector<double>& units, const Run& run, const MetricKey& key, const std::vector<double>& samples,
-                  bool by_blocks) {
-  const bool blocked_metric = key.kind == "pair" || key.kind == "collective";
-  const auto per_block = static_cast<std::size_t>(std::max(1, run.options.iters));
-  if (by_blocks && blocked_metric && has_blocks(run) && samples.size() > per_block) {
-    for (std::size_t start = 0; start < samples.size(); start += per_block) {
-      std::vector<double> block(
-          samples.begin() + static_cast<std::ptrdiff_t>(start),
-          samples.begin() + static_cast<std::ptrdiff_t>(std::min(samples.size(), start + per_block)));
-      units.push_back(sample_median(block));
-    }
-    return;
-  }
-  std::vector<double> all = samples;
-  units.push_back(sample_median(all));
 }
 
 void describe_units(Comparison& c, const CompareUnits& u) {

@@ -21,18 +21,16 @@ struct CompareUnits {
   std::vector<std::string> warnings;
 };
 
-// The units of a comparison of `before` with `after` (runs that passed blocks_mismatch per side).
+// The units of a comparison of `before` with `after` (runs that passed blocks_mismatch per side), from
+// each run's block count (Run::blocks.count; 0 or 1: no blocks).
+CompareUnits compare_units(const std::vector<int>& blocks_before, const std::vector<int>& blocks_after);
 CompareUnits compare_units(const std::vector<Run>& before, const std::vector<Run>& after);
 
 // Why the runs of one side do not agree on their blocks (some with blocks, some without, or different
 // counts), naming the runs by `sources`; "" when they agree. podperf compare exits 2 on it.
 std::string blocks_mismatch(const std::vector<Run>& runs, const std::vector<std::string>& sources);
 
-// Appends the units of one metric of `run` to `units`: by_blocks and a pair or collective metric of a
-// blocked run: the median of each block's samples (`samples` block after block, run.options.iters per
-// block); otherwise the median of all `samples`, one unit.
-void append_units(std::vector<double>& units, const Run& run, const MetricKey& key, const std::vector<double>& samples,
-                  bool by_blocks);
+// The per-block values themselves are RunMetricSummary::block_values (analysis/compare_metrics).
 
 // Records `u` on the comparison: units, their counts, the warnings, and method block_level_welch when
 // the blocks are the units.

@@ -11,12 +11,23 @@
 namespace podperf {
 
 void write_file_atomically(const std::string& path, const std::string& text) {
+  write_file_atomically(path, [&text](std::ostream& file) { file << text; });
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   namespace fs = std::filesystem;
   const std::string tmp = path + ".tmp";
   {
     std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
     if (!file) throw RuntimeFailure(fmt::format("{}: cannot open for writing", tmp));
-    file << text;
+    try {
+      write(file);
+    } catch (...) {
+      file.close();
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      throw;
+    }
     file.flush();
     if (!file) throw RuntimeFailure(fmt::format("{}: write failed", tmp));
   }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include "analysis/compare.hpp"
@@ -58,11 +59,22 @@ void sides(const CompareOptions& o, std::vector<std::string>& before, std::vecto
   after = {o.after};
 }
 
-std::vector<Run> read_side(const std::vector<std::string>& args, std::vector<std::string>& paths) {
+// Reads the runs of one side one at a time: each gets the topology (if any), is summarized into
+// `comparison` and loses its pairs and collectives before the next is read, so a side of runs of
+// thousands of nodes needs the memory of one run, not of all of them. What is kept (nodes, options,
+// findings, filesystem) is what the comparability and replicate checks read.
+std::vector<Run> read_side(const std::vector<std::string>& args, std::vector<std::string>& paths,
+                           const Topology* topology, RunComparison& comparison, bool before) {
   std::vector<Run> runs;
+  runs.reserve(args.size());
   for (const std::string& a : args) {
     paths.push_back(resolve_run_json(a));
     runs.push_back(read_run_json(paths.back()));
+    Run& run = runs.back();
+    if (topology != nullptr) apply_topology(run, *topology);
+    before ? comparison.add_before(run) : comparison.add_after(run);
+    std::vector<PairResult>().swap(run.pairs);
+    std::vector<CollectiveResult>().swap(run.collectives);
   }
   std::string why = replicate_mismatch(runs, paths);
   if (why.empty()) why = blocks_mismatch(runs, paths);  // analysis/compare_units
@@ -82,22 +94,20 @@ int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream
     if (o.allowance_percent >= 0.0) settings.single_run_allowance_percent = o.allowance_percent;
     std::vector<std::string> before_args, after_args, before_paths, after_paths;
     sides(o, before_args, after_args);
-    std::vector<Run> before = read_side(before_args, before_paths);
-    std::vector<Run> after = read_side(after_args, after_paths);
-    if (!o.topology.empty()) {
-      // Read before comparing anything: a bad file is exit 2 naming it. Every run gets the same topology.
-      const Topology topology = load_topology(o.topology, o.topology_format);
-      for (Run& r : before) apply_topology(r, topology);
-      for (Run& r : after) apply_topology(r, topology);
-    }
-    Comparison c = compare_runs(before, after, settings);
+    // Read before any run: a bad file is exit 2 naming it. Every run gets the same topology.
+    std::optional<Topology> topology;
+    if (!o.topology.empty()) topology = load_topology(o.topology, o.topology_format);
+    const Topology* t = topology ? &*topology : nullptr;
+    RunComparison comparison(settings);
+    const std::vector<Run> before = read_side(before_args, before_paths, t, comparison, true);
+    const std::vector<Run> after = read_side(after_args, after_paths, t, comparison, false);
+    Comparison c = comparison.finish();
     c.before_source = text::join(before_paths, ", ");
     c.after_source = text::join(after_paths, ", ");
     if (o.json) {
-      nlohmann::json j = comparison_json(c);
-      j["fail_on_percent"] = o.fail_on_percent;
-      j["regressed"] = regressed_beyond(c, o.fail_on_percent);
-      out << j.dump(2) << "\n";
+      const nlohmann::json extra = {{"fail_on_percent", o.fail_on_percent},
+                                    {"regressed", regressed_beyond(c, o.fail_on_percent)}};
+      write_comparison_json(c, extra, out);
     } else {
       out << comparison_text(c, o.fail_on_percent);
     }

@@ -53,15 +53,16 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
       apply_topology(run, load_topology(options.topology, options.topology_format));
       analyze_topology(run, load_thresholds("").topology);
     }
-    const std::string text = render_report(run, options.format);
+    // Written as rendered (csv a piece at a time), never the whole text of a run of millions of pairs
+    // beside the run in memory. An unknown format is refused before anything is written.
+    const std::string file_name = report_file_name(options.format);
     if (options.out == "-") {
-      out << text;
+      write_report(run, options.format, out);
       out.flush();
       return kExitOk;
     }
-    const fs::path target =
-        options.out.empty() ? run_json.parent_path() / report_file_name(options.format) : fs::path(options.out);
-    write_file_atomically(target.string(), text);
+    const fs::path target = options.out.empty() ? run_json.parent_path() / file_name : fs::path(options.out);
+    write_file_atomically(target.string(), [&](std::ostream& file) { write_report(run, options.format, file); });
     err << "podperf: wrote " << target.string() << "\n";
     return kExitOk;
   });

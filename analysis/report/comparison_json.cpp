@@ -1,45 +1,54 @@
-// The machine projection of a comparison (podperf compare --json). Floor: the printers' wing
-// (analysis/report/); pure, local; throws nothing. Every number is the Comparison's.
+// The machine projection of a comparison (podperf compare --json), as one tree or written metric by
+// metric. Floor: the printers' wing (analysis/report/); pure, local; throws nothing but the stream's
+// errors. Every number is the Comparison's.
 #include "analysis/report/comparison_json.hpp"
 
+#include <ostream>
+#include <string>
+
+#include "analysis/chunks.hpp"
 #include "analysis/report/comparison_text.hpp"
 
 namespace podperf {
 
-nlohmann::json comparison_json(const Comparison& c) {
+nlohmann::json metric_comparison_json(const MetricComparison& m) {
   using nlohmann::json;
-  json metrics = json::array();
-  for (const MetricComparison& m : c.metrics) {
-    const MetricKey& k = m.key;
-    json key = {{"kind", k.kind}, {"quantity", k.quantity}};
-    if (!k.op.empty()) key["op"] = k.op;
-    if (!k.dtype.empty()) key["dtype"] = k.dtype;
-    if (k.kind == "pair" || k.kind == "collective" || k.kind == "topology_class") key["size_bytes"] = k.size_bytes;
-    if (k.kind == "collective") key["in_place"] = k.in_place;
-    if (!k.nodes.empty()) key["nodes"] = k.nodes;
-    if (!k.group.empty()) key["group"] = k.group;
-    if (!k.probe.empty()) key["probe"] = k.probe;
-    if (!k.node.empty()) key["node"] = k.node;
-    const bool tested = m.p_value >= 0.0;
-    metrics.push_back({{"key", key},
-                       {"name", m.name},
-                       {"unit", m.unit},
-                       {"higher_is_better", m.higher_is_better},
-                       {"before", m.before},
-                       {"after", m.after},
-                       {"change_percent", m.change_percent},
-                       {"ci_low_percent", tested ? json(m.ci_low_percent) : json(nullptr)},
-                       {"ci_high_percent", tested ? json(m.ci_high_percent) : json(nullptr)},
-                       {"p_value", tested ? json(m.p_value) : json(nullptr)},
-                       {"p_adjusted", tested ? json(m.p_adjusted) : json(nullptr)},
-                       {"exact", m.exact},
-                       {"mde_percent", m.mde_percent},
-                       {"runs_before", m.runs_before},
-                       {"runs_after", m.runs_after},
-                       {"n_before", m.n_before},
-                       {"n_after", m.n_after},
-                       {"verdict", m.verdict}});
-  }
+  const MetricKey& k = m.key;
+  json key = {{"kind", k.kind}, {"quantity", k.quantity}};
+  if (!k.op.empty()) key["op"] = k.op;
+  if (!k.dtype.empty()) key["dtype"] = k.dtype;
+  if (k.kind == "pair" || k.kind == "collective" || k.kind == "topology_class") key["size_bytes"] = k.size_bytes;
+  if (k.kind == "collective") key["in_place"] = k.in_place;
+  if (!k.nodes.empty()) key["nodes"] = k.nodes;
+  if (!k.group.empty()) key["group"] = k.group;
+  if (!k.probe.empty()) key["probe"] = k.probe;
+  if (!k.node.empty()) key["node"] = k.node;
+  const bool tested = m.p_value >= 0.0;
+  return {{"key", key},
+          {"name", m.name},
+          {"unit", m.unit},
+          {"higher_is_better", m.higher_is_better},
+          {"before", m.before},
+          {"after", m.after},
+          {"change_percent", m.change_percent},
+          {"ci_low_percent", tested ? json(m.ci_low_percent) : json(nullptr)},
+          {"ci_high_percent", tested ? json(m.ci_high_percent) : json(nullptr)},
+          {"p_value", tested ? json(m.p_value) : json(nullptr)},
+          {"p_adjusted", tested ? json(m.p_adjusted) : json(nullptr)},
+          {"exact", m.exact},
+          {"mde_percent", m.mde_percent},
+          {"runs_before", m.runs_before},
+          {"runs_after", m.runs_after},
+          {"n_before", m.n_before},
+          {"n_after", m.n_after},
+          {"verdict", m.verdict}};
+}
+
+namespace {
+
+// Everything but the metrics (an empty array in their place).
+nlohmann::json comparison_json_head(const Comparison& c) {
+  using nlohmann::json;
   json notes = json::array();
   for (const ComparabilityNote& n : c.comparability) {
     notes.push_back({{"what", n.what}, {"before", n.before}, {"after", n.after}});
@@ -72,9 +81,56 @@ nlohmann::json comparison_json(const Comparison& c) {
             {"only_before", s.only_before},
             {"only_after", s.only_after}}},
           {"comparability", notes},
-          {"metrics", metrics},
+          {"metrics", json::array()},
           {"only_before", c.only_before},
           {"only_after", c.only_after}};
+}
+
+}  // namespace
+
+nlohmann::json comparison_json(const Comparison& c) {
+  nlohmann::json j = comparison_json_head(c);
+  nlohmann::json& metrics = j["metrics"];
+  for (const MetricComparison& m : c.metrics) metrics.push_back(metric_comparison_json(m));
+  return j;
+}
+
+void write_comparison_json(const Comparison& c, const nlohmann::json& extra, std::ostream& out) {
+  nlohmann::json head = comparison_json_head(c);
+  for (const auto& [key, value] : extra.items()) head[key] = value;
+  const std::string text = head.dump(2);
+  // The top-level members are the only lines indented by exactly two spaces before a quote.
+  const std::string marker = "\n  \"metrics\": []";
+  const std::size_t at = text.find(marker);
+  if (at == std::string::npos || c.metrics.empty()) {
+    out << text << "\n";
+    return;
+  }
+  const std::size_t open = at + marker.size() - 1;  // the ']' of "[]"
+  out.write(text.data(), static_cast<std::streamsize>(open));
+  // Each metric as nlohmann writes it inside the tree: its lines shifted by the array's 4 spaces.
+  constexpr std::size_t kBlock = 65536;
+  std::vector<std::string> texts;
+  for (std::size_t first = 0; first < c.metrics.size(); first += kBlock) {
+    const std::size_t count = std::min(kBlock, c.metrics.size() - first);
+    texts.assign(count, std::string());
+    in_chunks(count, analysis_threads(4 * count), [&](std::size_t, std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::string dumped = metric_comparison_json(c.metrics[first + i]).dump(2);
+        std::string& t = texts[i];
+        t.reserve(dumped.size() + 256);
+        t += first + i == 0 ? "\n    " : ",\n    ";
+        for (char ch : dumped) {
+          t += ch;
+          if (ch == '\n') t += "    ";
+        }
+      }
+    });
+    for (const std::string& t : texts) out << t;
+  }
+  out << "\n  ";
+  out.write(text.data() + open, static_cast<std::streamsize>(text.size() - open));
+  out << "\n";
 }
 
 }  // namespace podperf

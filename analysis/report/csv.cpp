@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iterator>
+#include <ostream>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
@@ -141,8 +142,17 @@ std::string csv_field(const std::string& text) {
   return out + "\"";
 }
 
-std::string render_csv(const Run& run) {
-  std::string out;
+namespace {
+
+// The rows of `run` appended to `out`; with a `sink`, `out` goes to it whenever it passes 1 MiB (and
+// at the end), so the whole table is never in memory.
+void csv_rows(const Run& run, std::string& out, std::ostream* sink) {
+  constexpr std::size_t kFlushBytes = 1 << 20;
+  const auto flush = [&](bool last) {
+    if (sink == nullptr || (!last && out.size() < kFlushBytes)) return;
+    sink->write(out.data(), static_cast<std::streamsize>(out.size()));
+    out.clear();
+  };
   bool first = true;
   for (const std::string& c : csv_columns()) {
     out += (first ? "" : ",") + c;
@@ -184,6 +194,7 @@ std::string render_csv(const Run& run) {
     if (!p.retest_samples_s.empty()) row.num("retest_busbw_gbps", p.retest_busbw_gbps);
     row.integer("wrong", p.wrong).set("status", p.status).set("error", p.error);
     row.write(out, extra);
+    flush(false);
   }
   set_extra("");
   for (const CollectiveResult& r : run.collectives) {
@@ -196,6 +207,7 @@ std::string render_csv(const Run& run) {
     row.num("algbw_gbps", r.algbw_gbps).num("busbw_gbps", r.busbw_gbps);
     row.integer("wrong", r.wrong).set("status", r.status).set("error", r.error);
     row.write(out, extra);
+    flush(false);
   }
   for (const FsProbeResult& p : run.fs.probes) {
     const auto probe_row = [&run, &p, &row]() -> Row& {
@@ -224,7 +236,20 @@ std::string render_csv(const Run& run) {
       row.write(out, extra);
     }
   }
+  flush(true);
+}
+
+}  // namespace
+
+std::string render_csv(const Run& run) {
+  std::string out;
+  csv_rows(run, out, nullptr);
   return out;
+}
+
+void write_csv(const Run& run, std::ostream& sink) {
+  std::string out;
+  csv_rows(run, out, &sink);
 }
 
 }  // namespace podperf

@@ -7,6 +7,7 @@
 //   fs_rank     one per rank of each filesystem probe (what that rank moved, its latency)
 // Columns that do not apply to a kind are empty. Numbers are the Run's own, printed in their
 // shortest exact form (no rounding); the writer computes none.
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 namespace podperf {
 
 std::string render_csv(const Run& run);
+// The same bytes written to `out` a piece at a time (never the whole table in memory).
+void write_csv(const Run& run, std::ostream& out);
 
 // The header's column names, in order. A run from the modelled fabric (--backend sim) adds one more
 // at the end, "simulated", true on every row.

@@ -11,10 +11,11 @@
 #include <exception>
 #include <filesystem>
 #include <optional>
+#include <ostream>
 
+#include "analysis/accept_profiles.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
-#include "analysis/accept_profiles.hpp"
 #include "analysis/report/csv.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/junit.hpp"
@@ -29,21 +30,20 @@ namespace {
 // profile and the SKU of its instance type (as `podperf accept --from RUN` would), in memory only.
 std::string render_junit_of_run(const Run& run) {
   if (!run.verdict.status.empty()) return render_junit(run);
-  Run judged = run;
-  const std::optional<Sku> sku = choose_sku(judged, std::nullopt);
-  judged.verdict = judge(judged, load_profile("quick"), sku ? &*sku : nullptr);
-  return render_junit(judged);
+  // Judged beside the run, not on a copy of it (a copy of a run of millions of pairs is gigabytes).
+  const std::optional<Sku> sku = choose_sku(run, std::nullopt);
+  return render_junit(run, judge(run, load_profile("quick"), sku ? &*sku : nullptr));
 }
 
 // One row per format: {name, file name, help note, render, written after every run}.
 constexpr std::array kFormats{
-    ReportFormat{"html", "report.html", "", render_html, true},
-    ReportFormat{"md", "report.md", "", render_markdown, true},
-    ReportFormat{"csv", "report.csv", "", render_csv, false},
+    ReportFormat{"html", "report.html", "", render_html, true, nullptr},
+    ReportFormat{"md", "report.md", "", render_markdown, true, nullptr},
+    ReportFormat{"csv", "report.csv", "", render_csv, false, write_csv},
     ReportFormat{"junit", "junit.xml",
                  "the acceptance verdict as JUnit XML; a run podperf accept never judged is judged with the quick "
                  "profile",
-                 render_junit_of_run, false},
+                 render_junit_of_run, false, nullptr},
 };
 
 // "html, md, csv or junit".
@@ -91,6 +91,15 @@ std::string report_formats_help() {
 
 std::string render_report(const Run& run, const std::string& format) {
   return require_format(format).render(run);
+}
+
+void write_report(const Run& run, const std::string& format, std::ostream& out) {
+  const ReportFormat& row = require_format(format);
+  if (row.write != nullptr) {
+    row.write(run, out);
+  } else {
+    out << row.render(run);
+  }
 }
 
 std::string report_file_name(const std::string& format) {

@@ -6,6 +6,7 @@
 // CLI's list and check of formats. A new format is one file (its renderer in analysis/report/) and one
 // row here. Floor: the printers' wing (analysis/report/); local. render_report throws UsageError for a
 // name not in the table; write_reports never throws.
+#include <iosfwd>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,6 +22,9 @@ struct ReportFormat {
   std::string_view help;       // said after the name in --help ("" for none)
   std::string (*render)(const Run& run);
   bool after_every_run;  // write_reports writes it at the end of every measuring command
+  // The same bytes as render, written to a stream a piece at a time (formats of one row per pair, so
+  // that podperf report never holds the whole text); nullptr: render only.
+  void (*write)(const Run& run, std::ostream& out);
 };
 
 // Every format, in the order --help lists them.
@@ -38,6 +42,8 @@ std::string report_formats_help();
 // The report of `run` in `format`. Throws UsageError ("--format pdf: expected html, md, csv or junit")
 // for a name not in the table.
 std::string render_report(const Run& run, const std::string& format);
+// The same bytes written to `out`, a piece at a time where the format can (csv). Throws as render_report.
+void write_report(const Run& run, const std::string& format, std::ostream& out);
 
 // The file name of `format` ("report.html", "report.md", "report.csv", "junit.xml"). Throws UsageError
 // as render_report does for a name not in the table.

@@ -38,7 +38,10 @@ std::string xml_escape(const std::string& text) {
 }
 
 std::string render_junit(const Run& run) {
-  const Verdict& v = run.verdict;
+  return render_junit(run, run.verdict);
+}
+
+std::string render_junit(const Run& run, const Verdict& v) {
   int failures = 0;
   int skipped = 0;
   for (const VerdictCheck& c : v.checks) {

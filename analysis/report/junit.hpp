@@ -13,6 +13,8 @@ namespace podperf {
 // <system-out>; SKIP -> <skipped message="detail"/>; PASS -> the detail in <system-out>. Text is
 // XML-escaped; no timestamps or durations, so the output depends only on the verdict.
 std::string render_junit(const Run& run);
+// The same with `verdict` in place of run.verdict (a verdict judged in memory, without copying the run).
+std::string render_junit(const Run& run, const Verdict& verdict);
 
 // &, <, >, " and ' escaped; control characters other than tab and newline become '?' (not allowed in
 // XML 1.0).
