@@ -55,7 +55,7 @@ class MetricTable {
   std::unordered_map<std::string, std::size_t> index_;
 };
 
-std::string node_label(const Run& run, int index) {
+std::string compared_node_label(const Run& run, int index) {
   for (const NodeInfo& n : run.nodes) {
     if (n.index == index) return n.label.empty() ? n.hostname : n.label;
   }
@@ -108,8 +108,8 @@ MetricTable collect_metrics(const Run& run) {
   MetricTable table;
   for (const PairResult& p : run.pairs) {
     if (p.status != "ok") continue;
-    std::string a = node_label(run, p.nodes[0]);
-    std::string b = node_label(run, p.nodes[1]);
+    std::string a = compared_node_label(run, p.nodes[0]);
+    std::string b = compared_node_label(run, p.nodes[1]);
     if (b < a) std::swap(a, b);
     MetricKey key = pair_busbw_key("pair", p);
     key.nodes = a + "<->" + b;
@@ -174,7 +174,7 @@ MetricTable collect_metrics(const Run& run) {
         key.kind = "fs_node";
         key.quantity = q.quantity;
         key.probe = probe.probe;
-        key.node = node_label(run, node);
+        key.node = compared_node_label(run, node);
         table.add(fmt::format("fs {} {} {} per rank", probe.probe, key.node, q.label), key, q.unit, q.higher_is_better,
                   samples);
       }

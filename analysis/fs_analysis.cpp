@@ -17,13 +17,11 @@
 namespace podperf {
 namespace {
 
-constexpr std::size_t kMinJudgedNodes = kFsMinJudgedNodes;
-
 bool measured(const FsRankResult& r) {
   return fs_rank_measured(r);
 }
 
-int severity(const std::string& status) {
+int status_severity(const std::string& status) {
   if (status == "error") return 2;
   if (status == "wrong") return 1;
   return 0;
@@ -92,7 +90,7 @@ void summarize_status(FsProbeResult& p) {
   p.error.clear();
   for (const FsRankResult& r : p.ranks) {
     const std::string status = r.status == "ok" && r.checksum_mismatches > 0 ? "wrong" : r.status;
-    if (severity(status) > severity(p.status)) p.status = status;
+    if (status_severity(status) > status_severity(p.status)) p.status = status;
     if (p.error.empty() && !r.error.empty()) p.error = r.error;
   }
 }
@@ -228,7 +226,7 @@ std::size_t judge_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes, co
     const double value = fs_node_metric(p, *n);
     n->ratio = b.value > 0.0 ? value / b.value : 0.0;
     const double gap = b.value - value;
-    n->flagged = judged.size() >= kMinJudgedNodes && resolved(*n) && value < b.value * (1.0 - t.threshold) &&
+    n->flagged = judged.size() >= kFsMinJudgedNodes && resolved(*n) && value < b.value * (1.0 - t.threshold) &&
                  gap > t.spread_factor * spread;
     if (slowest == nullptr || value < fs_node_metric(p, *slowest)) slowest = n;
   }
