@@ -18,13 +18,11 @@
 namespace podperf {
 namespace {
 
-constexpr std::size_t kMinJudgedNodes = kFsMinJudgedNodes;
-
 bool measured(const FsRankResult& r) {
   return fs_rank_measured(r);
 }
 
-int severity(const std::string& status) {
+int status_severity(const std::string& status) {
   if (status == "error") return 2;
   if (status == "wrong") return 1;
   return 0;
@@ -93,7 +91,7 @@ void summarize_status(FsProbeResult& p) {
   p.error.clear();
   for (const FsRankResult& r : p.ranks) {
     const std::string status = r.status == "ok" && r.checksum_mismatches > 0 ? "wrong" : r.status;
-    if (severity(status) > severity(p.status)) p.status = status;
+    if (status_severity(status) > status_severity(p.status)) p.status = status;
     if (p.error.empty() && !r.error.empty()) p.error = r.error;
   }
 }
@@ -229,7 +227,7 @@ std::size_t judge_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes, co
     n->ratio = b.value > 0.0 ? value / b.value : 0.0;
     const double gap = b.value - value;
     const bool slow =
-        judged.size() >= kMinJudgedNodes && value < b.value * (1.0 - t.threshold) && gap > t.spread_factor * spread;
+        judged.size() >= kFsMinJudgedNodes && value < b.value * (1.0 - t.threshold) && gap > t.spread_factor * spread;
     n->flagged = slow && resolved(*n);
     if (slow && !n->flagged) {
       unresolved.push_back(fmt::format("{}: {} {:+.0f} ms of the median node's {:.3f} s (resolves {:.0f} ms)", p.probe,

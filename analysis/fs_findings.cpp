@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::size_t kMinJudgedNodes = kFsMinJudgedNodes;
 
-bool measured(const FsRankResult& r) {
+bool rank_measured(const FsRankResult& r) {
   return fs_rank_measured(r);
 }
 
@@ -110,7 +110,7 @@ void add_cache_finding(const Run& run, const FsProbeResult& p, const FsThreshold
   if (!(fs_probe_reads(p.probe) && p.cached_fraction_max > t.cache_warn_fraction)) return;
   const FsRankResult* worst = nullptr;
   for (const FsRankResult& r : p.ranks) {
-    if (measured(r) && (worst == nullptr || r.cached_fraction > worst->cached_fraction)) worst = &r;
+    if (rank_measured(r) && (worst == nullptr || r.cached_fraction > worst->cached_fraction)) worst = &r;
   }
   Finding f = fs_finding(Tag::kConcern, "fs.cache", host_of(run.nodes, worst->node));
   f.observed = fmt::format("{}: {:.0f}% of the file rank {} read was in its host's page cache before reading", p.probe,

@@ -26,7 +26,7 @@ constexpr std::array<char, 8> kMagic{'P', 'O', 'D', 'P', 'A', 'I', 'R', '1'};
 constexpr std::uint32_t kVersion = 1;
 constexpr std::size_t kHeaderBytes = 48;
 constexpr std::size_t kRecordBytes = 152;
-constexpr std::size_t kPieceBytes = 1 << 20;
+constexpr std::size_t kPairsPieceBytes = 1 << 20;
 
 template <typename T>
 void put(char* at, T value) {
@@ -100,7 +100,7 @@ class FileReader {
 
  private:
   void fill() {
-    buffer_.resize(kPieceBytes);
+    buffer_.resize(kPairsPieceBytes);
     for (;;) {
       const ssize_t got = ::pread(fd_, buffer_.data(), buffer_.size(), static_cast<off_t>(offset_));
       if (got > 0) {
@@ -224,7 +224,7 @@ void write_pairs_file(const std::vector<PairResult>& pairs, const std::function<
     out += *s;
   }
   const auto flush = [&](bool always) {
-    if (always || out.size() >= kPieceBytes) {
+    if (always || out.size() >= kPairsPieceBytes) {
       sink(out);
       out.clear();
     }

@@ -13,7 +13,7 @@
 namespace podperf {
 namespace {
 
-constexpr std::string_view kPrefix = "skus/";
+constexpr std::string_view kSkuPrefix = "skus/";
 
 }  // namespace
 
@@ -73,17 +73,19 @@ Sku parse_sku(std::string_view toml_text, const std::string& source) {
   return out;
 }
 
-std::vector<std::string> builtin_skus() { return embedded_config_names(kPrefix); }
+std::vector<std::string> builtin_skus() {
+  return embedded_config_names(kSkuPrefix);
+}
 
 Sku load_sku(const std::string& name_or_file) {
   std::string source;
-  const std::string text = named_config_text(name_or_file, kPrefix, "SKU", source);
+  const std::string text = named_config_text(name_or_file, kSkuPrefix, "SKU", source);
   return parse_sku(text, source);
 }
 
 std::optional<Sku> builtin_sku_for(const std::string& instance_type) {
   if (instance_type.empty() || is_config_path(instance_type)) return std::nullopt;
-  const std::string embedded = fmt::format("{}{}.toml", kPrefix, instance_type);
+  const std::string embedded = fmt::format("{}{}.toml", kSkuPrefix, instance_type);
   if (!embedded_configs().contains(embedded)) return std::nullopt;
   return load_sku(instance_type);
 }

@@ -61,7 +61,7 @@ int split_level(const std::vector<std::vector<int>>& ids, int a, int b) {
 }
 
 // The median (mean of the two middle values for an even count), reordering `values`.
-double median_in_place(std::vector<double>& values) {
+double busbw_median_in_place(std::vector<double>& values) {
   if (values.empty()) return 0.0;
   const std::size_t mid = values.size() / 2;
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
@@ -161,7 +161,7 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
   const auto minimum = static_cast<std::size_t>(std::max(min_pairs, 1));
   if (same_leaf != busbw.end() && same_leaf->second.size() >= minimum) {
     cmp.reference = "same leaf";
-    cmp.reference_gbps = median_in_place(same_leaf->second);
+    cmp.reference_gbps = busbw_median_in_place(same_leaf->second);
     cmp.reference_pairs = same_leaf->second.size();
   } else {
     for (const SizeBaseline& b : run.baselines) {
@@ -182,7 +182,7 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
     c.level = level;
     c.name = topology_class_name(run, level);
     c.pairs = values.size();
-    c.median_busbw_gbps = median_in_place(values);
+    c.median_busbw_gbps = busbw_median_in_place(values);
     if (cmp.reference_gbps > 0.0 && level >= 0) c.ratio = c.median_busbw_gbps / cmp.reference_gbps;
     c.judged = level >= 0 && level < leaf && !cmp.reference.empty() && c.pairs >= minimum;
     cmp.classes.push_back(std::move(c));

@@ -23,7 +23,7 @@ int severity(const std::string& status) {
   return 0;
 }
 
-std::string label_of(const Run& run, int node) {
+std::string verdict_label_of(const Run& run, int node) {
   if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return "?";
   return run.nodes[static_cast<std::size_t>(node)].label;
 }
@@ -36,7 +36,7 @@ double median_of(std::vector<double> values) {
 
 std::string join_labels(const Run& run, const std::set<int>& nodes) {
   std::vector<std::string> out;
-  for (int n : nodes) out.push_back(label_of(run, n));
+  for (int n : nodes) out.push_back(verdict_label_of(run, n));
   return fmt::format("{}", fmt::join(out, ", "));
 }
 

@@ -35,8 +35,8 @@
 namespace podperf {
 namespace {
 
-constexpr int kResultTag = 4343;
-constexpr double kNonRootGraceS = 10.0;
+constexpr int kCollectiveResultTag = 4343;
+constexpr double kCollectiveNonRootGraceS = 10.0;
 constexpr std::uint64_t kCollectiveBlockSeed = 0;  // --repeat: the blocks' shuffles (recorded in run.json)
 
 struct CollectivePlan {
@@ -250,7 +250,7 @@ void run_op(CollectiveStage& st, const Op* op, DType dtype) {
   const DTypeInfo& type = dtype_info(dtype);
   const std::size_t ncases = st.plan.sizes.size() * 2;  // out-of-place and in-place per size
   const std::string what = fmt::format("{} {}", op->name, type.name);
-  st.watchdog.arm(root ? st.o.timeout_s : st.o.timeout_s + kNonRootGraceS, what);
+  st.watchdog.arm(root ? st.o.timeout_s : st.o.timeout_s + kCollectiveNonRootGraceS, what);
   std::vector<std::vector<double>> inbox;
   std::vector<MPI_Request> receives;
   if (root) {
@@ -259,7 +259,7 @@ void run_op(CollectiveStage& st, const Op* op, DType dtype) {
     receives.resize(st.plan.group_labels.size());
     for (std::size_t g = 0; g < inbox.size(); ++g) {
       PODPERF_CHECK_MPI(MPI_Irecv(inbox[g].data(), static_cast<int>(inbox[g].size()), MPI_DOUBLE,
-                                  st.plan.group_leaders[g], kResultTag, MPI_COMM_WORLD, &receives[g]));
+                                  st.plan.group_leaders[g], kCollectiveResultTag, MPI_COMM_WORLD, &receives[g]));
     }
   }
   std::unique_ptr<Group> group = st.backend.split(st.world, st.my_group, st.world.rank(), st.plan.sizes.back(), dtype);
@@ -267,8 +267,8 @@ void run_op(CollectiveStage& st, const Op* op, DType dtype) {
   std::vector<double> payload = encode_payload(measured, ncases, st.o.iters);
   MPI_Request send = MPI_REQUEST_NULL;
   if (group->comm().rank() == 0) {
-    PODPERF_CHECK_MPI(
-        MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kResultTag, MPI_COMM_WORLD, &send));
+    PODPERF_CHECK_MPI(MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_DOUBLE, 0, kCollectiveResultTag,
+                                MPI_COMM_WORLD, &send));
   }
   if (root) {
     PODPERF_CHECK_MPI(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE));

@@ -2,8 +2,8 @@
 #
 # - PODPERF_UNITY_BUILD (ON): every target compiles its sources in batches of
 #   PODPERF_UNITY_BATCH_SIZE files (CMAKE_UNITY_BUILD), so the template-heavy third-party headers are
-#   parsed and instantiated once per batch instead of once per file. A source that cannot share a
-#   batch (a clash of file-local names) is listed in PODPERF_UNITY_SKIP_SOURCES below.
+#   parsed and instantiated once per batch instead of once per file. File-local names must not clash
+#   within a target (below).
 # - PODPERF_PCH (ON): nlohmann/json, fmt, CLI11 and toml++ are precompiled once per target
 #   (podperf_precompile_headers). ccache caches such objects only with
 #   CCACHE_SLOPPINESS=pch_defines,time_macros (scripts/build.sh sets it).
@@ -20,29 +20,26 @@ endif()
 
 # The unit tests are not batched (tests/unit/CMakeLists.txt): their file-local fixtures and helpers
 # (TempDir, error_of, kDir, ...) clash across files too often for a list to keep up.
-# Sources that define a file-local name (anonymous namespace, static) that another source of their
-# target also defines or a header declares: each compiles on its own. A new clash is a compile error
-# naming both files (redefinition, ambiguous call): rename the file-local name or list the file here.
-set(PODPERF_UNITY_SKIP_SOURCES
-  analysis/compare.cpp analysis/compare_settings.cpp analysis/fs_findings.cpp analysis/hostlist.cpp
-  analysis/logs/triage_transport.cpp analysis/logs/triage_watchdog.cpp analysis/nccl_log_findings.cpp
-  analysis/pair_flags.cpp analysis/report/collective_table.cpp analysis/report/common.cpp
-  analysis/report/compare_html.cpp analysis/report/findings_table.cpp analysis/report/fs_text.cpp
-  analysis/report/html.cpp analysis/report/junit.cpp analysis/report/markdown.cpp
-  analysis/report/summary_text.cpp analysis/report/svg.cpp analysis/report/triage_report.cpp
-  analysis/report/verdict_text.cpp analysis/run_json_pairs_file.cpp analysis/sku.cpp
-  analysis/topology_analysis.cpp analysis/verdict.cpp bench/collective_command.cpp bench/fs/fs_stage.cpp
-  bench/node_map.cpp bench/pairs_command.cpp bench/pairs_run.cpp signals/kmsg.cpp signals/libfabric_probe.cpp
-  signals/nvml.cpp sweep/adaptive_flat.cpp sweep/sweep_points.cpp tests/perf/runner_overhead.cpp)
+#
+# Every other source shares a batch: within one batch all anonymous namespaces of a namespace are one
+# namespace, so two sources of a target must not define the same file-local name (anonymous namespace
+# or `static`: function with the same parameters, type, constant, alias). Overloads with different
+# parameters are fine. A new clash is a compile error in Unity/unity_N_cxx.cxx naming both
+# definitions ("redefinition of", "conflicting declaration", "ambiguating new declaration", "call of
+# overloaded ... is ambiguous"). Fix it by renaming the newer file-local name after what it is
+# (kSkuPrefix, not kPrefix; verdict_label_of, not label_of) or, where the two are the same thing,
+# by sharing one definition from a header. Listing a source here (it then compiles alone, at 4-9 CPU
+# seconds each, most of it the precompiled headers' templates instantiated again) is the last resort.
+# -DPODPERF_UNITY_BUILD=OFF builds every source alone, as a check that each includes what it uses.
+set(PODPERF_UNITY_SKIP_SOURCES tests/perf/runner_overhead.cpp)
 
 # Applied once every target exists (the top-level CMakeLists.txt calls it last).
 function(podperf_apply_unity_skips)
   foreach(source IN LISTS PODPERF_UNITY_SKIP_SOURCES)
     get_filename_component(dir ${source} DIRECTORY)
-    if(dir MATCHES "^tests/")
-      if(NOT PODPERF_BUILD_TESTS)
-        continue()  # tests/ not configured (a bare machine's build): no such directory scope
-      endif()
+    if(dir MATCHES "^tests/" AND NOT PODPERF_BUILD_TESTS)
+      continue()  # no tests/ directory configured (-DPODPERF_BUILD_TESTS=OFF)
+    elseif(dir MATCHES "^tests/")
       set(scope DIRECTORY ${PROJECT_SOURCE_DIR}/${dir})
     else()
       set(scope DIRECTORY ${PROJECT_SOURCE_DIR})

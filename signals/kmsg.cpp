@@ -29,7 +29,9 @@ using text::is_space;
 using text::to_number;
 using text::trim;
 
-std::string clean(string_view s) { return text::printable(s, kMaxText, true); }
+std::string kmsg_printable(string_view s) {
+  return text::printable(s, kMaxText, true);
+}
 
 // The catalog. Meanings and actions are FIELD-NOTES section 4 (NVIDIA "Analyzing Xid catalog"); the
 // codes only listed there as "Azure watches" carry no description of their own.
@@ -165,10 +167,10 @@ std::optional<XidEvent> parse_xid_message(string_view message) {
           XidEvent e;
           e.sxid = sxid;
           e.code = code;
-          e.pci = clean(pci);
+          e.pci = kmsg_printable(pci);
           rest.remove_prefix(n);
           while (!rest.empty() && (rest.front() == ',' || is_space(rest.front()))) rest.remove_prefix(1);
-          e.text = clean(rest);
+          e.text = kmsg_printable(rest);
           return e;
         }
       }

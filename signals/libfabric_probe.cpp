@@ -11,8 +11,8 @@
 #include <set>
 #include <string_view>
 
-#include "signals/dl_library.hpp"
 #include "analysis/text.hpp"
+#include "signals/dl_library.hpp"
 
 namespace podperf {
 namespace {
@@ -23,7 +23,7 @@ using GetinfoFn = int (*)(std::uint32_t, const char*, const char*, std::uint64_t
 using FreeinfoFn = void (*)(struct fi_info*);
 using StrerrorFn = const char* (*)(int);
 
-std::string clean(const char* s) {
+std::string clean_text(const char* s) {
   return text::printable(s, 120, false);
 }
 
@@ -65,7 +65,7 @@ LibfabricRead read_libfabric(const std::string& library_path) {
   r.info.getinfo_rc = rc;
   if (rc != 0 && rc != -FI_ENODATA) {
     const char* e = strerror_fn != nullptr ? strerror_fn(-rc) : nullptr;
-    r.why = "fi_getinfo: " + (e != nullptr ? clean(e) : std::string("error")) + " (" + std::to_string(rc) + ")";
+    r.why = "fi_getinfo: " + (e != nullptr ? clean_text(e) : std::string("error")) + " (" + std::to_string(rc) + ")";
     if (list != nullptr) freeinfo(list);
     return r;
   }
@@ -74,7 +74,7 @@ LibfabricRead read_libfabric(const std::string& library_path) {
   std::size_t seen = 0;
   for (const struct fi_info* i = list; i != nullptr && seen < kMaxInfos; i = i->next, ++seen) {
     if (i->fabric_attr != nullptr && i->fabric_attr->prov_name != nullptr)
-      names.insert(clean(i->fabric_attr->prov_name));
+      names.insert(clean_text(i->fabric_attr->prov_name));
   }
   if (list != nullptr) freeinfo(list);
   r.info.providers.assign(names.begin(), names.end());

@@ -23,7 +23,7 @@ long long number_after(const std::string& s, std::string_view key) {
   return n > 0 ? v : -1;
 }
 
-constexpr std::string_view kFlightRecorder =
+constexpr std::string_view kWatchdogFlightRecorder =
     "rerun with TORCH_NCCL_TRACE_BUFFER_SIZE=2000 TORCH_NCCL_DUMP_ON_TIMEOUT=1 and NCCL_DEBUG=INFO on every rank, "
     "then compare the dumps with torchfrtrace";
 
@@ -75,7 +75,7 @@ void watchdog_findings(const std::map<std::string, WatchdogSeen>& timeouts, std:
   f.priority = 0;
   f.first_order = order;
   f.occurrences = timeouts.size();
-  f.next_step = std::string(kFlightRecorder);
+  f.next_step = std::string(kWatchdogFlightRecorder);
   f.evidence = evidence;
   if (by_position.size() > 1) {
     f.check = "pytorch.desync";
@@ -99,7 +99,7 @@ void watchdog_findings(const std::map<std::string, WatchdogSeen>& timeouts, std:
     l.check = "pytorch.watchdog_late";
     l.cause = "the watchdog fired long after its timeout (" + text::join(late, "; ") +
               "): the watchdog thread itself was blocked (a stuck CUDA call or a held lock)";
-    l.next_step = "py-spy dump --pid <pid> on a hung rank; " + std::string(kFlightRecorder);
+    l.next_step = "py-spy dump --pid <pid> on a hung rank; " + std::string(kWatchdogFlightRecorder);
     l.cause_rank = 25;
     l.first_order = order;
     l.occurrences = late.size();
@@ -134,7 +134,7 @@ TriageFinding fr_finding(const char* check, const char* tag, int priority, int r
   f.check = check;
   f.cause_rank = rank;
   f.cause = std::move(cause);
-  f.next_step = std::string(kFlightRecorder);
+  f.next_step = std::string(kWatchdogFlightRecorder);
   f.first_order = SIZE_MAX;
   for (const FlightRecorderRank* r : shown) {
     ++f.occurrences;

@@ -7,14 +7,10 @@
 #include <tuple>
 
 #include "analysis/report/findings_text.hpp"
+#include "analysis/report/format_append.hpp"
 
 namespace podperf {
 namespace {
-
-template <typename... Args>
-void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 std::string redop(const std::string& op) {
   return op == "all_reduce" || op == "reduce" || op == "reduce_scatter" ? "sum" : "none";

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "analysis/report/comparison_text.hpp"
+#include "analysis/report/format_append.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/svg.hpp"
 #include "analysis/units.hpp"
@@ -16,11 +17,6 @@ namespace podperf {
 namespace {
 
 using svg::escape;
-
-template <typename... Args>
-void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 constexpr const char* kCompareStyle = R"(.tag-slower { color: #c62828; font-weight: bold; }
 .tag-faster { color: #2e7d32; font-weight: bold; }

@@ -6,15 +6,11 @@
 #include <iterator>
 
 #include "analysis/fs_analysis.hpp"
+#include "analysis/report/format_append.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
 namespace {
-
-template <typename... Args>
-void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 // 1.5 GiB, 320 MiB, 12 KiB: free space and needs, for people.
 std::string human_bytes(std::uint64_t bytes) {

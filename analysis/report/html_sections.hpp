@@ -9,15 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "analysis/report/format_append.hpp"
 #include "analysis/report/svg.hpp"
 #include "analysis/run.hpp"
 
 namespace podperf::html {
 
-template <typename... Args>
-void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
+using podperf::append;  // analysis/report/format_append.hpp
 
 // <td>text</td>, escaped.
 inline std::string cell(const std::string& text) {

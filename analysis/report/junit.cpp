@@ -5,16 +5,9 @@
 #include <iterator>
 
 #include "analysis/report/common.hpp"
+#include "analysis/report/format_append.hpp"
 
 namespace podperf {
-namespace {
-
-template <typename... Args>
-void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
-
-}  // namespace
 
 std::string xml_escape(const std::string& text) {
   std::string out;

@@ -8,16 +8,12 @@
 
 #include "analysis/fs_analysis.hpp"
 #include "analysis/report/common.hpp"
+#include "analysis/report/format_append.hpp"
 #include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
 
 namespace podperf {
 namespace {
-
-template <typename... Args>
-void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 
 constexpr std::size_t kTopFindings = 10;
 
@@ -81,7 +77,7 @@ void render_key_numbers(const Run& run, std::string& out) {
   for (const std::string& l : lines) append(out, "- {}\n", l);
 }
 
-int tag_rank(Tag t) {
+int markdown_tag_rank(Tag t) {
   return t == Tag::kConcern ? 0 : t == Tag::kInfo ? 1 : 2;
 }
 
@@ -180,8 +176,9 @@ std::string render_markdown(const Run& run) {
 
   std::vector<const Finding*> sorted;
   for (const Finding& f : run.findings) sorted.push_back(&f);
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const Finding* a, const Finding* b) { return tag_rank(a->tag) < tag_rank(b->tag); });
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Finding* a, const Finding* b) {
+    return markdown_tag_rank(a->tag) < markdown_tag_rank(b->tag);
+  });
   const auto concerns =
       std::count_if(sorted.begin(), sorted.end(), [](const Finding* f) { return f->tag == Tag::kConcern; });
   if (!sorted.empty()) {

@@ -8,6 +8,7 @@
 
 #include "analysis/report/common.hpp"
 #include "analysis/report/findings_text.hpp"
+#include "analysis/report/format_append.hpp"
 #include "analysis/report/fs_text.hpp"
 #include "analysis/topology_analysis.hpp"
 #include "analysis/units.hpp"
@@ -17,13 +18,9 @@ namespace {
 
 constexpr std::size_t kMaxMatrixNodes = 24;
 
-template <typename... Args>
-void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
 constexpr std::size_t kMaxListedPairs = 20;
 
-std::string label(const Run& run, int node) {
+std::string node_label_of(const Run& run, int node) {
   if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return "?";
   return run.nodes[static_cast<std::size_t>(node)].label;
 }
@@ -148,13 +145,13 @@ void render_pairs_outcome(const Run& run, std::string& out) {
     for (std::size_t i = 0; i < flagged.size() && i < kMaxListedPairs; ++i) {
       const PairResult& p = *flagged[i];
       if (p.status != "ok") {
-        append(out, "  {} <-> {} {} {}: {}{}\n", label(run, p.nodes[0]), label(run, p.nodes[1]),
+        append(out, "  {} <-> {} {} {}: {}{}\n", node_label_of(run, p.nodes[0]), node_label_of(run, p.nodes[1]),
                format_size(p.size_bytes), p.status, p.wrong > 0 ? fmt::format("{} wrong elements ", p.wrong) : "",
                p.error);
       } else {
         append(out, "  {} <-> {} {}: {:.3f} GB/s, {:.0f}% of baseline {:.3f} (noise ±{:.3f}){}\n",
-               label(run, p.nodes[0]), label(run, p.nodes[1]), format_size(p.size_bytes), p.busbw_gbps, p.ratio * 100.0,
-               p.baseline_gbps, p.noise_gbps,
+               node_label_of(run, p.nodes[0]), node_label_of(run, p.nodes[1]), format_size(p.size_bytes), p.busbw_gbps,
+               p.ratio * 100.0, p.baseline_gbps, p.noise_gbps,
                p.retest_samples_s.empty() ? "" : fmt::format("; retest {:.3f} GB/s confirms", p.retest_busbw_gbps));
         // What NCCL's log says about the two hosts (the Socket TCP fallback, no GDRDMA, ...).
         for (int node : p.nodes) {

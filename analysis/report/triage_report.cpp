@@ -27,11 +27,11 @@ std::string gdr(const logs::HostTransport& t) {
   return fmt::format("{}/{}", t.gdrdma_channels, t.net_channels);
 }
 
-struct Row {
+struct TransportRow {
   std::string host, net, provider, nics, gdr, pxn, intra, nvls, channels, nccl, driver, plugin;
 };
 
-Row row_of(const logs::HostTransport& t) {
+TransportRow row_of(const logs::HostTransport& t) {
   std::string nics = num_or_dash(t.nics_found);
   if (t.sku_efa_devices > 0) nics += fmt::format(" of {}", t.sku_efa_devices);
   if (!t.nic_indices.empty()) nics += " [" + ints(t.nic_indices) + "]";
@@ -97,7 +97,7 @@ std::string triage_text(const logs::TriageResult& r) {
     out += fmt::format("{:<24} {:<14} {:<9} {:<16} {:<7} {:<4} {:<22} {:<14} {:<5} {:<18} {:<7} {}\n", "host", "net",
                        "provider", "nics", "GDR", "PXN", "intra-node", "NVLS", "chan", "NCCL", "driver", "plugin");
     for (const logs::HostTransport& t : r.transport) {
-      const Row w = row_of(t);
+      const TransportRow w = row_of(t);
       out += fmt::format("{:<24} {:<14} {:<9} {:<16} {:<7} {:<4} {:<22} {:<14} {:<5} {:<18} {:<7} {}\n", w.host, w.net,
                          w.provider, w.nics, w.gdr, w.pxn, w.intra, w.nvls, w.channels, w.nccl, w.driver, w.plugin);
     }
@@ -127,7 +127,7 @@ std::string triage_markdown(const logs::TriageResult& r) {
         "### Transport per host\n\n| host | net | provider | nics | GDR | PXN | intra-node | NVLS | channels | NCCL | "
         "driver | plugin |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const logs::HostTransport& t : r.transport) {
-      const Row w = row_of(t);
+      const TransportRow w = row_of(t);
       out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", w.host, w.net, w.provider,
                          w.nics, w.gdr, w.pxn, w.intra, w.nvls, w.channels, w.nccl, w.driver, w.plugin);
     }

@@ -9,15 +9,9 @@
 #include <map>
 #include <set>
 
+#include "analysis/report/format_append.hpp"
+
 namespace podperf {
-namespace {
-
-template <typename... Args>
-void append(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
-  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
-}
-
-}  // namespace
 
 std::string render_drain_commands(const Run& run) {
   const Verdict& v = run.verdict;

@@ -31,7 +31,7 @@
 namespace podperf {
 namespace {
 
-constexpr double kNonRootGraceS = 10.0;
+constexpr double kFsNonRootGraceS = 10.0;
 constexpr double kProgressEveryS = 2.0;
 
 std::string node_label(const NodeMap& map, int rank) {
@@ -298,7 +298,7 @@ std::string run_one_probe(const Comm& world, const NodeMap& map, const FsPlan& p
                           Progress& overall, int done) {
   const bool root = world.rank() == 0;
   const std::string name(step.traits->name);
-  watchdog.arm(root ? timeout_s : timeout_s + kNonRootGraceS,
+  watchdog.arm(root ? timeout_s : timeout_s + kFsNonRootGraceS,
                root ? fmt::format("filesystem probe {}", name)
                     : fmt::format("filesystem probe {} on rank {}", name, world.rank()));
   if (root) recorder->begin_fs_probe(name);

@@ -4,7 +4,8 @@
 #   e.g. tests/perf/build_time.sh podperf -DPODPERF_UNITY_BUILD=OFF
 # Prints wall seconds, user+sys CPU seconds of the build's processes, and the load average before and
 # after (on a shared machine compare CPU seconds, not wall time). Configure is not timed. Measures and
-# never fails on a number; it is not a ctest test.
+# never fails on a number; it is not a ctest test. PODPERF_BUILD_TIME_LOG=FILE keeps the build's
+# .ninja_log (per-step start and end in ms) there, to see which objects cost what.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 target=${1:-podperf}
@@ -20,6 +21,7 @@ TIMEFORMAT='%U %S'
 cpu=$({ time cmake --build "$build" -j "${PODPERF_BUILD_JOBS:-2}" --target "$target" >"$build/build.log" 2>&1; } 2>&1) ||
   { tail -20 "$build/build.log"; exit 1; }
 end=$(date +%s.%N)
+[[ -z ${PODPERF_BUILD_TIME_LOG:-} ]] || cp "$build/.ninja_log" "$PODPERF_BUILD_TIME_LOG"
 steps=$(grep -c '^\[' "$build/build.log" || true)
 warnings=$(grep -c 'warning:' "$build/build.log" || true)
 awk -v w="$(echo "$end - $start" | bc)" -v c="$cpu" -v l0="$load_before" -v l1="$(cut -d' ' -f1 /proc/loadavg)" \
