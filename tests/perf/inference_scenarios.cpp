@@ -133,7 +133,7 @@ void lucky_run(const SimModel& model, int nodes, std::uint64_t seed, const Pairs
   };
   const SuspectsFn suspects = [&] { return retest_candidates(run, plan.thresholds.pairs); };
   drive_schedule(nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
-                 {step, suspects, nullptr, nullptr});
+                 {step, suspects, nullptr, nullptr, nullptr});
   judge_run(run, plan.thresholds);
   std::vector<double> values;
   for (const PairResult& p : run.pairs) values.push_back(p.busbw_gbps);
