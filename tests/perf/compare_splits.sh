@@ -1,36 +1,37 @@
 #!/usr/bin/env bash
 # Sourced by the compare benchmarks (compare_real_runs.sh, compare_cluster_runs.sh): counts how often
-# `podperf compare` exits 1 over random 3-against-3 splits of repeated runs. Measures only.
+# `podperf compare` exits 1 over random K-against-K splits of repeated runs (K: env SPLIT_K, default
+# 3). Measures only.
 #
 # compare_splits PODPERF WORK BEFORE_PREFIX AFTER_PREFIX N SPLITS SEED [COMPARE ARGS...]
-#   Runs WORK/<prefix><i> for i in 1..N on each side. Each split draws 3 runs of BEFORE_PREFIX and 3
-#   of AFTER_PREFIX (all 6 distinct when the prefixes are equal), from awk's generator seeded with
+#   Runs WORK/<prefix><i> for i in 1..N on each side. Each split draws K runs of BEFORE_PREFIX and K
+#   of AFTER_PREFIX (all 2K distinct when the prefixes are equal), from awk's generator seeded with
 #   SEED, and runs `podperf compare --before ... --after ... ARGS`. Prints "F of S" (F exits 1, S
 #   splits; an exit other than 0 or 1 is counted apart as errors) and, over the splits, the median
 #   of each comparison's median change across its metrics (from its --json): the size of the change.
 compare_splits() {
   local podperf=$1 work=$2 pb=$3 pa=$4 n=$5 splits=$6 seed=$7
   shift 7
-  local flagged=0 errors=0 done_=0 changes=() line b a rc json
-  if ((n < 3)) || { ((n < 6)) && [[ $pb == "$pa" ]]; }; then
-    echo "no splits: $n runs a side is too few (3 a side, 6 when both sides draw from the same runs)"
+  local k=${SPLIT_K:-3} flagged=0 errors=0 done_=0 changes=() line b a rc json
+  if ((n < k)) || { ((n < 2 * k)) && [[ $pb == "$pa" ]]; }; then
+    echo "no splits: $n runs a side is too few for $k against $k"
     return
   fi
   while read -r line; do
     read -r -a idx <<<"$line"
-    b=("$work/$pb${idx[0]}" "$work/$pb${idx[1]}" "$work/$pb${idx[2]}")
-    a=("$work/$pa${idx[3]}" "$work/$pa${idx[4]}" "$work/$pa${idx[5]}")
+    b=() a=()
+    for ((j = 0; j < k; j++)); do b+=("$work/$pb${idx[j]}"); a+=("$work/$pa${idx[k + j]}"); done
     json=$("$podperf" compare --before "${b[@]}" --after "${a[@]}" "$@" --json 2>/dev/null)
     rc=$?
     case $rc in 0) ;; 1) flagged=$((flagged + 1)) ;; *) errors=$((errors + 1)) ;; esac
     done_=$((done_ + 1))
     changes+=("$(jq -r '[.metrics[]? | .change_percent // empty] | sort | if length == 0 then 0 else .[length / 2 | floor] end' <<<"$json" 2>/dev/null || echo 0)")
-  done < <(awk -v n="$n" -v s="$splits" -v seed="$seed" -v same="$([[ $pb == "$pa" ]] && echo 1 || echo 0)" 'BEGIN {
+  done < <(awk -v n="$n" -v k="$k" -v s="$splits" -v seed="$seed" -v same="$([[ $pb == "$pa" ]] && echo 1 || echo 0)" 'BEGIN {
     srand(seed)
-    for (k = 0; k < s; k++) {
+    for (t = 0; t < s; t++) {
       delete used; line = ""
-      for (j = 0; j < 6; j++) {
-        do { i = 1 + int(rand() * n); key = (same || j < 3 ? "b" : "a") i } while (key in used)
+      for (j = 0; j < 2 * k; j++) {
+        do { i = 1 + int(rand() * n); key = (same || j < k ? "b" : "a") i } while (key in used)
         used[key] = 1; line = line " " i
       }
       print line
