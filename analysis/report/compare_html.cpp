@@ -56,7 +56,8 @@ std::string interval_text(const MetricComparison& m) {
   return fmt::format("[{:+.1f}%, {:+.1f}%]", m.ci_low_percent, m.ci_high_percent);
 }
 
-std::string tooltip(const MetricComparison& m, const CompareSettings& s) {
+// `units`: what one entry of runs_before/runs_after is, "runs" or "blocks" (Comparison::units).
+std::string tooltip(const MetricComparison& m, const CompareSettings& s, const char* units) {
   std::string t =
       fmt::format("{}: before {} -> after {}; change {:+.1f}%", m.name, format_metric_value(m.before, m.unit),
                   format_metric_value(m.after, m.unit), m.change_percent);
@@ -64,7 +65,7 @@ std::string tooltip(const MetricComparison& m, const CompareSettings& s) {
     t += fmt::format(", {:.0f}% interval {}; p adjusted {} (p {}{})", s.confidence * 100.0, interval_text(m),
                      format_p_value(m.p_adjusted), format_p_value(m.p_value), m.exact ? ", exact" : "");
   }
-  t += fmt::format("; runs {}/{}, n {}/{}; {}", m.runs_before.size(), m.runs_after.size(), m.n_before, m.n_after,
+  t += fmt::format("; {} {}/{}, n {}/{}; {}", units, m.runs_before.size(), m.runs_after.size(), m.n_before, m.n_after,
                    verdict_words(m, s));
   if (!m.higher_is_better) t += " (lower is better)";
   return t;
@@ -204,7 +205,7 @@ void render_comparability(const Comparison& c, std::string& out) {
   out += "</table>\n</section>\n";
 }
 
-svg::ChangeRow change_row(const MetricComparison& m, const CompareSettings& s) {
+svg::ChangeRow change_row(const MetricComparison& m, const CompareSettings& s, const char* units) {
   svg::ChangeRow r;
   r.label = row_label(m);
   r.change_percent = m.change_percent;
@@ -215,7 +216,7 @@ svg::ChangeRow change_row(const MetricComparison& m, const CompareSettings& s) {
   r.hollow = is_untested(m);
   r.css_class = is_untested(m) ? "untested" : m.verdict == "no_change" ? "no-change" : m.verdict;
   r.value_text = fmt::format("{:+.1f}%", m.change_percent);
-  r.tooltip = tooltip(m, s);
+  r.tooltip = tooltip(m, s, units);
   if (m.before > 0.0 && m.runs_before.size() + m.runs_after.size() > 2) {
     // Only with repeats: one run a side would draw its two points on the dot's two ends.
     for (double v : m.runs_before) r.before_points_percent.push_back(100.0 * (v / m.before - 1.0));
@@ -224,7 +225,7 @@ svg::ChangeRow change_row(const MetricComparison& m, const CompareSettings& s) {
   return r;
 }
 
-void render_chart(const Group& g, const CompareSettings& s, std::string& out) {
+void render_chart(const Group& g, const CompareSettings& s, const char* units, std::string& out) {
   std::vector<const MetricComparison*> rows = g.metrics;
   if (rows.size() > kMaxChartRows) {
     std::vector<const MetricComparison*> slower, faster, other;
@@ -255,7 +256,7 @@ void render_chart(const Group& g, const CompareSettings& s, std::string& out) {
   chart.band_percent = s.min_change_percent;
   chart.band_label =
       fmt::format("|change| < {:g}%: no change whatever the p value (--min-change)", s.min_change_percent);
-  for (const MetricComparison* m : rows) chart.rows.push_back(change_row(*m, s));
+  for (const MetricComparison* m : rows) chart.rows.push_back(change_row(*m, s, units));
   out += svg::change_chart(chart);
 }
 
@@ -272,7 +273,8 @@ void render_charts(const Comparison& c, std::string& out) {
          "IOPS and ops/s a negative change is slower; for latency a positive one. Hover a row for the medians, p "
          "value and sample counts.</p>\n",
          c.settings.confidence * 100.0);
-  for (const Group& g : groups_of(c)) render_chart(g, c.settings, out);
+  const char* units = c.units == "blocks" ? "blocks" : "runs";
+  for (const Group& g : groups_of(c)) render_chart(g, c.settings, units, out);
   out += "</section>\n";
 }
 

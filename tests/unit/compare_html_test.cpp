@@ -107,6 +107,10 @@ TEST(CompareHtml, IsSelfContainedWithTheSummaryFirstAndAChartPerGroup) {
   EXPECT_TRUE(has(html, "<h3 class=\"tag-slower\">Slower (3), largest first</h3>"));
   // Only layout: the same Comparison gives the same bytes; another --fail-on changes the summary only.
   EXPECT_EQ(html, render_compare_html(c, 10.0));
+  // When the units are blocks of one job (--repeat), the hover says blocks, not runs.
+  Comparison blocked = c;
+  blocked.units = "blocks";
+  EXPECT_TRUE(has(render_compare_html(blocked, 10.0), "; blocks 3/3, n 60/60; SLOWER</title>"));
   const std::string lenient = render_compare_html(c, 25.0);
   EXPECT_TRUE(
       has(lenient, "<section id=\"summary\" class=\"verdict warn\">\n<h2>No regression beyond 25% (--fail-on)"));
