@@ -40,10 +40,4 @@ done
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "healthy 3 vs 3: exit 1 in $(compare_splits "$PODPERF" "$WORK" h h "$N" "$SPLITS" "$SEED")"
 echo "healthy 3 vs loaded 3 (--fail-on 10): exit 1 in $(compare_splits "$PODPERF" "$WORK" h l "$N" "$SPLITS" "$SEED" --fail-on 10)"
-claims=0 pairs=0
-for i in $(seq 1 $((N - 1))); do
-  t=$("$PODPERF" compare "$WORK/h$i" "$WORK/h$((i + 1))" --json 2>/dev/null | jq '.summary.slower + .summary.faster')
-  claims=$((claims + ${t:-0}))
-  pairs=$((pairs + 1))
-done
-echo "healthy one vs one: $claims significance claims in $pairs comparisons"
+echo "healthy one vs one: $(single_run_claims "$PODPERF" "$WORK" h "$N")"

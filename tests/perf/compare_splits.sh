@@ -41,3 +41,17 @@ compare_splits() {
   median=$(printf '%s\n' "${changes[@]}" | sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.1f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
   echo "$flagged of $done_ (errors $errors; median change ${median:-?}%)"
 }
+
+# single_run_claims PODPERF WORK PREFIX N
+#   One run per side on consecutive runs WORK/<prefix>1..N (1 against 2, 2 against 3, ...): prints how many
+#   metrics were called slower or faster (one run per side must never claim significance) and in how many
+#   comparisons.
+single_run_claims() {
+  local podperf=$1 work=$2 p=$3 n=$4 claims=0 pairs=0 i t
+  for ((i = 1; i < n; i++)); do
+    t=$("$podperf" compare "$work/$p$i" "$work/$p$((i + 1))" --json 2>/dev/null | jq '.summary.slower + .summary.faster')
+    claims=$((claims + ${t:-0}))
+    pairs=$((pairs + 1))
+  done
+  echo "$claims significance claims in $pairs comparisons"
+}
