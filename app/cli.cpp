@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 
 #include "analysis/errors.hpp"
@@ -14,6 +15,7 @@
 #include "analysis/run_metadata.hpp"
 #include "app/cli_checks.hpp"
 #include "app/job_options.hpp"
+#include "bench/watchdog.hpp"
 
 namespace podperf {
 namespace {
@@ -290,8 +292,15 @@ void define_command_line(CLI::App& app, CommandLine& cli, bool& version) {
   add_offline_subcommands(app, cli);
 }
 
-std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cli) {
-  const bool print = launcher_rank_from_env() == 0;
+namespace {
+
+// A rank that does not print stays a while before it exits on bad usage: the launcher aborts the whole
+// job when the first rank exits non-zero, and when a quiet rank got there before rank 0 had printed,
+// mpirun killed rank 0 and the user saw no error at all (seen in CI: `-b 0` under `mpirun -np 4`). When
+// rank 0 fails the same way, the launcher's SIGTERM ends the wait at once.
+constexpr auto kQuietRankExitDelay = std::chrono::seconds(5);
+
+std::optional<int> parse_command_line_as(int argc, char** argv, CommandLine& cli, bool print) {
   cli.job.argv.assign(argv, argv + argc);
   if (auto code = check_arguments_are_text(argc, argv, print)) return code;
   CLI::App app{
@@ -303,6 +312,15 @@ std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cli) {
   define_command_line(app, cli, version);
   if (auto code = parse(app, argc, argv, version, print)) return code;
   return record_command(app, cli, print);
+}
+
+}  // namespace
+
+std::optional<int> parse_command_line(int argc, char** argv, CommandLine& cli) {
+  const bool print = launcher_rank_from_env() == 0;
+  auto code = parse_command_line_as(argc, argv, cli, print);
+  if (code && *code != 0 && !print) wait_for_termination_signal(kQuietRankExitDelay);
+  return code;
 }
 
 }  // namespace podperf

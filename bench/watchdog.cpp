@@ -23,6 +23,18 @@ void block_termination_signals() {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
+bool wait_for_termination_signal(std::chrono::milliseconds limit) {
+  const sigset_t set = termination_signals();
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    timespec wait{static_cast<time_t>(left.count() / 1000000000), static_cast<long>(left.count() % 1000000000)};
+    if (sigtimedwait(&set, nullptr, &wait) >= 0) return true;
+    if (errno != EINTR) return false;
+  }
+}
+
 Watchdog::Watchdog(TimeoutHandler on_timeout, SignalHandler on_signal)
     : on_timeout_(std::move(on_timeout)), on_signal_(std::move(on_signal)) {
   watcher_ = std::thread([this] { watch(); });

@@ -16,6 +16,10 @@ namespace podperf {
 // threads, so every thread inherits the mask and only the signal thread receives them.
 void block_termination_signals();
 
+// Waits up to `limit` for SIGTERM or SIGINT while they are blocked (after block_termination_signals);
+// true when one came. For a process that has nothing to keep and must leave when its launcher says so.
+bool wait_for_termination_signal(std::chrono::milliseconds limit);
+
 class Watchdog {
  public:
   // Called on the watchdog thread with a description of what overran; must not return.
