@@ -23,10 +23,7 @@ namespace {
 
 using synthetic::make_run;
 
-const PairThresholds& config() {
-  static const PairThresholds t = load_thresholds("").pairs;
-  return t;
-}
+const PairThresholds& config() { return synthetic::builtin_pair_thresholds(); }
 
 std::size_t count_check(const Run& run, const std::string& check) {
   return static_cast<std::size_t>(

@@ -22,10 +22,7 @@ namespace {
 
 using synthetic::make_run;
 
-const PairThresholds& config() {
-  static const PairThresholds t = load_thresholds("").pairs;
-  return t;
-}
+const PairThresholds& config() { return synthetic::builtin_pair_thresholds(); }
 
 const Finding* lagging_finding(const Run& run) {
   const auto it = std::find_if(run.findings.begin(), run.findings.end(), [](const Finding& f) {

@@ -27,10 +27,7 @@ using synthetic::kJudgedSize;
 using synthetic::make_pair;
 using synthetic::make_run;
 
-const PairThresholds& config() {
-  static const PairThresholds t = load_thresholds("").pairs;
-  return t;
-}
+const PairThresholds& config() { return synthetic::builtin_pair_thresholds(); }
 
 bool contains(const PairResult& p, int node) {
   return p.nodes[0] == node || p.nodes[1] == node;

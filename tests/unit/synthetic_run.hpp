@@ -9,10 +9,17 @@
 
 #include "analysis/run.hpp"
 #include "analysis/stats.hpp"
+#include "analysis/thresholds.hpp"
 
 namespace podperf::synthetic {
 
 inline constexpr std::uint64_t kJudgedSize = 1ULL << 30;  // 1 GiB
+
+// The built-in [pairs] thresholds (configs/thresholds.toml), loaded once.
+inline const PairThresholds& builtin_pair_thresholds() {
+  static const PairThresholds t = load_thresholds("").pairs;
+  return t;
+}
 
 inline std::vector<NodeInfo> make_nodes(int n, bool is_virtual = false) {
   std::vector<NodeInfo> nodes;
