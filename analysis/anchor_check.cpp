@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "analysis/fastest_group.hpp"
 #include "analysis/text.hpp"
 
 namespace podperf {
@@ -147,17 +148,19 @@ Finding anchor_not_reproduced_finding(const Run& run, const AnchorCheck& c, doub
 AnchorCheck check_anchor(const std::vector<PairResult>& pairs, const std::string& op, std::uint64_t size,
                          const Baseline& first, const PairThresholds& t) {
   AnchorCheck out;
-  out.baseline = first;
-  out.first_gbps = first.value;
-  if (!anchor_few_pairs(first, t)) return out;
   std::vector<std::size_t> index;
   std::vector<double> values;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const PairResult& p = pairs[i];
     if (p.size_bytes == size && p.op == op && p.status == "ok") index.push_back(i), values.push_back(p.busbw_gbps);
   }
+  // A slow majority of unequal nodes leaves the values no gap, but their nodes' ceilings one.
+  const Baseline judged = fastest_group_baseline(pairs, index, values, first, t);
+  out.baseline = judged;
+  out.first_gbps = judged.value;
+  if (!anchor_few_pairs(judged, t)) return out;
   std::vector<bool> at_retest(values.size(), false);
-  Baseline b = first;
+  Baseline b = judged;
   // Each pass counts at least one more anchor pair at its retest (a pair at its retest value
   // reproduces itself), so it ends within values.size() passes.
   for (std::size_t pass = 0; pass <= values.size(); ++pass) {
@@ -187,8 +190,7 @@ AnchorCheck check_anchor(const std::vector<PairResult>& pairs, const std::string
       out.state = all_retested ? AnchorState::kConfirmed : AnchorState::kUnconfirmed;
       break;
     }
-    const Baseline majority = robust_baseline(values, t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
-    b = anchored_baseline(values, majority, t.threshold, t.anchor_gap_fraction, t.spread_factor);
+    b = judged_size_baseline(pairs, index, values, t);
   }
   out.baseline = b;
   return out;

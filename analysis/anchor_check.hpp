@@ -37,7 +37,8 @@ struct AnchorCheck {
   std::vector<std::size_t> not_reproduced;  // anchor pairs whose retest fell back: counted at their retest
 };
 
-// The check of `first` (the anchored baseline of the ok pairs at op/size) against the pairs' retests.
+// The check of `first` (the anchored baseline of the ok pairs at op/size; the fastest consistent group's
+// baseline instead when one stands apart, analysis/fastest_group.hpp) against the pairs' retests.
 // Returns state kNone and `first` unchanged unless `first` keeps fewer than t.anchor_min_pairs of
 // the pairs (and not all of them).
 AnchorCheck check_anchor(const std::vector<PairResult>& pairs, const std::string& op, std::uint64_t size,

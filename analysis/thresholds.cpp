@@ -46,7 +46,8 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
       pairs,
       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction", "baseline_max_passes",
        "baseline_min_kept_fraction", "intermittent_min_links", "link_family_alpha", "min_cleared_partners",
-       "mostly_slow_fraction", "anchor_gap_fraction", "anchor_min_pairs", "lagging_reference_nodes"},
+       "mostly_slow_fraction", "anchor_gap_fraction", "anchor_min_pairs", "lagging_reference_nodes",
+       "fastest_group_confidence", "fastest_group_max_link_fraction"},
       "pairs.", source);
   Thresholds out;
   out.source = source;
@@ -65,6 +66,10 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.pairs.anchor_gap_fraction = require_fraction(pairs, "anchor_gap_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.anchor_min_pairs = require_count(pairs, "anchor_min_pairs", "pairs.", 1.0, 1e9, source);
   out.pairs.lagging_reference_nodes = require_count(pairs, "lagging_reference_nodes", "pairs.", 2.0, 1e9, source);
+  out.pairs.fastest_group_confidence =
+      require_fraction(pairs, "fastest_group_confidence", "pairs.", 0.5, 1.0 - 1e-12, source);
+  out.pairs.fastest_group_max_link_fraction =
+      require_fraction(pairs, "fastest_group_max_link_fraction", "pairs.", 0.0, 1.0, source);
 
   // [fs] after [pairs], so a [pairs] error is reported the same with or without an [fs] table.
   const toml::table& fs = toml_require_table(root, "fs", source);

@@ -32,6 +32,13 @@ struct PairThresholds {
   int anchor_min_pairs = 3;
   // Nodes whose ceiling is the reference of the lagging-node check (analysis/pair_ceiling.hpp).
   int lagging_reference_nodes = 4;
+  // The fastest consistent group anchors the baseline when the slower nodes' ceilings lie below it by
+  // more than the Student t quantile at this confidence (or spread_factor, if larger) times the
+  // node-speed model's noise, on that noise's degrees of freedom (analysis/fastest_group.hpp).
+  double fastest_group_confidence = 0.999;
+  // ...and only when the group is consistent: its robust baseline drops (as slow links) at most this
+  // share of the pairs among its nodes, rounded down (none of 3, 6 or 9 pairs).
+  double fastest_group_max_link_fraction = 0.1;
 };
 
 // Per-node judgment of the filesystem probes (analysis/fs_analysis.hpp) and the filesystem findings.

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "analysis/anchor_check.hpp"
+#include "analysis/fastest_group.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/fs_analysis.hpp"
 #include "analysis/judge_run.hpp"
@@ -231,6 +232,11 @@ std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& th
   // A baseline anchored on a few pairs must be reproduced before it condemns the rest: its pairs are
   // measured again beside the flagged ones (analysis/anchor_check.hpp).
   for (const NodePair& p : anchor_pairs_to_retest(analyzed, thresholds)) {
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  }
+  // A fast group that stands apart, but on too few pairs to tell from noise: the retest of its pairs
+  // and of the slower nodes' pairs with it decides (analysis/fastest_group.hpp).
+  for (const NodePair& p : fastest_group_pairs_to_retest(analyzed, thresholds)) {
     if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   }
   return out;

@@ -25,10 +25,7 @@ namespace {
 using synthetic::kJudgedSize;
 using synthetic::make_run;
 
-const PairThresholds& config() {
-  static const PairThresholds t = load_thresholds("").pairs;
-  return t;
-}
+const PairThresholds& config() { return synthetic::builtin_pair_thresholds(); }
 
 // --- the inference alone ---------------------------------------------------------------------------
 
@@ -314,6 +311,36 @@ TEST(PairInferenceTable, ASlowGroupNamesItsNodesAndASlowUplinkNone) {
     Expect slow_uplink;
     slow_uplink.crossing = true;
     check(uplink, slow_uplink, "slow uplink" + what);
+  }
+}
+
+TEST(PairInferenceTable, UnequalSlowNodesAsAMajorityAreNamedAgainstTheFastestGroup) {
+  // Half the nodes slow, each at its own speed (60% to 75% of healthy, a pair at its slower node's
+  // speed, +-1% noise): no gap in the values, but one in the nodes' best pairs (analysis/
+  // fastest_group.hpp). Two slow hosts of four included: their one fast pair needs its retest first.
+  for (int n : {4, 6, 8, 12, 16, 32}) {
+    for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+      std::mt19937 rng(seed);
+      std::uniform_real_distribution<double> noise(-0.01, 0.01);
+      std::vector<double> speed(static_cast<std::size_t>(n), 1.0);
+      std::set<int> bad;
+      for (int i = 0; i < n / 2; ++i) {
+        const int node = (i * 5 + static_cast<int>(seed)) % n;
+        if (!bad.insert(node).second) continue;
+        speed[static_cast<std::size_t>(node)] = 0.6 + 0.15 * i / std::max(1, n / 2 - 1);
+      }
+      podperf::Run run = make_run(n, [&](int a, int b) {
+        return 100.0 * std::min(speed[static_cast<std::size_t>(a)], speed[static_cast<std::size_t>(b)]) *
+               (1.0 + noise(rng));
+      });
+      retest_fast(run, [&](int a, int b) { return !bad.contains(a) && !bad.contains(b); });
+      analyze_pairs(run, config());
+      const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
+      Expect want;
+      want.slow_nodes = bad;
+      check(run, want, what);
+      EXPECT_EQ(pairs_exit_code(run), 1) << what;
+    }
   }
 }
 
