@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/stats.hpp"
+#include "analysis/result_timing.hpp"
 
 namespace podperf {
 namespace {
@@ -21,16 +21,7 @@ void merge_timing(Result& into, const Result& block, int block_number) {
                                                  : 1.0;
   into.samples_s.insert(into.samples_s.end(), block.samples_s.begin(), block.samples_s.end());
   into.wrong += block.wrong;
-  const Summary s = summarize(into.samples_s);
-  into.median_s = s.median;
-  into.min_s = s.min;
-  into.max_s = s.max;
-  into.p99_s = s.p99;
-  into.cv = s.cv;
-  if (s.median > 0.0) {
-    into.algbw_gbps = static_cast<double>(into.size_bytes) / s.median / 1e9;
-    into.busbw_gbps = into.algbw_gbps * factor;
-  }
+  set_timing_from_samples(into, factor);
   if (into.wrong > 0) into.status = "wrong";
 }
 

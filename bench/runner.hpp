@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/result_timing.hpp"
 #include "analysis/run.hpp"
-#include "analysis/stats.hpp"
 #include "bench/backend.hpp"
 
 namespace podperf {
@@ -31,17 +31,8 @@ template <typename Result>
 void fill_timing(Result& result, const CaseMeasurement& m, const Op& op, int nranks) {
   result.samples_s = m.samples_s;
   result.wrong = m.wrong;
-  const Summary s = summarize(m.samples_s);
-  result.median_s = s.median;
-  result.min_s = s.min;
-  result.max_s = s.max;
-  result.p99_s = s.p99;
-  result.cv = s.cv;
   result.ranks = nranks;
-  if (s.median > 0.0) {
-    result.algbw_gbps = static_cast<double>(result.size_bytes) / s.median / 1e9;
-    result.busbw_gbps = result.algbw_gbps * bus_factor(op, nranks);
-  }
+  set_timing_from_samples(result, bus_factor(op, nranks));
   result.status = m.wrong > 0 ? "wrong" : "ok";
 }
 
