@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/result_timing.hpp"
 #include "analysis/run.hpp"
 #include "analysis/stats.hpp"
 
@@ -92,14 +93,7 @@ inline Run make_scale_run(int n, int iters = bench_iters()) {
       const double median_s = static_cast<double>(kSize) / (algbw * 1e9);
       for (double& s : samples) s = median_s * (1.0 + std::fabs(iter(rng)));
       p.samples_s = samples;
-      const Summary s = summarize(p.samples_s);
-      p.median_s = s.median;
-      p.min_s = s.min;
-      p.max_s = s.max;
-      p.p99_s = s.p99;
-      p.cv = s.cv;
-      p.algbw_gbps = static_cast<double>(kSize) / s.median / 1e9;
-      p.busbw_gbps = p.algbw_gbps * 1.5;
+      set_timing_from_samples(p, 1.5);
       run.pairs.push_back(std::move(p));
     }
   }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/result_timing.hpp"
 #include "analysis/run.hpp"
 #include "analysis/stats.hpp"
 
@@ -106,14 +107,7 @@ inline Run make_noisy_run(const ClusterSpec& spec, std::uint64_t seed) {
           if (noise.uniform() < spec.outlier_fraction) t *= 1.3;
           p.samples_s.push_back(t);
         }
-        const Summary s = summarize(p.samples_s);
-        p.median_s = s.median;
-        p.min_s = s.min;
-        p.max_s = s.max;
-        p.p99_s = s.p99;
-        p.cv = s.cv;
-        p.algbw_gbps = static_cast<double>(size) / p.median_s / 1e9;
-        p.busbw_gbps = p.algbw_gbps * 1.5;
+        set_timing_from_samples(p, 1.5);
         run.pairs.push_back(p);
       }
     }
