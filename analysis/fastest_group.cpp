@@ -44,19 +44,33 @@ GroupEvaluation evaluate_group(const std::vector<PairResult>& pairs, const std::
   if (majority.anchored || majority.value <= 0.0 || values.size() < 3 || index.size() != values.size()) return out;
   const double best = *std::max_element(values.begin(), values.end());
   if (best <= majority.value * (1.0 + t.threshold)) return out;
-  // Each node's ceiling: its best pair.
+  // The nodes, as slots: their indices when those are dense (every real run), else (a few pairs of a
+  // large cluster, or a damaged run.json naming node 2000000000) the sorted distinct indices.
   std::size_t n = 0;
   for (std::size_t i : index) {
     const PairResult& p = pairs[i];
     if (group_pair_nodes_ok(p, 1.0)) n = std::max(n, static_cast<std::size_t>(std::max(p.nodes[0], p.nodes[1])) + 1);
   }
+  std::vector<int> sparse;
+  if (n > 4 * values.size() + 1024) {
+    for (std::size_t i : index) {
+      const PairResult& p = pairs[i];
+      if (group_pair_nodes_ok(p, 1.0)) sparse.push_back(p.nodes[0]), sparse.push_back(p.nodes[1]);
+    }
+    std::sort(sparse.begin(), sparse.end());
+    sparse.erase(std::unique(sparse.begin(), sparse.end()), sparse.end());
+    n = sparse.size();
+  }
+  const auto slot = [&](int node) {
+    if (sparse.empty()) return static_cast<std::size_t>(node);
+    return static_cast<std::size_t>(std::lower_bound(sparse.begin(), sparse.end(), node) - sparse.begin());
+  };
+  // Each node's ceiling: its best pair.
   std::vector<double> ceiling(n, -1.0);
   for (std::size_t k = 0; k < values.size(); ++k) {
     const PairResult& p = pairs[index[k]];
     if (!group_pair_nodes_ok(p, values[k])) continue;
-    for (int node : p.nodes) {
-      ceiling[static_cast<std::size_t>(node)] = std::max(ceiling[static_cast<std::size_t>(node)], values[k]);
-    }
+    for (int node : p.nodes) ceiling[slot(node)] = std::max(ceiling[slot(node)], values[k]);
   }
   // The fast group: ceilings within the threshold of the best pair; the highest ceiling below it.
   const double reach = best * (1.0 - t.threshold);
@@ -65,14 +79,14 @@ GroupEvaluation evaluate_group(const std::vector<PairResult>& pairs, const std::
     if (c >= 0.0 && c < reach) below = std::max(below, c);
   }
   if (below <= 0.0) return out;  // every node reaches the top: no slower node to stand apart from
-  const auto in_group = [&](int node) { return ceiling[static_cast<std::size_t>(node)] >= reach; };
+  const auto in_group = [&](int node) { return ceiling[slot(node)] >= reach; };
   // The model's noise: a pair runs at its slower node's speed, so the pairs of each node with partners
   // at least as fast (each pair goes to its slower node) vary only by noise around that node's mean;
   // a pair's retest is one more observation. The pooled standard deviation of those groups
   // (within-group, as one-way ANOVA pools it), of the logarithms: noise scales with the level (a node
   // at 4% of the others has pairs that vary by MB/s, not by the healthy pairs' tens of MB/s).
   const auto slower_of = [&](const PairResult& p) {
-    const auto a = static_cast<std::size_t>(p.nodes[0]), b = static_cast<std::size_t>(p.nodes[1]);
+    const std::size_t a = slot(p.nodes[0]), b = slot(p.nodes[1]);
     return ceiling[a] < ceiling[b] || (ceiling[a] == ceiling[b] && a < b) ? a : b;
   };
   std::vector<double> node_sum(n, 0.0);

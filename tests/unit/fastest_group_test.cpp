@@ -69,6 +69,23 @@ TEST(FastestGroup, TwoUnequalSlowHostsOfFourAnchorOnTheFastPair) {
   EXPECT_LT(j.group.spread, 2.0);
 }
 
+TEST(FastestGroup, SparseNodeIndicesGiveTheSameGroup) {
+  // A few pairs of a large cluster (or a damaged run.json): node indices far beyond the pairs' count are
+  // slots, not a table of two billion entries.
+  podperf::Run run = speeds_run(4, {{0, 0.76}, {2, 0.87}}, 11, 0.005);
+  const Judged dense = judge(run);
+  ASSERT_TRUE(dense.group.anchored);
+  for (PairResult& p : run.pairs) {
+    for (int& node : p.nodes) {
+      if (node == 3) node = 2000000000;
+    }
+  }
+  const Judged sparse = judge(run);
+  EXPECT_TRUE(sparse.group.anchored);
+  EXPECT_DOUBLE_EQ(sparse.group.value, dense.group.value);
+  EXPECT_DOUBLE_EQ(sparse.group.spread, dense.group.spread);
+}
+
 TEST(FastestGroup, AnUnequalSlowMajorityAnchorsOnTheHealthyGroup) {
   for (int n : {6, 8, 16, 32}) {
     std::map<int, double> speed;
