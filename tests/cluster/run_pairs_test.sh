@@ -15,10 +15,10 @@
 #     every .pairs[] entry whose .nodes (two indices into .nodes[]) includes h3's
 #     index has .flagged == true, every other pair .flagged == false
 #   h3 and h4 shaped, --run-id L-two-slow: exit 1; .stragglers exactly h3 and h4, no link
-#   srun only: the traffic between leafA (h1,h2) and leafB (h3,h4) shaped (cluster.sh shape-cross),
+#   the traffic between leafA (h1,h2) and leafB (h3,h4) shaped (cluster.sh shape-cross),
 #     --topology from `scontrol show topology` (the cluster's topology/tree plugin), --run-id
-#     srun-crossing: exit 1, no straggler or link, one pairs.slow_crossing naming leafA and leafB;
-#     `podperf accept --profile quick` on it (srun-crossing-accept): drain list empty, no node FAIL
+#     L-crossing: exit 1, no straggler or link, one pairs.slow_crossing naming leafA and leafB;
+#     `podperf accept --profile quick` on it (L-crossing-accept): drain list empty, no node FAIL
 #   srun only: h3 shaped, `podperf accept --profile quick` with the same small sizes, --run-id srun-accept
 #     exit 1; .verdict.status FAIL; h3 the only FAIL node; .verdict.drain == ["h3"]; the output has
 #     the drain lines `scontrol update NodeName=h3 State=DRAIN ...` and `kubectl cordon h3`
@@ -278,40 +278,38 @@ for l in $LAUNCHERS; do
   "$CLUSTER" unshape h3 || err "$l: could not unshape h3"
   "$CLUSTER" unshape h4 || err "$l: could not unshape h4"
 
-  # A slow crossing between the leaf switches (srun only, to keep the test short): Slurm's
+  # A slow crossing between the leaf switches, under both launchers (issue 20): Slurm's
   # topology/tree plugin (leafA h1,h2; leafB h3,h4; spine), read back with `scontrol show topology`;
   # only the traffic between the leaves shaped. Reported as that crossing, named as Slurm names the
   # switches; no straggler, no link; `podperf accept` drains nobody for it.
-  if [ "$l" = srun ]; then
-    topo=$RESULTS/scontrol-topology.txt
-    if "$CLUSTER" scontrol show topology >"$topo" 2>&1 && grep -q "SwitchName=leafA" "$topo"; then
-      note "scontrol show topology: $(tr '\n' ';' <"$topo")"
-    else
-      err "scontrol show topology did not list leafA: $(head -c 300 "$topo")"
-    fi
-    if "$CLUSTER" shape-cross 200mbit; then
-      PODPERF_PAIRS_ARGS="${PODPERF_PAIRS_ARGS:-} --topology $topo" run_podperf "$l" "$l-crossing"; rc=$?
-      check_exit "$l-crossing" "$rc" 1
-      f=$RESULTS/$l-crossing/run.json
-      jq_check "$l-crossing" "$f" "no straggler, no link" '(.stragglers | length) == 0 and (.links | length) == 0'
-      jq_check "$l-crossing" "$f" "one pairs.slow_crossing between leafA and leafB" \
-        '[.findings[] | select(.check == "pairs.slow_crossing")] | length == 1 and
-         (.[0].observed | test("leafA") and test("leafB"))'
-      PODPERF_SUBCMD="accept --profile quick" PODPERF_PAIRS_ARGS="${PODPERF_PAIRS_ARGS:-} --topology $topo" \
-        run_podperf "$l" "$l-crossing-accept"; rc=$?
-      f=$RESULTS/$l-crossing-accept/run.json
-      jq_check "$l-crossing-accept" "$f" "accept drains nobody, no node FAILs" \
-        '.verdict.drain == [] and ([.verdict.nodes[] | select(.status == "FAIL")] | length) == 0'
-      if grep -q "^  scontrol update NodeName=" "$RESULTS/$l-crossing-accept.log"; then
-        err "$l-crossing-accept: drain lines printed for a fabric problem"
-      else
-        note "$l-crossing-accept: no drain line"
-      fi
-    else
-      err "$l: could not shape the crossing"
-    fi
-    for h in h1 h2 h3 h4; do "$CLUSTER" unshape "$h" || err "$l: could not unshape $h"; done
+  topo=$RESULTS/scontrol-topology.txt
+  if "$CLUSTER" scontrol show topology >"$topo" 2>&1 && grep -q "SwitchName=leafA" "$topo"; then
+    note "scontrol show topology: $(tr '\n' ';' <"$topo")"
+  else
+    err "scontrol show topology did not list leafA: $(head -c 300 "$topo")"
   fi
+  if "$CLUSTER" shape-cross 200mbit; then
+    PODPERF_PAIRS_ARGS="${PODPERF_PAIRS_ARGS:-} --topology $topo" run_podperf "$l" "$l-crossing"; rc=$?
+    check_exit "$l-crossing" "$rc" 1
+    f=$RESULTS/$l-crossing/run.json
+    jq_check "$l-crossing" "$f" "no straggler, no link" '(.stragglers | length) == 0 and (.links | length) == 0'
+    jq_check "$l-crossing" "$f" "one pairs.slow_crossing between leafA and leafB" \
+      '[.findings[] | select(.check == "pairs.slow_crossing")] | length == 1 and
+       (.[0].observed | test("leafA") and test("leafB"))'
+    PODPERF_SUBCMD="accept --profile quick" PODPERF_PAIRS_ARGS="${PODPERF_PAIRS_ARGS:-} --topology $topo" \
+      run_podperf "$l" "$l-crossing-accept"; rc=$?
+    f=$RESULTS/$l-crossing-accept/run.json
+    jq_check "$l-crossing-accept" "$f" "accept drains nobody, no node FAILs" \
+      '.verdict.drain == [] and ([.verdict.nodes[] | select(.status == "FAIL")] | length) == 0'
+    if grep -q "^  scontrol update NodeName=" "$RESULTS/$l-crossing-accept.log"; then
+      err "$l-crossing-accept: drain lines printed for a fabric problem"
+    else
+      note "$l-crossing-accept: no drain line"
+    fi
+  else
+    err "$l: could not shape the crossing"
+  fi
+  for h in h1 h2 h3 h4; do "$CLUSTER" unshape "$h" || err "$l: could not unshape $h"; done
 
   # Host signals correlated with the straggler (srun only, to keep the test short): h3 is shaped and
   # its signals root is a fixture tree with the CPU governor at powersave; the other hosts read an
