@@ -150,10 +150,7 @@ AnchorCheck check_anchor(const std::vector<PairResult>& pairs, const std::string
   AnchorCheck out;
   std::vector<std::size_t> index;
   std::vector<double> values;
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const PairResult& p = pairs[i];
-    if (p.size_bytes == size && p.op == op && p.status == "ok") index.push_back(i), values.push_back(p.busbw_gbps);
-  }
+  ok_pairs_at(pairs, op, size, index, values);
   // A slow majority of unequal nodes leaves the values no gap, but their nodes' ceilings one.
   const Baseline judged = fastest_group_baseline(pairs, index, values, first, t);
   out.baseline = judged;

@@ -153,16 +153,15 @@ GroupEvaluation evaluate_group(const std::vector<PairResult>& pairs, const std::
   return out;
 }
 
-// The ok pairs at op/size: indices into pairs and their busbw.
-void group_pairs_of(const std::vector<PairResult>& pairs, const std::string& op, std::uint64_t size,
-                    std::vector<std::size_t>& index, std::vector<double>& values) {
+}  // namespace
+
+void ok_pairs_at(const std::vector<PairResult>& pairs, const std::string& op, std::uint64_t size,
+                 std::vector<std::size_t>& index, std::vector<double>& values) {
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const PairResult& p = pairs[i];
     if (p.size_bytes == size && p.op == op && p.status == "ok") index.push_back(i), values.push_back(p.busbw_gbps);
   }
 }
-
-}  // namespace
 
 Baseline fastest_group_baseline(const std::vector<PairResult>& pairs, const std::vector<std::size_t>& index,
                                 const std::vector<double>& values, const Baseline& majority, const PairThresholds& t) {
@@ -185,7 +184,7 @@ std::vector<std::array<int, 2>> fastest_group_pairs_to_retest(const Run& analyze
   for (const std::string& op : ops) {
     std::vector<std::size_t> index;
     std::vector<double> values;
-    group_pairs_of(analyzed.pairs, op, analyzed.judged_size_bytes, index, values);
+    ok_pairs_at(analyzed.pairs, op, analyzed.judged_size_bytes, index, values);
     const Baseline majority = robust_baseline(values, t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
     const Baseline anchored = anchored_baseline(values, majority, t.threshold, t.anchor_gap_fraction, t.spread_factor);
     const GroupEvaluation e = evaluate_group(analyzed.pairs, index, values, anchored, t);

@@ -24,6 +24,8 @@
 // retest like any few-pair anchor (analysis/anchor_check.hpp). Floor: analysis; pure; throws nothing.
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "analysis/baseline.hpp"
@@ -31,6 +33,11 @@
 #include "analysis/thresholds.hpp"
 
 namespace podperf {
+
+// The ok pairs at op/size, in the order of `pairs`: appends their indices to `index` and their busbw
+// to `values` (the input of the functions below).
+void ok_pairs_at(const std::vector<PairResult>& pairs, const std::string& op, std::uint64_t size,
+                 std::vector<std::size_t>& index, std::vector<double>& values);
 
 // `values[k]` is the busbw of `pairs[index[k]]` (one op and size; a retest may stand in for the first
 // measurement). `majority`: the baseline of the same values so far (robust, then anchored); returned
