@@ -373,6 +373,7 @@ PairInference infer_faults(const Run& run, const Judged& j, const PairThresholds
   input.min_cleared_partners = t.min_cleared_partners;
   input.measured_pairs = j.total;
   input.mostly_slow_fraction = t.mostly_slow_fraction;
+  input.single_pair_anchor_max_ratio = t.single_pair_anchor_max_ratio;
   for (const PairResult* p : j.flagged_pairs) input.slow_pairs.push_back({p->nodes[0], p->nodes[1], p->ratio});
   const auto fast_pairs = [&run] {
     std::vector<InferencePair> fast;

@@ -29,11 +29,26 @@ int known_good_partner(const PairInference& out, int node, const std::vector<int
   return -1;
 }
 
+// The best ratio of `node`'s slow pairs with a cleared partner (0 when none).
+double best_cleared_ratio(const PairInferenceInput& input, const PairInference& out, int node) {
+  double best = 0.0;
+  for (const InferencePair& p : input.slow_pairs) {
+    if (p.a != node && p.b != node) continue;
+    const int partner = p.a == node ? p.b : p.a;
+    if (in_range(partner, out.cleared.size()) && out.cleared[static_cast<std::size_t>(partner)]) {
+      best = std::max(best, p.ratio);
+    }
+  }
+  return best;
+}
+
 // Whether the cleared nodes are enough to call the named ones slow: three or more cleared nodes
 // (three fast pairs among them at least); or one fast pair and one node slow with both its nodes (three
 // nodes: one slow node explains two slow pairs); or one fast pair and two slow nodes slow with each
 // other too (two slow hosts of four). Else the one fast pair may be the odd one (a faster path between
-// its nodes) and the named nodes move to out.undecided_slow.
+// its nodes) and the named nodes move to out.undecided_slow. Against one fast pair, a named node whose
+// best pair with it is above single_pair_anchor_max_ratio of it moves there too: a pair that much
+// faster than the rest is as likely a faster path as the others slow.
 void confirm_anchor(const PairInferenceInput& input, PairInference& out) {
   std::vector<int> named;
   for (std::size_t i = 0; i < out.slow.size(); ++i) {
@@ -41,17 +56,30 @@ void confirm_anchor(const PairInferenceInput& input, PairInference& out) {
   }
   if (named.empty()) return;
   const auto cleared = static_cast<std::size_t>(std::count(out.cleared.begin(), out.cleared.end(), true));
-  if (cleared >= 3 || named.size() == 1) return;
+  if (cleared >= 3) return;
+  const auto undecide = [&](const std::vector<int>& nodes) {
+    for (int node : nodes) {
+      out.undecided_best_ratio = std::max(out.undecided_best_ratio, best_cleared_ratio(input, out, node));
+      out.slow[static_cast<std::size_t>(node)] = false;
+      out.slow_evidence[static_cast<std::size_t>(node)].clear();
+      out.undecided_slow.push_back(node);
+    }
+  };
+  bool structure_decides = named.size() == 1;
   if (named.size() == 2) {
     for (const InferencePair& p : input.slow_pairs) {
-      if ((p.a == named[0] && p.b == named[1]) || (p.a == named[1] && p.b == named[0])) return;
+      if ((p.a == named[0] && p.b == named[1]) || (p.a == named[1] && p.b == named[0])) structure_decides = true;
     }
   }
-  for (int node : named) {
-    out.slow[static_cast<std::size_t>(node)] = false;
-    out.slow_evidence[static_cast<std::size_t>(node)].clear();
+  if (!structure_decides) {
+    undecide(named);
+    return;
   }
-  out.undecided_slow = std::move(named);
+  std::vector<int> near;
+  for (int node : named) {
+    if (best_cleared_ratio(input, out, node) > input.single_pair_anchor_max_ratio) near.push_back(node);
+  }
+  undecide(near);
 }
 
 // Per node: the distinct partners of its slow pairs that are `cleared`, and the others.

@@ -29,6 +29,9 @@ struct PairInferenceInput {
   std::vector<int> measured_pairs;        // per node: its measured pairs at the judged size; empty: no
                                           // node is named by name_mostly_slow_nodes
   double mostly_slow_fraction = 0.75;     // more of them links than this share: slow after all
+  // With two cleared nodes (one fast pair), a node is named only when its best slow pair with them is
+  // at most this share of the baseline (InferencePair::ratio); nearer, undecided_slow.
+  double single_pair_anchor_max_ratio = 0.5;
 };
 
 // A node the pairs do not decide: all its measured pairs are slow, but too few of them have a
@@ -59,8 +62,11 @@ struct PairInference {
   // Nodes the rule above would name but the cleared nodes are too few to anchor "healthy": two cleared
   // (one fast pair) anchor one slow node, or two slow with each other too (two slow hosts of four);
   // more, and the one fast pair may be the odd one (a faster path between its two nodes): the run
-  // cannot tell. Not named; reported as one undecided group.
+  // cannot tell. Not named; reported as one undecided group. So too a node whose best pair with the
+  // one fast pair's nodes is above single_pair_anchor_max_ratio of it: that pair may run on a faster
+  // path, and the node be healthy.
   std::vector<int> undecided_slow;
+  double undecided_best_ratio = 0.0;  // the highest best-pair ratio among undecided_slow (shown in findings)
 };
 
 // The measured pairs not flagged at the judged size, asked for only when enough links could form a

@@ -47,7 +47,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction", "baseline_max_passes",
        "baseline_min_kept_fraction", "intermittent_min_links", "link_family_alpha", "min_cleared_partners",
        "mostly_slow_fraction", "anchor_gap_fraction", "anchor_min_pairs", "lagging_reference_nodes",
-       "fastest_group_confidence", "fastest_group_max_link_fraction"},
+       "fastest_group_confidence", "fastest_group_max_link_fraction", "single_pair_anchor_max_ratio"},
       "pairs.", source);
   Thresholds out;
   out.source = source;
@@ -70,6 +70,8 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
       require_fraction(pairs, "fastest_group_confidence", "pairs.", 0.5, 1.0 - 1e-12, source);
   out.pairs.fastest_group_max_link_fraction =
       require_fraction(pairs, "fastest_group_max_link_fraction", "pairs.", 0.0, 1.0, source);
+  out.pairs.single_pair_anchor_max_ratio =
+      require_fraction(pairs, "single_pair_anchor_max_ratio", "pairs.", 0.0, 1.0, source);
 
   // [fs] after [pairs], so a [pairs] error is reported the same with or without an [fs] table.
   const toml::table& fs = toml_require_table(root, "fs", source);

@@ -10,6 +10,9 @@
 // Families (faults chosen by the seed; noise of configs/sim/random4.toml: pair cv 1%, iteration cv 3%):
 //   nodes-K    K random slow nodes, 10-40% slower (K = 0, 1, 2, 4 and N/2)
 //   links-2    two random slow links at 50-80%
+//   nodes-2-deep  two random slow nodes at 30-45% of healthy (the two hosts shaped to about 40%)
+//   fast-pair  a healthy cluster with one pair on a faster path, 1.3-1.9x (its retest as fast): should
+//              name nobody (with 4 nodes, two slow hosts look the same: ambiguous is the honest answer)
 //   flapping   one node at 50% in 30% of its measurements (intermittent: should name no straggler)
 //   group      every node of one rack of 4 at 50% (four slow nodes)
 //   uplink     one rack of 4's uplink at 50% (pairs leaving it), with the topology / without it
@@ -17,6 +20,7 @@
 //              normal): how often the baseline is anchored on it, with the anchor check
 //              ([pairs] anchor_min_pairs 3, the default) and without it (1: main before the check)
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <set>
@@ -66,7 +70,9 @@ void one_run(const SimModel& model, int nodes, std::uint64_t seed, const PairsOp
   std::set<int> blamed;
   for (const Straggler& s : r.run.stragglers) blamed.insert(s.node);
   std::set<std::pair<int, int>> true_links, named_links;
-  for (const auto& l : fabric.slow_links()) true_links.insert(ordered(l[0], l[1]));
+  for (const SimLinkFault& l : model.slow_links) {
+    if (l.factor < 1.0) true_links.insert(ordered(l.nodes[0], l.nodes[1]));  // a faster path is no fault
+  }
   for (const LinkFinding& l : r.run.links) named_links.insert(ordered(l.nodes[0], l.nodes[1]));
   bool crossing = false, ambiguous = false, intermittent = false;
   for (const Finding& f : r.run.findings) {
@@ -227,6 +233,43 @@ int main(int argc, char** argv) {
         Tally t;
         for (int s = 0; s < seeds; ++s) one_run(model, nodes, 1000 + s, o, iters, false, false, t);
         print("nodes-" + std::to_string(k), nodes, t);
+      }
+      // Two nodes of one pair of distinct random nodes: {first, second}.
+      const auto two_nodes = [nodes](SplitMix& rng) {
+        const int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
+        int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes - 1));
+        if (b >= a) ++b;
+        return std::array<int, 2>{std::min(a, b), std::max(a, b)};
+      };
+      {
+        Tally t;
+        for (int s = 0; s < seeds; ++s) {
+          SimModel model = base;
+          model.random_slow_nodes = 0;
+          SplitMix rng{900 + static_cast<std::uint64_t>(s)};
+          for (int node : two_nodes(rng)) {
+            SimNodeFault f;
+            f.node = node;
+            f.factor = 0.30 + 0.15 * static_cast<double>(rng.next() % 1000) / 1000.0;
+            model.slow_nodes.push_back(f);
+          }
+          one_run(model, nodes, 6000 + s, o, iters, false, false, t);
+        }
+        print("nodes-2-deep", nodes, t);
+      }
+      {
+        Tally t;
+        for (int s = 0; s < seeds; ++s) {
+          SimModel model = base;
+          model.random_slow_nodes = 0;
+          SplitMix rng{950 + static_cast<std::uint64_t>(s)};
+          SimLinkFault f;
+          f.nodes = two_nodes(rng);
+          f.factor = 1.3 + 0.6 * static_cast<double>(rng.next() % 1000) / 1000.0;
+          model.slow_links.push_back(f);
+          one_run(model, nodes, 7000 + s, o, iters, false, false, t);
+        }
+        print("fast-pair", nodes, t);
       }
       {
         Tally t;

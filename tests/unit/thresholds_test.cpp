@@ -32,6 +32,7 @@ anchor_min_pairs = 3
 lagging_reference_nodes = 4
 fastest_group_confidence = 0.99
 fastest_group_max_link_fraction = 0.2
+single_pair_anchor_max_ratio = 0.4
 )";
 const std::string kFs = R"([fs]
 threshold = 0.2
@@ -81,6 +82,7 @@ TEST(Thresholds, EmbeddedConfigLoads) {
   EXPECT_EQ(t.pairs.baseline_max_passes, 50);
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.5);
   EXPECT_EQ(t.pairs.intermittent_min_links, 3);
+  EXPECT_DOUBLE_EQ(t.pairs.single_pair_anchor_max_ratio, 0.5);
   EXPECT_DOUBLE_EQ(t.fs.threshold, 0.15);
   EXPECT_DOUBLE_EQ(t.fs.spread_factor, 4.0);
   EXPECT_DOUBLE_EQ(t.fs.max_spread_fraction, 0.10);
@@ -105,6 +107,7 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.4);
   EXPECT_EQ(t.pairs.intermittent_min_links, 4);
   EXPECT_DOUBLE_EQ(t.pairs.link_family_alpha, 0.01);
+  EXPECT_DOUBLE_EQ(t.pairs.single_pair_anchor_max_ratio, 0.4);
   EXPECT_DOUBLE_EQ(t.fs.threshold, 0.2);
   EXPECT_DOUBLE_EQ(t.fs.spread_factor, 3.0);
   EXPECT_DOUBLE_EQ(t.fs.max_spread_fraction, 0.15);
@@ -142,7 +145,7 @@ TEST(Thresholds, MissingFileNamesThePath) {
 
 TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   const std::string what = error_of(kPairs + "treshold = 0.1\n" + kFs);
-  EXPECT_TRUE(has(what, "my.toml:18")) << what;
+  EXPECT_TRUE(has(what, "my.toml:19")) << what;
   EXPECT_TRUE(has(what, "pairs.treshold")) << what;
   EXPECT_TRUE(has(what, "threshold")) << what;  // the expected keys are listed
 
@@ -151,7 +154,7 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   EXPECT_TRUE(has(top, "'pair'")) << top;
 
   const std::string fs = error_of(kPairs + kFs + "saturation = 0.9\n" + kTopology);
-  EXPECT_TRUE(has(fs, "my.toml:27")) << fs;
+  EXPECT_TRUE(has(fs, "my.toml:28")) << fs;
   EXPECT_TRUE(has(fs, "'fs.saturation'")) << fs;
   EXPECT_TRUE(has(fs, "cache_warn_fraction")) << fs;  // the expected keys are listed
 }
@@ -198,7 +201,7 @@ TEST(Thresholds, TopologyTable) {
   EXPECT_TRUE(has(error_of(kPairs + kFs), "missing table [topology]"));
   EXPECT_TRUE(has(error_of(with_line("min_pairs", "", "[topology]")), "missing key 'topology.min_pairs'"));
   std::string what = error_of(with_line("slower_fraction", "slower_fraction = 1.5", "[topology]"));
-  EXPECT_TRUE(has(what, "my.toml:28: 'topology.slower_fraction' = 1.5 is out of range")) << what;
+  EXPECT_TRUE(has(what, "my.toml:29: 'topology.slower_fraction' = 1.5 is out of range")) << what;
   what = error_of(with_line("min_pairs", "min_pairs = 2.5", "[topology]"));
   EXPECT_TRUE(has(what, "'topology.min_pairs' must be a whole number")) << what;
   what = error_of(kValid + "max_ratio = 1\n");
