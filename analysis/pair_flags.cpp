@@ -374,7 +374,11 @@ PairInference infer_faults(const Run& run, const Judged& j, const PairThresholds
   input.measured_pairs = j.total;
   input.mostly_slow_fraction = t.mostly_slow_fraction;
   input.single_pair_anchor_max_ratio = t.single_pair_anchor_max_ratio;
-  for (const PairResult* p : j.flagged_pairs) input.slow_pairs.push_back({p->nodes[0], p->nodes[1], p->ratio});
+  for (const PairResult* p : j.flagged_pairs) {
+    const double retest_ratio =
+        !p->retest_samples_s.empty() && p->baseline_gbps > 0.0 ? p->retest_busbw_gbps / p->baseline_gbps : 0.0;
+    input.slow_pairs.push_back({p->nodes[0], p->nodes[1], p->ratio, retest_ratio});
+  }
   const auto fast_pairs = [&run] {
     std::vector<InferencePair> fast;
     for (const PairResult& p : run.pairs) {

@@ -29,17 +29,20 @@ int known_good_partner(const PairInference& out, int node, const std::vector<int
   return -1;
 }
 
-// The best ratio of `node`'s slow pairs with a cleared partner (0 when none).
-double best_cleared_ratio(const PairInferenceInput& input, const PairInference& out, int node) {
-  double best = 0.0;
+// The mean ratio of `node`'s slow pairs with a cleared partner, first measurements and retests each
+// one observation (0 when none): the node's own speed if it is slow, the healthy speed if the one fast
+// pair runs on a faster path.
+double mean_cleared_ratio(const PairInferenceInput& input, const PairInference& out, int node) {
+  double sum = 0.0;
+  int count = 0;
   for (const InferencePair& p : input.slow_pairs) {
     if (p.a != node && p.b != node) continue;
     const int partner = p.a == node ? p.b : p.a;
-    if (in_range(partner, out.cleared.size()) && out.cleared[static_cast<std::size_t>(partner)]) {
-      best = std::max(best, p.ratio);
-    }
+    if (!in_range(partner, out.cleared.size()) || !out.cleared[static_cast<std::size_t>(partner)]) continue;
+    sum += p.ratio, ++count;
+    if (p.retest_ratio > 0.0) sum += p.retest_ratio, ++count;
   }
-  return best;
+  return count > 0 ? sum / count : 0.0;
 }
 
 // Whether the cleared nodes are enough to call the named ones slow: three or more cleared nodes
@@ -47,7 +50,7 @@ double best_cleared_ratio(const PairInferenceInput& input, const PairInference& 
 // nodes: one slow node explains two slow pairs); or one fast pair and two slow nodes slow with each
 // other too (two slow hosts of four). Else the one fast pair may be the odd one (a faster path between
 // its nodes) and the named nodes move to out.undecided_slow. Against one fast pair, a named node whose
-// best pair with it is above single_pair_anchor_max_ratio of it moves there too: a pair that much
+// pairs with it average above single_pair_anchor_max_ratio of it moves there too: a pair that much
 // faster than the rest is as likely a faster path as the others slow.
 void confirm_anchor(const PairInferenceInput& input, PairInference& out) {
   std::vector<int> named;
@@ -59,7 +62,7 @@ void confirm_anchor(const PairInferenceInput& input, PairInference& out) {
   if (cleared >= 3) return;
   const auto undecide = [&](const std::vector<int>& nodes) {
     for (int node : nodes) {
-      out.undecided_best_ratio = std::max(out.undecided_best_ratio, best_cleared_ratio(input, out, node));
+      out.undecided_ratio = std::max(out.undecided_ratio, mean_cleared_ratio(input, out, node));
       out.slow[static_cast<std::size_t>(node)] = false;
       out.slow_evidence[static_cast<std::size_t>(node)].clear();
       out.undecided_slow.push_back(node);
@@ -77,7 +80,7 @@ void confirm_anchor(const PairInferenceInput& input, PairInference& out) {
   }
   std::vector<int> near;
   for (int node : named) {
-    if (best_cleared_ratio(input, out, node) > input.single_pair_anchor_max_ratio) near.push_back(node);
+    if (mean_cleared_ratio(input, out, node) > input.single_pair_anchor_max_ratio) near.push_back(node);
   }
   undecide(near);
 }

@@ -18,7 +18,8 @@ namespace podperf {
 struct InferencePair {
   int a = 0;
   int b = 0;
-  double ratio = 0.0;  // busbw / baseline (shown in findings; the inference reads only the nodes)
+  double ratio = 0.0;         // busbw / baseline (shown in findings; read only against one fast pair)
+  double retest_ratio = 0.0;  // its retest's busbw / baseline; 0: not measured again
 };
 
 struct PairInferenceInput {
@@ -29,8 +30,8 @@ struct PairInferenceInput {
   std::vector<int> measured_pairs;        // per node: its measured pairs at the judged size; empty: no
                                           // node is named by name_mostly_slow_nodes
   double mostly_slow_fraction = 0.75;     // more of them links than this share: slow after all
-  // With two cleared nodes (one fast pair), a node is named only when its best slow pair with them is
-  // at most this share of the baseline (InferencePair::ratio); nearer, undecided_slow.
+  // With two cleared nodes (one fast pair), a node is named only when its slow pairs with them average
+  // at most this share of the baseline (InferencePair ratio and retest_ratio); nearer, undecided_slow.
   double single_pair_anchor_max_ratio = 0.5;
 };
 
@@ -62,11 +63,11 @@ struct PairInference {
   // Nodes the rule above would name but the cleared nodes are too few to anchor "healthy": two cleared
   // (one fast pair) anchor one slow node, or two slow with each other too (two slow hosts of four);
   // more, and the one fast pair may be the odd one (a faster path between its two nodes): the run
-  // cannot tell. Not named; reported as one undecided group. So too a node whose best pair with the
-  // one fast pair's nodes is above single_pair_anchor_max_ratio of it: that pair may run on a faster
+  // cannot tell. Not named; reported as one undecided group. So too a node whose pairs with the one
+  // fast pair's nodes average above single_pair_anchor_max_ratio of it: that pair may run on a faster
   // path, and the node be healthy.
   std::vector<int> undecided_slow;
-  double undecided_best_ratio = 0.0;  // the highest best-pair ratio among undecided_slow (shown in findings)
+  double undecided_ratio = 0.0;  // the highest such average among undecided_slow (shown in findings)
 };
 
 // The measured pairs not flagged at the judged size, asked for only when enough links could form a

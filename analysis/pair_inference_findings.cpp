@@ -74,14 +74,14 @@ Finding undecided_finding(const Run& run, const PairInference& inference, const 
   f.tag = Tag::kConcern;
   f.source = "analysis";
   f.check = kAmbiguous;
-  f.observed = fmt::format("only {} {} fast at {} bytes; every pair of {} is slow against {} (the best at {:.0f}%)",
+  f.observed = fmt::format("only {} {} fast at {} bytes; every pair of {} is slow against {} (on average up to {:.0f}%)",
                            cleared.size() == 1 ? "node" : "the pair", fast, run.judged_size_bytes,
                            text::join(labels(run, nodes)), cleared.size() == 1 ? "it" : "them",
-                           inference.undecided_best_ratio * 100.0);
+                           inference.undecided_ratio * 100.0);
   f.expected =
       "three nodes fast with each other, or one fast pair against one slow node or two (two slow hosts of four) "
-      "whose best pairs reach at most [pairs] single_pair_anchor_max_ratio of it; nearer, the one pair may simply "
-      "run on a faster path";
+      "whose pairs with it average at most [pairs] single_pair_anchor_max_ratio of it; nearer, the one pair may "
+      "simply run on a faster path";
   f.meaning = fmt::format(
       "cannot tell: {} nodes are slow, or the one fast pair {} is faster than the rest (a faster path between its "
       "nodes); pairs measured against each other cannot decide",

@@ -30,8 +30,8 @@ struct PairThresholds {
   double anchor_gap_fraction = 0.15;
   // A fast group of fewer pairs than this anchors only once a retest reproduces it (analysis/anchor_check.hpp).
   int anchor_min_pairs = 3;
-  // Two nodes cleared only by each other (one fast pair) name a node slow only when its best pair with
-  // them is at most this fraction of theirs; nearer, one pair on a faster path explains it as well
+  // Two nodes cleared only by each other (one fast pair) name a node slow only when its pairs with them
+  // average at most this fraction of theirs; nearer, one pair on a faster path explains it as well
   // (analysis/pair_inference.hpp confirm_anchor): ambiguous.
   double single_pair_anchor_max_ratio = 0.5;
   // Nodes whose ceiling is the reference of the lagging-node check (analysis/pair_ceiling.hpp).
