@@ -17,6 +17,7 @@
 #include "analysis/pair_ceiling.hpp"
 #include "analysis/pair_inference.hpp"
 #include "analysis/pair_inference_findings.hpp"
+#include "analysis/retest_recovered.hpp"
 #include "analysis/sort_network.hpp"
 #include "analysis/stats.hpp"
 
@@ -496,6 +497,7 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, Judge
   name_intermittent_nodes(run, t, j.flagged, j.total);
   report_chance_flags(run, t, chance_flags, judged_pairs, family_z);
   report_anchor_checks(run, anchor_checks, t, pairs_rerun_command(run));
+  report_recovered_nodes(run, t, pairs_rerun_command(run));
 }
 
 std::string pairs_rerun_command(const Run& run) {

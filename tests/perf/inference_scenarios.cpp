@@ -2,7 +2,8 @@
 // seeds: the full schedule measured by sim/ and judged by the one analysis chain every run goes
 // through (judge_run). Per family and node count: node recall and precision (run.stragglers against
 // the injected slow nodes), link recall and precision, slow crossings found, runs that said
-// "ambiguous" (pairs.ambiguous), runs judged exactly right. Measures; fails on nothing but a failure to
+// "ambiguous" (pairs.ambiguous), runs judged exactly right, runs whose pairs.recovered_in_retest INFO
+// named a faulty node / a healthy one. Measures; fails on nothing but a failure to
 // run. Numbers in tests/perf/README.md ("The pair inference per scenario family").
 //
 //   podperf_inference_scenarios [--seeds 20] [--nodes 4,8,16,64] [--iters 10] [--size 64M]
@@ -44,6 +45,7 @@ struct Tally {
   long nodes_injected = 0, nodes_found = 0, nodes_named = 0;
   long links_injected = 0, links_found = 0, links_named = 0;
   int runs = 0, crossings = 0, ambiguous = 0, exact = 0, intermittent = 0;
+  int recovered_faulty = 0, recovered_healthy = 0;  // runs with a pairs.recovered_in_retest on a faulty / healthy node
 };
 
 std::pair<int, int> ordered(int a, int b) {
@@ -80,6 +82,16 @@ void one_run(const SimModel& model, int nodes, std::uint64_t seed, const PairsOp
     ambiguous |= f.check == "pairs.ambiguous";
     intermittent |= f.check == "pairs.intermittent_node";
   }
+  bool recovered_faulty = false, recovered_healthy = false;
+  for (const Finding& f : r.run.findings) {
+    if (f.check != "pairs.recovered_in_retest") continue;
+    for (std::size_t i = 0; i < r.run.nodes.size(); ++i) {
+      if (r.run.nodes[i].hostname != f.host) continue;
+      (truth.contains(static_cast<int>(i)) ? recovered_faulty : recovered_healthy) = true;
+    }
+  }
+  t.recovered_faulty += recovered_faulty ? 1 : 0;
+  t.recovered_healthy += recovered_healthy ? 1 : 0;
   ++t.runs;
   const std::set<int> slow_truth = flapping ? std::set<int>{} : truth;  // a flapping node is no straggler
   t.nodes_injected += static_cast<long>(slow_truth.size());
@@ -183,10 +195,10 @@ void lucky_family(const SimModel& base, int nodes, int seeds, const PairsOptions
 
 void print(const std::string& family, int nodes, const Tally& t) {
   const auto ratio = [](long a, long b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 1.0; };
-  std::printf("%-16s %5d %5d %7.3f %9.3f %7.3f %9.3f %9d %9d %12d %6d\n", family.c_str(), nodes, t.runs,
+  std::printf("%-16s %5d %5d %7.3f %9.3f %7.3f %9.3f %9d %9d %12d %6d %5d/%d\n", family.c_str(), nodes, t.runs,
               ratio(t.nodes_found, t.nodes_injected), ratio(t.nodes_found, t.nodes_named),
               ratio(t.links_found, t.links_injected), ratio(t.links_found, t.links_named), t.crossings, t.ambiguous,
-              t.intermittent, t.exact);
+              t.intermittent, t.exact, t.recovered_faulty, t.recovered_healthy);
   std::fflush(stdout);
 }
 
@@ -221,8 +233,8 @@ int main(int argc, char** argv) {
         "full schedule on the modelled fabric (random4 noise: pair cv %.3f, iteration cv %.3f), %d seeds, %s, %d "
         "iters\n",
         base.pair_cv, base.iteration_cv, seeds, size.c_str(), iters);
-    std::printf("%-16s %5s %5s %7s %9s %7s %9s %9s %9s %12s %6s\n", "family", "nodes", "runs", "recall", "precision",
-                "l_rec", "l_prec", "crossing", "ambiguous", "intermittent", "exact");
+    std::printf("%-16s %5s %5s %7s %9s %7s %9s %9s %9s %12s %6s %s\n", "family", "nodes", "runs", "recall", "precision",
+                "l_rec", "l_prec", "crossing", "ambiguous", "intermittent", "exact", "recovered(faulty/healthy)");
     for (int nodes : podperf::perf::parse_int_list(node_list)) {
       std::vector<int> counts = {0, 1, 2, 4, nodes / 2};
       std::set<int> seen;
