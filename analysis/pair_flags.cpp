@@ -17,6 +17,7 @@
 #include "analysis/pair_ceiling.hpp"
 #include "analysis/pair_inference.hpp"
 #include "analysis/pair_inference_findings.hpp"
+#include "analysis/pair_stalls.hpp"
 #include "analysis/retest_recovered.hpp"
 #include "analysis/sort_network.hpp"
 #include "analysis/stats.hpp"
@@ -497,6 +498,7 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, Judge
   name_intermittent_nodes(run, t, j.flagged, j.total);
   report_chance_flags(run, t, chance_flags, judged_pairs, family_z);
   report_anchor_checks(run, anchor_checks, t, pairs_rerun_command(run));
+  report_stalling_nodes(run, t, pairs_rerun_command(run));
   report_recovered_nodes(run, t, pairs_rerun_command(run));
 }
 
@@ -530,9 +532,10 @@ int pairs_exit_code(const Run& run) {
   for (const PairResult& p : run.pairs) {
     if (!status_ok(p.status)) return 1;
   }
-  // A slow crossing and an undecided slow node (the inference's) count too: something is slow.
+  // A slow crossing, an undecided slow node (the inference's) and a stalling node count too: something
+  // is slow.
   const bool inferred = std::any_of(run.findings.begin(), run.findings.end(), [](const Finding& f) {
-    return f.check == "pairs.slow_crossing" || f.check == "pairs.ambiguous";
+    return f.check == "pairs.slow_crossing" || f.check == "pairs.ambiguous" || f.check == "pairs.stalling_node";
   });
   return run.stragglers.empty() && run.links.empty() && !inferred ? 0 : 1;
 }

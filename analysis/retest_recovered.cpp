@@ -12,8 +12,8 @@
 namespace podperf {
 namespace {
 
-constexpr const char* kCheck = "pairs.recovered_in_retest";
-constexpr std::size_t kShownPairs = 4;
+constexpr const char* kRecoveredCheck = "pairs.recovered_in_retest";
+constexpr std::size_t kRecoveredShown = 4;
 
 bool already_named(const Run& run, int node) {
   for (const Straggler& s : run.stragglers) {
@@ -21,14 +21,15 @@ bool already_named(const Run& run, int node) {
   }
   const std::string& host = run.nodes[static_cast<std::size_t>(node)].hostname;
   return std::any_of(run.findings.begin(), run.findings.end(), [&](const Finding& f) {
-    return f.check == "pairs.intermittent_node" && !host.empty() && f.host == host;
+    return (f.check == "pairs.intermittent_node" || f.check == "pairs.stalling_node") && !host.empty() &&
+           f.host == host;
   });
 }
 
 }  // namespace
 
 void report_recovered_nodes(Run& run, const PairThresholds& t, const std::string& rerun) {
-  std::erase_if(run.findings, [](const Finding& f) { return f.check == kCheck; });
+  std::erase_if(run.findings, [](const Finding& f) { return f.check == kRecoveredCheck; });
   const std::size_t n = run.nodes.size();
   std::vector<std::vector<const PairResult*>> recovered(n);
   std::vector<int> measured(n, 0);
@@ -50,7 +51,7 @@ void report_recovered_nodes(Run& run, const PairThresholds& t, const std::string
     if (partners.size() < needed || already_named(run, node)) continue;
     const std::string& label = run.nodes[i].label;
     std::vector<std::string> shown, pair_list;
-    for (std::size_t k = 0; k < recovered[i].size() && k < kShownPairs; ++k) {
+    for (std::size_t k = 0; k < recovered[i].size() && k < kRecoveredShown; ++k) {
       const PairResult& p = *recovered[i][k];
       const int other = p.nodes[0] == node ? p.nodes[1] : p.nodes[0];
       const std::string& other_label = run.nodes[static_cast<std::size_t>(other)].label;
@@ -58,11 +59,11 @@ void report_recovered_nodes(Run& run, const PairThresholds& t, const std::string
                                   p.baseline_gbps > 0.0 ? 100.0 * p.retest_busbw_gbps / p.baseline_gbps : 0.0));
       pair_list.push_back(label + ":" + other_label);
     }
-    if (recovered[i].size() > kShownPairs) shown.push_back(fmt::format("and {} more", recovered[i].size() - kShownPairs));
+    if (recovered[i].size() > kRecoveredShown) shown.push_back(fmt::format("and {} more", recovered[i].size() - kRecoveredShown));
     Finding f;
     f.tag = Tag::kInfo;
     f.source = "analysis";
-    f.check = kCheck;
+    f.check = kRecoveredCheck;
     f.host = run.nodes[i].hostname;
     f.observed = fmt::format(
         "{}: {} of its {} pairs at {} bytes were below the baseline at first and within it when measured again ({}): "

@@ -47,7 +47,8 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction", "baseline_max_passes",
        "baseline_min_kept_fraction", "intermittent_min_links", "link_family_alpha", "min_cleared_partners",
        "mostly_slow_fraction", "anchor_gap_fraction", "anchor_min_pairs", "lagging_reference_nodes",
-       "fastest_group_confidence", "fastest_group_max_link_fraction", "single_pair_anchor_max_ratio"},
+       "fastest_group_confidence", "fastest_group_max_link_fraction", "single_pair_anchor_max_ratio", "stall_factor",
+       "stall_min_iterations"},
       "pairs.", source);
   Thresholds out;
   out.source = source;
@@ -72,6 +73,8 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
       require_fraction(pairs, "fastest_group_max_link_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.single_pair_anchor_max_ratio =
       require_fraction(pairs, "single_pair_anchor_max_ratio", "pairs.", 0.0, 1.0, source);
+  out.pairs.stall_factor = require_fraction(pairs, "stall_factor", "pairs.", 1.0, 1e6, source);
+  out.pairs.stall_min_iterations = require_count(pairs, "stall_min_iterations", "pairs.", 1.0, 1e9, source);
 
   // [fs] after [pairs], so a [pairs] error is reported the same with or without an [fs] table.
   const toml::table& fs = toml_require_table(root, "fs", source);

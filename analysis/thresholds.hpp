@@ -34,6 +34,11 @@ struct PairThresholds {
   // average at most this fraction of theirs; nearer, one pair on a faster path explains it as well
   // (analysis/pair_inference.hpp confirm_anchor): ambiguous.
   double single_pair_anchor_max_ratio = 0.5;
+  // A pair stalled: at least stall_min_iterations of its iterations slower than stall_factor times its
+  // median; a node in stalled pairs with min_cleared_partners partners: pairs.stalling_node
+  // (analysis/pair_stalls.hpp).
+  double stall_factor = 5.0;
+  int stall_min_iterations = 2;
   // Nodes whose ceiling is the reference of the lagging-node check (analysis/pair_ceiling.hpp).
   int lagging_reference_nodes = 4;
   // The fastest consistent group anchors the baseline when the slower nodes' ceilings lie below it by

@@ -33,6 +33,8 @@ lagging_reference_nodes = 4
 fastest_group_confidence = 0.99
 fastest_group_max_link_fraction = 0.2
 single_pair_anchor_max_ratio = 0.4
+stall_factor = 4
+stall_min_iterations = 3
 )";
 const std::string kFs = R"([fs]
 threshold = 0.2
@@ -83,6 +85,8 @@ TEST(Thresholds, EmbeddedConfigLoads) {
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.5);
   EXPECT_EQ(t.pairs.intermittent_min_links, 3);
   EXPECT_DOUBLE_EQ(t.pairs.single_pair_anchor_max_ratio, 0.5);
+  EXPECT_DOUBLE_EQ(t.pairs.stall_factor, 5.0);
+  EXPECT_EQ(t.pairs.stall_min_iterations, 2);
   EXPECT_DOUBLE_EQ(t.fs.threshold, 0.15);
   EXPECT_DOUBLE_EQ(t.fs.spread_factor, 4.0);
   EXPECT_DOUBLE_EQ(t.fs.max_spread_fraction, 0.10);
@@ -108,6 +112,8 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_EQ(t.pairs.intermittent_min_links, 4);
   EXPECT_DOUBLE_EQ(t.pairs.link_family_alpha, 0.01);
   EXPECT_DOUBLE_EQ(t.pairs.single_pair_anchor_max_ratio, 0.4);
+  EXPECT_DOUBLE_EQ(t.pairs.stall_factor, 4.0);
+  EXPECT_EQ(t.pairs.stall_min_iterations, 3);
   EXPECT_DOUBLE_EQ(t.fs.threshold, 0.2);
   EXPECT_DOUBLE_EQ(t.fs.spread_factor, 3.0);
   EXPECT_DOUBLE_EQ(t.fs.max_spread_fraction, 0.15);
@@ -145,7 +151,7 @@ TEST(Thresholds, MissingFileNamesThePath) {
 
 TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   const std::string what = error_of(kPairs + "treshold = 0.1\n" + kFs);
-  EXPECT_TRUE(has(what, "my.toml:19")) << what;
+  EXPECT_TRUE(has(what, "my.toml:21")) << what;
   EXPECT_TRUE(has(what, "pairs.treshold")) << what;
   EXPECT_TRUE(has(what, "threshold")) << what;  // the expected keys are listed
 
@@ -154,7 +160,7 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   EXPECT_TRUE(has(top, "'pair'")) << top;
 
   const std::string fs = error_of(kPairs + kFs + "saturation = 0.9\n" + kTopology);
-  EXPECT_TRUE(has(fs, "my.toml:28")) << fs;
+  EXPECT_TRUE(has(fs, "my.toml:30")) << fs;
   EXPECT_TRUE(has(fs, "'fs.saturation'")) << fs;
   EXPECT_TRUE(has(fs, "cache_warn_fraction")) << fs;  // the expected keys are listed
 }
@@ -201,7 +207,7 @@ TEST(Thresholds, TopologyTable) {
   EXPECT_TRUE(has(error_of(kPairs + kFs), "missing table [topology]"));
   EXPECT_TRUE(has(error_of(with_line("min_pairs", "", "[topology]")), "missing key 'topology.min_pairs'"));
   std::string what = error_of(with_line("slower_fraction", "slower_fraction = 1.5", "[topology]"));
-  EXPECT_TRUE(has(what, "my.toml:29: 'topology.slower_fraction' = 1.5 is out of range")) << what;
+  EXPECT_TRUE(has(what, "my.toml:31: 'topology.slower_fraction' = 1.5 is out of range")) << what;
   what = error_of(with_line("min_pairs", "min_pairs = 2.5", "[topology]"));
   EXPECT_TRUE(has(what, "'topology.min_pairs' must be a whole number")) << what;
   what = error_of(kValid + "max_ratio = 1\n");
