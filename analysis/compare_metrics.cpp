@@ -52,7 +52,8 @@ struct Source {
   enum Type : std::uint8_t { kPairSamples, kCollectiveSamples, kValue };
   std::uint32_t local = 0;  // the metric, by its index in this run's summary
   Type type = kValue;
-  std::uint32_t index = 0;  // kPairSamples: into run.pairs; kCollectiveSamples: into run.collectives
+  std::uint32_t index = 0;  // kPairSamples: into run.pairs; kCollectiveSamples: into run.collectives; kValue:
+                            // its block (podperf fs --repeat, 1-based; 0: none)
   double value = 0.0;       // kValue
 };
 
@@ -187,6 +188,11 @@ void RunMetricCollector::collect() {
   collect_fs();
 }
 
+// A filesystem probe's block as a source index (0 when the run has no blocks).
+std::uint32_t block_of(const FsProbeResult& probe) {
+  return probe.block > 0 ? static_cast<std::uint32_t>(probe.block) : 0U;
+}
+
 void RunMetricCollector::collect_fs() {
   for (const FsProbeResult& probe : run_.fs.probes) {
     const std::uint32_t probe_id = registry_.intern(probe.probe);
@@ -195,7 +201,7 @@ void RunMetricCollector::collect_fs() {
       // A probe without a usable rank adds no metric.
       for (const FsRankResult& r : probe.ranks) {
         const double v = r.*kFsQuantities[q].field;
-        if (status_ok(r.status) && v > 0.0 && std::isfinite(v)) add(id, 0, Source::kValue, 0, v);
+        if (status_ok(r.status) && v > 0.0 && std::isfinite(v)) add(id, 0, Source::kValue, block_of(probe), v);
       }
     }
     for (std::uint8_t q : fs_quantities(probe.probe, true)) {
@@ -206,7 +212,7 @@ void RunMetricCollector::collect_fs() {
       }
       for (const auto& [node, values] : by_node) {
         const MetricIdentity id{MetricKind::kFsNode, q, false, 0, 0, 0, probe_id, node_label(node)};
-        for (double v : values) add(id, 0, Source::kValue, 0, v);
+        for (double v : values) add(id, 0, Source::kValue, block_of(probe), v);
       }
     }
   }
@@ -236,12 +242,15 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
   if (threads == 0) threads = analysis_threads(sources_.size());
   in_chunks(count, threads, [&](std::size_t, std::size_t begin, std::size_t end) {
     std::vector<double> samples;
+    std::map<std::uint32_t, std::vector<double>> value_blocks;  // kValue sources by block (fs --repeat)
     for (std::size_t m = begin; m < end; ++m) {
       samples.clear();
+      value_blocks.clear();
       bool measured_in_blocks = false;
       for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
         const Source& s = sources_[order[k]];
         measured_in_blocks = measured_in_blocks || s.type != Source::kValue;
+        if (s.type == Source::kValue && s.index > 0) value_blocks[s.index].push_back(s.value);
         if (s.type == Source::kPairSamples) {
           const PairResult& p = run_.pairs[s.index];
           append_busbw_samples(p.samples_s, p.busbw_gbps, p.median_s, samples);
@@ -261,6 +270,10 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
               samples.begin() + static_cast<std::ptrdiff_t>(std::min(samples.size(), first + per_block)));
           out.block_values[m].push_back(summarize_run_samples(block));
         }
+      }
+      // A filesystem probe's blocks: the median of its ranks (or its node's ranks) in each block.
+      if (blocked && value_blocks.size() >= 2) {
+        for (auto& [block, values] : value_blocks) out.block_values[m].push_back(summarize_run_samples(values));
       }
       out.values[m] = samples.empty() ? 0.0 : summarize_run_samples(samples);
     }

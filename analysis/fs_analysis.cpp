@@ -12,6 +12,7 @@
 
 #include "analysis/baseline.hpp"
 #include "analysis/errors.hpp"
+#include "analysis/fs_probes.hpp"
 #include "analysis/fs_findings.hpp"
 #include "analysis/stats.hpp"
 
@@ -230,7 +231,7 @@ std::size_t judge_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes, co
         judged.size() >= kFsMinJudgedNodes && value < b.value * (1.0 - t.threshold) && gap > t.spread_factor * spread;
     n->flagged = slow && resolved(*n);
     if (slow && !n->flagged) {
-      unresolved.push_back(fmt::format("{}: {} {:+.0f} ms of the median node's {:.3f} s (resolves {:.0f} ms)", p.probe,
+      unresolved.push_back(fmt::format("{}: {} {:+.0f} ms of the median node's {:.3f} s (resolves {:.0f} ms)", fs_probe_label(p.probe, p.block),
                                        n->label, 1e3 * ((n->end_s - n->start_s) - median_elapsed_s), median_elapsed_s,
                                        1e3 * resolvable_s));
     }

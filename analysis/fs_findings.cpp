@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "analysis/fs_analysis.hpp"
+#include "analysis/fs_probes.hpp"
 
 namespace podperf {
 namespace {
@@ -89,7 +90,7 @@ void add_saturation_finding(const FsRun& fs, const FsProbeResult& p, const FsThr
   const double expected = fs_expected_mb_s(fs, p.probe);
   if (!(expected > 0.0 && p.status != "error" && p.mb_per_s >= t.saturation_fraction * expected)) return;
   Finding f = fs_finding(Tag::kConcern, "fs.saturation", "");
-  f.observed = fmt::format("{} aggregate {:.0f} MB/s is {:.0f}% of the expected {} {:.0f} MB/s ({})", p.probe,
+  f.observed = fmt::format("{} aggregate {:.0f} MB/s is {:.0f}% of the expected {} {:.0f} MB/s ({})", fs_probe_label(p.probe, p.block),
                            p.mb_per_s, 100.0 * p.mb_per_s / expected, fs_probe_reads(p.probe) ? "read" : "write",
                            expected, fs.expected_source);
   f.expected = fmt::format("below {:.0f}% of the expected throughput", t.saturation_fraction * 100.0);
@@ -113,12 +114,12 @@ void add_cache_finding(const Run& run, const FsProbeResult& p, const FsThreshold
     if (rank_measured(r) && (worst == nullptr || r.cached_fraction > worst->cached_fraction)) worst = &r;
   }
   Finding f = fs_finding(Tag::kConcern, "fs.cache", host_of(run.nodes, worst->node));
-  f.observed = fmt::format("{}: {:.0f}% of the file rank {} read was in its host's page cache before reading", p.probe,
+  f.observed = fmt::format("{}: {:.0f}% of the file rank {} read was in its host's page cache before reading", fs_probe_label(p.probe, p.block),
                            p.cached_fraction_max * 100.0, worst->rank);
   f.expected =
       fmt::format("at most {:.0f}% cached (reads measure the filesystem, not memory)", t.cache_warn_fraction * 100.0);
   f.meaning = "the read number may come from this host's page cache";
-  f.effect = fmt::format("{} MB/s overstates what the filesystem delivers", p.probe);
+  f.effect = fmt::format("{} MB/s overstates what the filesystem delivers", fs_probe_label(p.probe, p.block));
   f.next_step = "rerun with --direct (O_DIRECT), or across nodes so each rank reads what another node wrote";
   found.push_back(std::move(f));
 }
@@ -134,7 +135,7 @@ void add_checksum_finding(const Run& run, const FsProbeResult& p, std::vector<Fi
   }
   Finding f = fs_finding(Tag::kConcern, "fs.checksum", host);
   f.observed =
-      fmt::format("{}: {} shard(s) did not verify{}", p.probe, mismatches, p.error.empty() ? "" : " (" + p.error + ")");
+      fmt::format("{}: {} shard(s) did not verify{}", fs_probe_label(p.probe, p.block), mismatches, p.error.empty() ? "" : " (" + p.error + ")");
   f.expected = "every shard reads back what was written";
   f.meaning = "data read back differs from what was written: silent corruption on the path or the filesystem";
   f.effect = "checkpoints restored from this filesystem may be corrupt";
@@ -156,7 +157,7 @@ void add_error_finding(const Run& run, const FsProbeResult& p, std::vector<Findi
     if (host.empty()) host = host_of(run.nodes, r.node);
   }
   Finding f = fs_finding(Tag::kConcern, "fs.error", host);
-  f.observed = fmt::format("{}: {} of {} rank(s) failed: {}", p.probe, failed, p.ranks.size(), p.error);
+  f.observed = fmt::format("{}: {} of {} rank(s) failed: {}", fs_probe_label(p.probe, p.block), failed, p.ranks.size(), p.error);
   f.expected = "every rank completes the probe";
   f.meaning = "the probe could not run on some ranks; their share is missing from the aggregate";
   f.effect = "the aggregate and per-node numbers of this probe are incomplete";
@@ -231,13 +232,13 @@ std::vector<FsSlowNode> fs_slow_nodes(const Run& run) {
         s.label = n.label;
         s.worst_ratio = n.ratio;
       }
-      s.probes.push_back(p.probe);
+      if (std::find(s.probes.begin(), s.probes.end(), p.probe) == s.probes.end()) s.probes.push_back(p.probe);
       s.worst_ratio = std::min(s.worst_ratio, n.ratio);
       const std::string unit = fs_metric_unit(p);
       s.evidence += fmt::format(
           "{}{}: {:.1f} {}, {:.0f}% of the nodes' baseline {:.1f} {} (done at {:.2f} s; "
           "all nodes by {:.2f} s)",
-          s.evidence.empty() ? "" : "; ", p.probe, fs_node_metric(p, n), unit, n.ratio * 100.0, p.baseline, unit,
+          s.evidence.empty() ? "" : "; ", fs_probe_label(p.probe, p.block), fs_node_metric(p, n), unit, n.ratio * 100.0, p.baseline, unit,
           n.end_s, p.duration_s);
     }
   }

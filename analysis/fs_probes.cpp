@@ -130,4 +130,8 @@ double fs_probe_floor_mb_s(std::string_view probe, double write_floor, double re
   return 0.0;
 }
 
+std::string fs_probe_label(std::string_view probe, int block) {
+  return block > 0 ? std::string(probe) + " #" + std::to_string(block) : std::string(probe);
+}
+
 }  // namespace podperf

@@ -67,6 +67,10 @@ std::string fs_probes_help();
 // writer's); "" when every chosen reader has its writer.
 std::string fs_missing_writer(const std::vector<std::string>& chosen);
 
+// A probe result as printers and findings name it: "seq-write", or "seq-write #2" for block 2 of
+// podperf fs --repeat (`block` 0: no blocks).
+std::string fs_probe_label(std::string_view probe, int block);
+
 // Per-probe traits by name, false/0 for names not in the catalog.
 bool fs_probe_is_meta(std::string_view probe);      // judged on ops/s (the metadata phases)
 bool fs_probe_reads(std::string_view probe);        // io kRead

@@ -164,6 +164,7 @@ struct FsProbeResult {
   std::uint64_t file_size_bytes = 0;   // per rank (ckpt: per shard; meta: per small file)
   std::uint64_t files_per_rank = 0;    // meta: files; ckpt: shards
   bool direct = false;                 // O_DIRECT
+  int block = 0;                       // podperf fs --repeat K: the block (1-based) it ran in; 0: no blocks
   std::vector<FsRankResult> ranks;
   // Analysis (IOR style, FIELD-NOTES 6):
   std::vector<FsNodeResult> nodes;
@@ -271,7 +272,7 @@ struct RunOptions {
   std::string thresholds_source;
 };
 
-// --repeat K (pairs, collective): every case measured in K blocks spread over the job, each block
+// --repeat K (pairs, collective; fs: see FsProbeResult::block): every case measured in K blocks spread over the job, each block
 // holding every case once in its own shuffled order (sweep/block_order, analysis/run_blocks). A
 // result's samples_s then holds its blocks' iterations block after block, options.iters of them per
 // block measured (a block that failed or never ran adds none), so block b is

@@ -34,7 +34,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsRankResult, rank, node, file, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsNodeResult, node, label, ranks, bytes, ops, start_s, end_s, mb_per_s,
                                                 ops_per_s, ratio, flagged)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsProbeResult, probe, block_size_bytes, file_size_bytes, files_per_rank,
-                                                direct, ranks, nodes, bytes, ops, commit_s, duration_s, first_done_s,
+                                                direct, block, ranks, nodes, bytes, ops, commit_s, duration_s, first_done_s,
                                                 mb_per_s, ops_per_s, lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us,
                                                 cached_fraction_max, baseline, slowest_node, status, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsSlowNode, node, label, probes, worst_ratio, evidence, likely_causes,

@@ -326,6 +326,12 @@ JobSubcommands add_job_subcommands(CLI::App& app, Cli& cli) {
   fs->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   add_job_options(fs, cli.fs);
   add_fs_options(fs, cli.fs.fs, "--path");
+  fs->add_option("--repeat", cli.fs.repeat,
+                 "run the whole chain of probes K times, one block after another in the chain's order (a read "
+                 "needs its write), so run.json and podperf compare see drift within the job (blocks do not capture "
+                 "launch-to-launch variance: only separate jobs do)")
+      ->check(rule::whole_number(1, 100))
+      ->capture_default_str();
   fs->add_option("--config", cli.fs.fs.config, "thresholds file replacing the built-in configs/thresholds.toml")
       ->check(rule::existing_file());
   CLI::App* collective = app.add_subcommand(

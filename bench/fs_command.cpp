@@ -68,15 +68,24 @@ int run_fs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
     run.options.sizes_bytes = {};
     run.options.thresholds_source = plan.thresholds_source;
     run.options.threshold = plan.thresholds.threshold;
+    if (o.repeat >= 2) {
+      // The chain runs whole in every block, in its order (a read needs its write): no shuffle.
+      run.blocks.count = o.repeat;
+      run.blocks.cases = "probes";
+      std::vector<int> chain(plan.probe_names().size());
+      for (std::size_t i = 0; i < chain.size(); ++i) chain[i] = static_cast<int>(i);
+      run.blocks.order.assign(static_cast<std::size_t>(o.repeat), chain);
+    }
     recorder = std::make_unique<FsRecorder>(std::move(run), *job->dir, plan.thresholds);
     recorder->set_fs(setup.info);
     if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
     std::fprintf(stderr,
-                 "podperf: fs on %zu %snodes (%d ranks), probes %s, %s per rank, block %s%s; %s filesystem (%s) at "
-                 "%s; results in %s\n",
+                 "podperf: fs on %zu %snodes (%d ranks), probes %s, %s per rank, block %s%s%s; %s filesystem (%s) "
+                 "at %s; results in %s\n",
                  map.nodes.size(), o.virtual_nodes > 0 ? "VIRTUAL " : "", world.size(),
                  fmt::format("{}", fmt::join(plan.probe_names(), ",")).c_str(), o.fs.file_size.c_str(),
-                 o.fs.block_size.c_str(), plan.direct ? ", O_DIRECT" : "", setup.shared ? "shared" : "node-local",
+                 o.fs.block_size.c_str(), plan.direct ? ", O_DIRECT" : "",
+                 o.repeat >= 2 ? fmt::format(", the chain {} times (--repeat)", o.repeat).c_str() : "", setup.shared ? "shared" : "node-local",
                  setup.info.fs_type.empty() ? "type unknown" : setup.info.fs_type.c_str(), setup.dir.c_str(),
                  job->dir->path().c_str());
   }
@@ -86,7 +95,7 @@ int run_fs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
   const std::vector<HostSnapshot> signals_before = gather_host_snapshots(world, o.signals_root);
   std::unique_ptr<ExitGuard> exit_guard = make_exit_guard(recorder.get());
   try {
-    run_fs_probes(world, map, plan, setup, recorder.get(), *watchdog, o.timeout_s);
+    run_fs_probes(world, map, plan, setup, recorder.get(), *watchdog, o.timeout_s, o.repeat);
     finish_fs_stage(world, setup);
     record_findings(world, recorder.get(), NcclLogCapture{}, "posix", signals_before, o.signals_root, {});
   } catch (const std::exception& e) {

@@ -69,8 +69,9 @@ std::string method_text(const Comparison& c) {
   const CompareSettings& s = c.settings;
   if (c.method == "block_level_welch") {
     return fmt::format(
-        "the block is the statistical unit ({} BEFORE, {} AFTER blocks of --repeat, each every case once in a "
-        "shuffled order): each pair or collective metric is summarized per block (its median) and the per-block "
+        "the block is the statistical unit ({} BEFORE, {} AFTER blocks of --repeat, each every case once, in a "
+        "shuffled order for pairs and collectives, in the chain's order for filesystem probes): each metric is "
+        "summarized per block (its median over iterations, or over ranks for a filesystem probe) and the per-block "
         "medians are compared with Welch's two-sided t test on their logarithms, p adjusted for the {} metrics "
         "tested ({}); slower or faster only when p < {:g} and |change| >= {:g}%. Blocks see drift within a job, "
         "not launch-to-launch variance: only separate jobs (3 or more runs per side) measure that. Metrics not "

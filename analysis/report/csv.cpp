@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/fs_probes.hpp"
 #include "analysis/report/common.hpp"
 #include "analysis/topology_analysis.hpp"
 
@@ -212,7 +213,7 @@ void csv_rows(const Run& run, std::string& out, std::ostream* sink) {
   for (const FsProbeResult& p : run.fs.probes) {
     const auto probe_row = [&run, &p, &row]() -> Row& {
       row.clear();
-      row.set("run_id", run.run_id).set("op", p.probe).integer("size_bytes", static_cast<long long>(p.file_size_bytes));
+      row.set("run_id", run.run_id).set("op", fs_probe_label(p.probe, p.block)).integer("size_bytes", static_cast<long long>(p.file_size_bytes));
       row.integer("block_size_bytes", static_cast<long long>(p.block_size_bytes));
       row.integer("files_per_rank", static_cast<long long>(p.files_per_rank));
       return row;

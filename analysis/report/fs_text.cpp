@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "analysis/fs_analysis.hpp"
+#include "analysis/fs_probes.hpp"
 #include "analysis/report/format_append.hpp"
 #include "analysis/units.hpp"
 
@@ -68,13 +69,16 @@ std::string render_fs_section(const Run& run) {
   }
   out += "aggregate = all bytes / (last done - first start), IOR style; first done = when the first rank finished\n\n";
 
-  std::size_t width = 12;
-  for (const FsProbeResult& p : fs.probes) width = std::max(width, slowest(p).size());
-  append(out, "{:<12} {:>8} {:>6} {:>9} {:>16} {:>10} {:>10}  {:<{}} {:>7}  {}\n", "probe", "io", "block", "per rank",
+  std::size_t width = 12, probe_width = 12;
+  for (const FsProbeResult& p : fs.probes) {
+    width = std::max(width, slowest(p).size());
+    probe_width = std::max(probe_width, fs_probe_label(p.probe, p.block).size());
+  }
+  append(out, "{:<{}} {:>8} {:>6} {:>9} {:>16} {:>10} {:>10}  {:<{}} {:>7}  {}\n", "probe", probe_width, "io", "block", "per rank",
          "aggregate", "first done", "last done", "slowest node", width, "flagged", "status");
   for (const FsProbeResult& p : fs.probes) {
     const auto flagged = std::count_if(p.nodes.begin(), p.nodes.end(), [](const FsNodeResult& n) { return n.flagged; });
-    append(out, "{:<12} {:>8} {:>6} {:>9} {:>16} {:>8.2f} s {:>8.2f} s  {:<{}} {:>7}  {}\n", p.probe,
+    append(out, "{:<{}} {:>8} {:>6} {:>9} {:>16} {:>8.2f} s {:>8.2f} s  {:<{}} {:>7}  {}\n", fs_probe_label(p.probe, p.block), probe_width,
            fs_probe_is_meta(p.probe) ? "-"
            : p.direct                ? "direct"
                                      : "buffered",
@@ -86,13 +90,13 @@ std::string render_fs_section(const Run& run) {
     if (fs_probe_has_latency(p.probe) && p.lat_p50_us > 0.0) {
       append(out,
              "{} latency per read call (all ranks): p50 {:.0f} us, p90 {:.0f} us, p99 {:.0f} us, p99.9 {:.0f} us{}\n",
-             p.probe, p.lat_p50_us, p.lat_p90_us, p.lat_p99_us, p.lat_p999_us,
+             fs_probe_label(p.probe, p.block), p.lat_p50_us, p.lat_p90_us, p.lat_p99_us, p.lat_p999_us,
              p.ops_per_s > 0.0 ? fmt::format("; {:.0f} reads/s", p.ops_per_s) : "");
     }
   }
   for (const FsProbeResult& p : fs.probes) {
     for (const Finding& f : run.findings) {
-      if (f.source != "fs" || f.observed.rfind(p.probe + ":", 0) != 0) continue;
+      if (f.source != "fs" || f.observed.rfind(fs_probe_label(p.probe, p.block) + ":", 0) != 0) continue;
       if (f.check == "fs.cache") {
         append(out, "cache ({}): {}; the MB/s may come from that page cache: use --direct or run across nodes\n",
                f.host.empty() ? "?" : f.host, f.observed);
@@ -102,10 +106,10 @@ std::string render_fs_section(const Run& run) {
   for (const FsProbeResult& p : fs.probes) {
     const double expected = fs_expected_mb_s(fs, p.probe);
     if (expected > 0.0 && p.status != "error") {
-      append(out, "{}: {:.0f}% of the expected {:.0f} MB/s{}\n", p.probe, 100.0 * p.mb_per_s / expected, expected,
+      append(out, "{}: {:.0f}% of the expected {:.0f} MB/s{}\n", fs_probe_label(p.probe, p.block), 100.0 * p.mb_per_s / expected, expected,
              std::any_of(run.findings.begin(), run.findings.end(),
                          [&p](const Finding& f) {
-                           return f.check == "fs.saturation" && f.observed.rfind(p.probe + " ", 0) == 0;
+                           return f.check == "fs.saturation" && f.observed.rfind(fs_probe_label(p.probe, p.block) + " ", 0) == 0;
                          })
                  ? " — SATURATED: the filesystem is the limit, more nodes will not go faster"
                  : "");

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analysis/fs_analysis.hpp"
+#include "analysis/fs_probes.hpp"
 #include "analysis/report/common.hpp"
 #include "analysis/report/html_sections.hpp"
 #include "analysis/text.hpp"
@@ -46,7 +47,7 @@ void render_fs(const Run& run, std::string& out) {
       "<th>last done</th><th>node baseline</th><th>slowest node</th><th>flagged nodes</th><th>status</th></tr>\n";
   for (const FsProbeResult& p : fs.probes) {
     const auto flagged = std::count_if(p.nodes.begin(), p.nodes.end(), [](const FsNodeResult& n) { return n.flagged; });
-    append(out, "<tr>{}{}{}{}{}{}{}{}{}{}{}</tr>\n", cell(p.probe),
+    append(out, "<tr>{}{}{}{}{}{}{}{}{}{}{}</tr>\n", cell(fs_probe_label(p.probe, p.block)),
            cell(fs_probe_is_meta(p.probe) ? "-"
                 : p.direct                ? "direct"
                                           : "buffered"),
@@ -63,8 +64,8 @@ void render_fs(const Run& run, std::string& out) {
   for (const FsProbeResult& p : fs.probes) {
     if (p.nodes.empty()) continue;
     svg::BarChart c;
-    c.id = "fs-bars-" + p.probe;
-    c.caption = fmt::format("{}: per node {}", p.probe, fs_metric_unit(p));
+    c.id = "fs-bars-" + p.probe + (p.block > 0 ? "-" + std::to_string(p.block) : "");
+    c.caption = fmt::format("{}: per node {}", fs_probe_label(p.probe, p.block), fs_metric_unit(p));
     c.unit = fs_metric_unit(p);
     c.reference = p.baseline;
     c.reference_label = fmt::format("baseline of the nodes {:.1f} {}", p.baseline, fs_metric_unit(p));

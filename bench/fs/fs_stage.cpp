@@ -295,7 +295,7 @@ void remove_unread_files(const std::vector<PlannedProbe>& steps, std::size_t i, 
 // Returns the probe's error ("" when it ran), the same on every rank.
 std::string run_one_probe(const Comm& world, const NodeMap& map, const FsPlan& plan, const PlannedProbe& step,
                           ProbeContext& ctx, RunRecorder* recorder, Watchdog& watchdog, double timeout_s,
-                          Progress& overall, int done) {
+                          Progress& overall, int done, int block, int blocks) {
   const bool root = world.rank() == 0;
   const std::string name(step.traits->name);
   watchdog.arm(root ? timeout_s : timeout_s + kFsNonRootGraceS,
@@ -313,8 +313,10 @@ std::string run_one_probe(const Comm& world, const NodeMap& map, const FsPlan& p
   if (root) {
     FsProbeResult probe = collect_probe(step, plan, map, texts, outcome.commit_s);
     if (probe.status == "error") error = probe.error;
+    probe.block = blocks >= 2 ? block : 0;
     overall.step_done(done,
-                      fmt::format("{}: {:.1f} {} aggregate over {} ranks (first done {:.2f} s, last {:.2f} s){}", name,
+                      fmt::format("{}{}: {:.1f} {} aggregate over {} ranks (first done {:.2f} s, last {:.2f} s){}",
+                                  blocks >= 2 ? fmt::format("block {}/{}: ", block, blocks) : "", name,
                                   fs_probe_metric(probe), fs_metric_unit(probe), probe.ranks.size(), probe.first_done_s,
                                   probe.duration_s, probe.status == "ok" ? "" : "; " + probe.status));
     recorder->add_fs_probe(std::move(probe));
@@ -367,23 +369,30 @@ FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& pl
 }
 
 std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& plan, FsSetup& setup,
-                          RunRecorder* recorder, Watchdog& watchdog, double timeout_s) {
+                          RunRecorder* recorder, Watchdog& watchdog, double timeout_s, int blocks) {
   ProbeContext ctx = make_context(map, plan, setup, world.rank());
   const std::vector<PlannedProbe> steps = planned_probes(plan);
-  Progress overall(static_cast<int>(steps.size()), "probe");
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const std::string error =
-        run_one_probe(world, map, plan, steps[i], ctx, recorder, watchdog, timeout_s, overall, static_cast<int>(i + 1));
-    // Files nobody reads any more go now (every rank is past the probe: the error's broadcast came
-    // after rank 0 had every rank's result).
-    remove_unread_files(steps, i, ctx, plan);
-    if (error.empty()) continue;
-    if (world.rank() == 0) {
-      std::vector<std::string> not_run;
-      for (std::size_t j = i + 1; j < steps.size(); ++j) not_run.emplace_back(steps[j].traits->name);
-      recorder->fs_failed(fmt::format("filesystem probe {} failed: {}", steps[i].traits->name, error), not_run);
+  blocks = std::max(1, blocks);
+  Progress overall(static_cast<int>(steps.size()) * blocks, "probe");
+  for (int block = 1; block <= blocks; ++block) {
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const int done = (block - 1) * static_cast<int>(steps.size()) + static_cast<int>(i + 1);
+      const std::string error =
+          run_one_probe(world, map, plan, steps[i], ctx, recorder, watchdog, timeout_s, overall, done, block, blocks);
+      // Files nobody reads any more go now (every rank is past the probe: the error's broadcast came
+      // after rank 0 had every rank's result).
+      remove_unread_files(steps, i, ctx, plan);
+      if (error.empty()) continue;
+      if (world.rank() == 0) {
+        std::vector<std::string> not_run;
+        for (std::size_t j = i + 1; j < steps.size(); ++j) not_run.emplace_back(steps[j].traits->name);
+        if (block < blocks) not_run.push_back(fmt::format("blocks {} to {}", block + 1, blocks));
+        recorder->fs_failed(fmt::format("filesystem probe {}{} failed: {}", steps[i].traits->name,
+                                        blocks >= 2 ? fmt::format(" (block {})", block) : "", error),
+                            not_run);
+      }
+      return error;
     }
-    return error;
   }
   return "";
 }

@@ -32,9 +32,11 @@ FsSetup prepare_fs_stage(const Comm& world, const NodeMap& map, const FsPlan& pl
 // Runs the plan's probes. Rank 0 (recorder not null) records each probe's results as they arrive,
 // prints progress, and summarizes each probe in one line. A rank's I/O failure stops the stage after
 // the probe it happened in (every rank's files are still removed): returns the first error on every
-// rank, "" when every probe ran. Each probe runs under the watchdog (timeout_s).
+// rank, "" when every probe ran. Each probe runs under the watchdog (timeout_s). `blocks` >= 2
+// (podperf fs --repeat): the whole chain of probes runs that many times, one block after another, in
+// the chain's order (a read needs its write), each probe result tagged with its block.
 std::string run_fs_probes(const Comm& world, const NodeMap& map, const FsPlan& plan, FsSetup& setup,
-                          RunRecorder* recorder, Watchdog& watchdog, double timeout_s);
+                          RunRecorder* recorder, Watchdog& watchdog, double timeout_s, int blocks = 1);
 
 // Removes the probe directory (unless --keep) and clears the abort cleanup.
 void finish_fs_stage(const Comm& world, FsSetup& setup);

@@ -63,6 +63,26 @@ else
 fi
 expect_eq "--direct: nothing left" "$(ls -A "$DATA" | wc -l)" "0"
 
+# --- --repeat 2: the chain of probes twice, block after block, in its order; compare's units are blocks
+podperf_mpirun 2 fs --path "$DATA" --probes seq-write,seq-read,meta --virtual-nodes 2 --file-size 8M --meta-files 100 \
+  --repeat 2 --out "$WORK/res" --run-id blocks
+rc=$?
+run="$WORK/res/blocks/run.json"
+expect_match "repeat 2: exit 0 or 1 (noise on shared cores)" "$rc" "^[01]$"
+expect_eq "repeat 2: the chain twice, each result tagged with its block" \
+  "$(jq -c '[.fs.probes[] | [.probe, .block]]' "$run")" \
+  '[["seq-write",1],["seq-read",1],["meta-create",1],["meta-stat",1],["meta-read",1],["meta-unlink",1],["seq-write",2],["seq-read",2],["meta-create",2],["meta-stat",2],["meta-read",2],["meta-unlink",2]]'
+expect_eq "repeat 2: blocks recorded, in the chain's order" "$(jq -c '[.blocks.count, .blocks.cases, .blocks.order]' "$run")" \
+  '[2,"probes",[[0,1,2],[0,1,2]]]'
+/usr/bin/python3 "$TESTS_DIR/check_run.py" "$WORK/res/blocks" --nodes 2 >/dev/null &&
+  pass "repeat 2: run.json valid against the schema" || fail "repeat 2: run.json invalid"
+expect_match "repeat 2: summary rows name the block" "$(cat "$WORK/out")" "seq-read #2 .* MB/s"
+expect_match "repeat 2: progress counts both blocks" "$(cat "$WORK/out")" "probe 12/12 done.*block 2/2: meta-unlink"
+expect_eq "repeat 2: nothing left" "$(ls -A "$DATA" | wc -l)" "0"
+"$PODPERF" compare "$WORK/res/blocks" "$WORK/res/blocks" --json >"$WORK/cmp.json"
+expect_eq "repeat 2: compare's units are the blocks" "$(jq -r '[.units, .units_after, .method] | join(" ")' "$WORK/cmp.json")" \
+  "blocks 2 block_level_welch"
+
 # --- podperf run --fs-path: pairs, then the filesystem stage, one run.json
 podperf_mpirun 4 run --virtual-nodes 4 -b 1M -e 1M -n 3 -w 1 --fs-path "$DATA" --probes seq-write,seq-read,meta \
   --file-size 8M --meta-files 50 --out "$WORK/res" --run-id both

@@ -263,6 +263,50 @@ TEST(CompareBlocks, ARealShiftIsFoundFromTheBlocksOfOneRun) {
   EXPECT_EQ(other_verdicts, 0);
 }
 
+// podperf fs --repeat: the chain of probes once per block, each result tagged with its block; no pairs.
+podperf::Run blocked_fs_run(const ClusterSpec& spec, int blocks, std::uint64_t seed) {
+  podperf::Run run = make_noisy_run(spec, seed * 1000);
+  run.pairs.clear();
+  run.fs.probes.clear();
+  for (int b = 1; b <= blocks; ++b) {
+    podperf::Run block = make_noisy_run(spec, seed * 1000 + static_cast<std::uint64_t>(b));
+    for (FsProbeResult& p : block.fs.probes) {
+      p.block = b;
+      run.fs.probes.push_back(p);
+    }
+  }
+  run.blocks.count = blocks;
+  run.blocks.cases = "probes";
+  run.blocks.order.assign(static_cast<std::size_t>(blocks), {0, 1, 2});
+  return run;
+}
+
+TEST(CompareBlocks, FilesystemProbesInBlocksAreComparedBlockByBlock) {
+  ClusterSpec spec;
+  spec.run_cv = 0.01;
+  spec.fs_ranks_per_node = 8;
+  ASSERT_FALSE(make_noisy_run(spec, 1).fs.probes.empty());
+  const Comparison same = compare_runs(blocked_fs_run(spec, 4, 1), blocked_fs_run(spec, 4, 2), CompareSettings{});
+  EXPECT_EQ(same.units, "blocks");
+  EXPECT_EQ(same.method, "block_level_welch");
+  ASSERT_FALSE(same.metrics.empty());
+  for (const MetricComparison& m : same.metrics) {
+    EXPECT_EQ(m.runs_before.size(), 4u) << m.name << ": one value per block (the median of its ranks)";
+    EXPECT_GE(m.p_value, 0.0) << m.name << ": tested";
+  }
+  EXPECT_EQ(same.summary.slower + same.summary.faster, 0) << "healthy against healthy";
+  ClusterSpec slow = spec;
+  slow.fs_rate_factor = 0.7;
+  const Comparison c = compare_runs(blocked_fs_run(spec, 4, 3), blocked_fs_run(slow, 4, 4), CompareSettings{});
+  int slower = 0;
+  for (const MetricComparison& m : c.metrics) {
+    if (m.key.quantity == "lat_p99_us") continue;  // the rate factor leaves latency as it is
+    slower += m.verdict == "slower" ? 1 : 0;
+    EXPECT_EQ(m.verdict, "slower") << m.name << " " << m.change_percent << " p " << m.p_value;
+  }
+  EXPECT_GT(slower, 0);
+}
+
 TEST(CompareBlocks, MixedOrReplicatedRunsKeepTheRunAsUnit) {
   ClusterSpec spec;
   const podperf::Run blocked = blocked_run(spec, 3, 5);
