@@ -4,12 +4,13 @@
 #   PODPERF_UNITY_BATCH_SIZE files (CMAKE_UNITY_BUILD), so the template-heavy third-party headers are
 #   parsed and instantiated once per batch instead of once per file. File-local names must not clash
 #   within a target (below).
-# - PODPERF_PCH (ON): nlohmann/json, fmt, CLI11 and toml++ are precompiled once per target
+# - PODPERF_PCH (ON): nlohmann/json, fmt and toml++ are precompiled once for podperf_analysis and reused by
+#   the libraries above it, CLI11 with them for podperf_app
 #   (podperf_precompile_headers). ccache caches such objects only with
 #   CCACHE_SLOPPINESS=pch_defines,time_macros (scripts/build.sh sets it).
 # - PODPERF_WERROR (OFF): warnings are errors (scripts/test.sh and CI turn it on).
 option(PODPERF_UNITY_BUILD "Compile each target's sources in batches (unity build)" ON)
-set(PODPERF_UNITY_BATCH_SIZE 16 CACHE STRING "Sources per unity batch (PODPERF_UNITY_BUILD)")
+set(PODPERF_UNITY_BATCH_SIZE 32 CACHE STRING "Sources per unity batch (PODPERF_UNITY_BUILD)")
 option(PODPERF_PCH "Precompile the third-party headers (nlohmann/json, fmt, CLI11, toml++)" ON)
 option(PODPERF_WERROR "Treat compiler warnings as errors" OFF)
 
@@ -54,4 +55,15 @@ function(podperf_precompile_headers target)
     return()
   endif()
   target_precompile_headers(${target} PRIVATE <fmt/format.h> <nlohmann/json.hpp> ${ARGN})
+endfunction()
+
+# Gives TARGET the precompiled headers of FROM (podperf_analysis: fmt, nlohmann/json, toml++) instead
+# of precompiling them again. GCC uses a precompiled header only when the compile flags that affect it
+# match (a mismatch is silent unless -Winvalid-pch, and the headers are then parsed as usual), so only
+# targets that add include paths and definitions the headers do not read may share it.
+function(podperf_reuse_precompiled_headers target from)
+  if(NOT PODPERF_PCH)
+    return()
+  endif()
+  target_precompile_headers(${target} REUSE_FROM ${from})
 endfunction()

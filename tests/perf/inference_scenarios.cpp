@@ -6,7 +6,7 @@
 // named a faulty node / a healthy one. Measures; fails on nothing but a failure to
 // run. Numbers in tests/perf/README.md ("The pair inference per scenario family").
 //
-//   podperf_inference_scenarios [--seeds 20] [--nodes 4,8,16,64] [--iters 10] [--size 64M]
+//   podperf_inference_scenarios [--seeds 20] [--nodes 4,8,16,64] [--iters 10] [--size 64M] [--config FILE]
 //
 // Families (faults chosen by the seed; noise of configs/sim/random4.toml: pair cv 1%, iteration cv 3%):
 //   nodes-K    K random slow nodes, 10-40% slower (K = 0, 1, 2, 4 and N/2)
@@ -206,7 +206,7 @@ void print(const std::string& family, int nodes, const Tally& t) {
 
 int main(int argc, char** argv) {
   int seeds = 20, iters = 10;
-  std::string node_list = "4,8,16,64", size = "64M";
+  std::string node_list = "4,8,16,64", size = "64M", config;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--seeds") {
@@ -217,6 +217,8 @@ int main(int argc, char** argv) {
       iters = std::stoi(value);
     } else if (key == "--size") {
       size = value;
+    } else if (key == "--config") {
+      config = value;  // a thresholds file instead of configs/thresholds.toml (a variant's numbers)
     } else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
@@ -229,6 +231,7 @@ int main(int argc, char** argv) {
     o.max_bytes = size;
     o.iters = iters;
     o.schedule = "all";
+    o.config = config;
     std::printf(
         "full schedule on the modelled fabric (random4 noise: pair cv %.3f, iteration cv %.3f), %d seeds, %s, %d "
         "iters\n",
