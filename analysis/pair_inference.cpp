@@ -60,29 +60,20 @@ void confirm_anchor(const PairInferenceInput& input, PairInference& out) {
   if (named.empty()) return;
   const auto cleared = static_cast<std::size_t>(std::count(out.cleared.begin(), out.cleared.end(), true));
   if (cleared >= 3) return;
-  const auto undecide = [&](const std::vector<int>& nodes) {
-    for (int node : nodes) {
-      out.undecided_ratio = std::max(out.undecided_ratio, mean_cleared_ratio(input, out, node));
-      out.slow[static_cast<std::size_t>(node)] = false;
-      out.slow_evidence[static_cast<std::size_t>(node)].clear();
-      out.undecided_slow.push_back(node);
-    }
-  };
   bool structure_decides = named.size() == 1;
   if (named.size() == 2) {
     for (const InferencePair& p : input.slow_pairs) {
       if ((p.a == named[0] && p.b == named[1]) || (p.a == named[1] && p.b == named[0])) structure_decides = true;
     }
   }
-  if (!structure_decides) {
-    undecide(named);
-    return;
-  }
-  std::vector<int> near;
   for (int node : named) {
-    if (mean_cleared_ratio(input, out, node) > input.single_pair_anchor_max_ratio) near.push_back(node);
+    const double ratio = mean_cleared_ratio(input, out, node);
+    if (structure_decides && ratio <= input.single_pair_anchor_max_ratio) continue;
+    out.undecided_ratio = std::max(out.undecided_ratio, ratio);
+    out.slow[static_cast<std::size_t>(node)] = false;
+    out.slow_evidence[static_cast<std::size_t>(node)].clear();
+    out.undecided_slow.push_back(node);
   }
-  undecide(near);
 }
 
 // Per node: the distinct partners of its slow pairs that are `cleared`, and the others.

@@ -4,10 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 #include <vector>
 
+#include "analysis/pair_evidence.hpp"
 #include "analysis/stats.hpp"
-#include "analysis/text.hpp"
 
 namespace podperf {
 namespace {
@@ -15,74 +16,66 @@ namespace {
 constexpr const char* kStallCheck = "pairs.stalling_node";
 constexpr std::size_t kStallShown = 4;
 
-struct StalledPair {
-  const PairResult* pair = nullptr;
-  int iterations = 0;   // stalled, first measurement and retest
-  int measured = 0;     // iterations of both
-  double worst = 0.0;   // the slowest iteration over its median
+// One sample set's iterations beyond `factor` times its median, and its slowest over that median.
+struct StallCount {
+  int iterations = 0;
+  double worst = 0.0;
 };
-
-double stall_worst_over_median(const std::vector<double>& samples_s) {
-  if (samples_s.empty()) return 0.0;
+StallCount stall_count(const std::vector<double>& samples_s, double factor) {
+  if (samples_s.empty()) return {};
   const double m = median(samples_s);
-  return m > 0.0 ? *std::max_element(samples_s.begin(), samples_s.end()) / m : 0.0;
+  if (m <= 0.0) return {};
+  StallCount out;
+  out.iterations =
+      static_cast<int>(std::count_if(samples_s.begin(), samples_s.end(), [&](double s) { return s > factor * m; }));
+  out.worst = *std::max_element(samples_s.begin(), samples_s.end()) / m;
+  return out;
 }
+
+// A pair's stalls: first measurement and retest, each against its own median.
+struct StalledPair {
+  int iterations = 0;  // stalled, first measurement and retest
+  int measured = 0;    // iterations of both
+  double worst = 0.0;  // the slowest iteration over its median
+};
 
 }  // namespace
 
 int stalled_iterations(const std::vector<double>& samples_s, double factor) {
-  if (samples_s.empty()) return 0;
-  const double m = median(samples_s);
-  if (m <= 0.0) return 0;
-  return static_cast<int>(std::count_if(samples_s.begin(), samples_s.end(), [&](double s) { return s > factor * m; }));
+  return stall_count(samples_s, factor).iterations;
 }
 
 void report_stalling_nodes(Run& run, const PairThresholds& t, const std::string& rerun) {
   std::erase_if(run.findings, [](const Finding& f) { return f.check == kStallCheck; });
+  std::unordered_map<std::size_t, StalledPair> stalled;  // by index into run.pairs
+  const NodePairs by_node = pick_pairs_by_node(run, [&](std::size_t k) {
+    const PairResult& p = run.pairs[k];
+    const StallCount first = stall_count(p.samples_s, t.stall_factor);
+    const StallCount retest = stall_count(p.retest_samples_s, t.stall_factor);
+    if (first.iterations + retest.iterations < t.stall_min_iterations) return false;
+    stalled[k] = {first.iterations + retest.iterations,
+                  static_cast<int>(p.samples_s.size() + p.retest_samples_s.size()),
+                  std::max(first.worst, retest.worst)};
+    return true;
+  });
   const std::size_t n = run.nodes.size();
-  std::vector<std::vector<StalledPair>> by_node(n);
-  std::vector<int> measured_pairs(n, 0);
-  for (const PairResult& p : run.pairs) {
-    if (p.size_bytes != run.judged_size_bytes || p.status != "ok") continue;
-    if (p.nodes[0] < 0 || p.nodes[1] < 0 || static_cast<std::size_t>(p.nodes[0]) >= n ||
-        static_cast<std::size_t>(p.nodes[1]) >= n) {
-      continue;
-    }
-    for (int node : p.nodes) ++measured_pairs[static_cast<std::size_t>(node)];
-    StalledPair s;
-    s.pair = &p;
-    s.iterations = stalled_iterations(p.samples_s, t.stall_factor) + stalled_iterations(p.retest_samples_s, t.stall_factor);
-    if (s.iterations < t.stall_min_iterations) continue;
-    s.measured = static_cast<int>(p.samples_s.size() + p.retest_samples_s.size());
-    s.worst = std::max(stall_worst_over_median(p.samples_s), stall_worst_over_median(p.retest_samples_s));
-    for (int node : p.nodes) by_node[static_cast<std::size_t>(node)].push_back(s);
-  }
   std::vector<bool> straggler(n, false);
   for (const Straggler& s : run.stragglers) {
     if (s.node >= 0 && static_cast<std::size_t>(s.node) < n) straggler[static_cast<std::size_t>(s.node)] = true;
   }
   const auto needed = static_cast<std::size_t>(std::max(2, t.min_cleared_partners));
   for (std::size_t i = 0; i < n; ++i) {
-    const std::vector<StalledPair>& stalled = by_node[i];
+    const std::vector<std::size_t>& pairs = by_node.picked[i];
     const int node = static_cast<int>(i);
-    std::vector<int> partners;
-    for (const StalledPair& s : stalled) partners.push_back(s.pair->nodes[0] == node ? s.pair->nodes[1] : s.pair->nodes[0]);
-    std::sort(partners.begin(), partners.end());
-    partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
-    if (partners.size() < needed || straggler[i]) continue;
+    if (straggler[i] || distinct_partners(run, pairs, node) < needed) continue;
     const std::string& label = run.nodes[i].label;
-    std::vector<std::string> shown, pair_list;
     double worst = 0.0;
-    for (const StalledPair& s : stalled) worst = std::max(worst, s.worst);
-    for (std::size_t k = 0; k < stalled.size() && k < kStallShown; ++k) {
-      const StalledPair& s = stalled[k];
-      const int other = s.pair->nodes[0] == node ? s.pair->nodes[1] : s.pair->nodes[0];
-      const std::string& other_label = run.nodes[static_cast<std::size_t>(other)].label;
-      shown.push_back(fmt::format("with {}: {} of {} iterations, up to {:.0f}x", other_label, s.iterations, s.measured,
-                                  s.worst));
-      pair_list.push_back(label + ":" + other_label);
-    }
-    if (stalled.size() > kStallShown) shown.push_back(fmt::format("and {} more", stalled.size() - kStallShown));
+    for (std::size_t k : pairs) worst = std::max(worst, stalled.at(k).worst);
+    const PairListText list =
+        pair_list_text(run, node, pairs, kStallShown, [&](std::size_t k, const std::string& other) {
+          const StalledPair& s = stalled.at(k);
+          return fmt::format("with {}: {} of {} iterations, up to {:.0f}x", other, s.iterations, s.measured, s.worst);
+        });
     Finding f;
     f.tag = Tag::kConcern;
     f.source = "analysis";
@@ -91,7 +84,7 @@ void report_stalling_nodes(Run& run, const PairThresholds& t, const std::string&
     f.observed = fmt::format(
         "{}: {} of its {} pairs at {} bytes had iterations more than {:g}x their median ({}); their medians may look "
         "healthy",
-        label, stalled.size(), measured_pairs[i], run.judged_size_bytes, t.stall_factor, text::join(shown, "; "));
+        label, pairs.size(), by_node.measured[i], run.judged_size_bytes, t.stall_factor, list.shown);
     f.expected = fmt::format(
         "iterations of a healthy pair within a few times its median (fewer than {} beyond {:g}x); one stalled pair "
         "cannot tell the node from the link, so a node is named in {} or more",
@@ -105,7 +98,7 @@ void report_stalling_nodes(Run& run, const PairThresholds& t, const std::string&
     f.next_step = fmt::format(
         "measure its pairs again with more iterations: {} --pairs {} -n 200 --retest 2; read its host signals "
         "(podperf signals: EFA error counters, link flaps in dmesg, Xid, clock events) and its switch port's counters",
-        rerun, fmt::join(pair_list, ","));
+        rerun, list.option);
     run.findings.push_back(std::move(f));
   }
 }

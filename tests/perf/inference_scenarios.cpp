@@ -24,6 +24,7 @@
 #include <array>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -169,6 +170,19 @@ void lucky_run(const SimModel& model, int nodes, std::uint64_t seed, const Pairs
   t.clean += pairs_exit_code(run) == 0 ? 1 : 0;
 }
 
+// Two distinct random nodes of `nodes`, the lower first.
+std::array<int, 2> random_pair(SplitMix& rng, int nodes) {
+  const int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
+  int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes - 1));
+  if (b >= a) ++b;
+  return {std::min(a, b), std::max(a, b)};
+}
+
+// A factor from lo to lo + span, in steps of span / 1000.
+double random_factor(SplitMix& rng, double lo, double span) {
+  return lo + span * static_cast<double>(rng.next() % 1000) / 1000.0;
+}
+
 void lucky_family(const SimModel& base, int nodes, int seeds, const PairsOptions& o, int iters) {
   const Thresholds with = load_thresholds("");
   Thresholds without = with;
@@ -178,11 +192,9 @@ void lucky_family(const SimModel& base, int nodes, int seeds, const PairsOptions
     SimModel model = base;
     model.random_slow_nodes = 0;
     SplitMix rng{500 + static_cast<std::uint64_t>(s)};
-    int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
-    int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes - 1));
-    if (b >= a) ++b;
-    const NodePair lucky{std::min(a, b), std::max(a, b)};
-    const double factor = 1.3 + 0.9 * static_cast<double>(rng.next() % 1000) / 1000.0;
+    const std::array<int, 2> pair = random_pair(rng, nodes);
+    const NodePair lucky{pair[0], pair[1]};
+    const double factor = random_factor(rng, 1.3, 0.9);
     lucky_run(model, nodes, 5000 + static_cast<std::uint64_t>(s), o, iters, with, lucky, factor, t_with);
     lucky_run(model, nodes, 5000 + static_cast<std::uint64_t>(s), o, iters, without, lucky, factor, t_without);
   }
@@ -249,79 +261,57 @@ int main(int argc, char** argv) {
         for (int s = 0; s < seeds; ++s) one_run(model, nodes, 1000 + s, o, iters, false, false, t);
         print("nodes-" + std::to_string(k), nodes, t);
       }
-      // Two nodes of one pair of distinct random nodes: {first, second}.
-      const auto two_nodes = [nodes](SplitMix& rng) {
-        const int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
-        int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes - 1));
-        if (b >= a) ++b;
-        return std::array<int, 2>{std::min(a, b), std::max(a, b)};
+      // A family of `seeds` runs without the model's random slow nodes, each with the faults
+      // `inject(model, seed index)` adds, run seed run_seed + s.
+      const auto run_family = [&](const char* name, std::uint64_t run_seed,
+                                  const std::function<void(SimModel&, int)>& inject) {
+        Tally t;
+        for (int s = 0; s < seeds; ++s) {
+          SimModel model = base;
+          model.random_slow_nodes = 0;
+          inject(model, s);
+          one_run(model, nodes, run_seed + static_cast<std::uint64_t>(s), o, iters, false, false, t);
+        }
+        print(name, nodes, t);
       };
-      {
-        Tally t;
-        for (int s = 0; s < seeds; ++s) {
-          SimModel model = base;
-          model.random_slow_nodes = 0;
-          SplitMix rng{900 + static_cast<std::uint64_t>(s)};
-          for (int node : two_nodes(rng)) {
-            SimNodeFault f;
-            f.node = node;
-            f.factor = 0.30 + 0.15 * static_cast<double>(rng.next() % 1000) / 1000.0;
-            model.slow_nodes.push_back(f);
-          }
-          one_run(model, nodes, 6000 + s, o, iters, false, false, t);
-        }
-        print("nodes-2-deep", nodes, t);
-      }
-      {
-        Tally t;
-        for (int s = 0; s < seeds; ++s) {
-          SimModel model = base;
-          model.random_slow_nodes = 0;
-          SplitMix rng{950 + static_cast<std::uint64_t>(s)};
-          SimLinkFault f;
-          f.nodes = two_nodes(rng);
-          f.factor = 1.3 + 0.6 * static_cast<double>(rng.next() % 1000) / 1000.0;
-          model.slow_links.push_back(f);
-          one_run(model, nodes, 7000 + s, o, iters, false, false, t);
-        }
-        print("fast-pair", nodes, t);
-      }
-      {
-        Tally t;
-        for (int s = 0; s < seeds; ++s) {
-          SimModel model = base;
-          model.random_slow_nodes = 0;
-          SplitMix rng{77 + static_cast<std::uint64_t>(s)};
-          std::set<std::pair<int, int>> links;
-          while (links.size() < 2 && nodes >= 3) {
-            const int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
-            const int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
-            if (a != b) links.insert(ordered(a, b));
-          }
-          for (const auto& [a, b] : links) {
-            SimLinkFault f;
-            f.nodes = {a, b};
-            f.factor = 0.5 + 0.3 * static_cast<double>(rng.next() % 1000) / 1000.0;
-            model.slow_links.push_back(f);
-          }
-          one_run(model, nodes, 2000 + s, o, iters, false, false, t);
-        }
-        print("links-2", nodes, t);
-      }
-      {
-        Tally t;
-        for (int s = 0; s < seeds; ++s) {
-          SimModel model = base;
-          model.random_slow_nodes = 0;
+      run_family("nodes-2-deep", 6000, [&](SimModel& model, int s) {
+        SplitMix rng{900 + static_cast<std::uint64_t>(s)};
+        for (int node : random_pair(rng, nodes)) {
           SimNodeFault f;
-          f.node = s % nodes;
-          f.factor = 0.5;
-          f.probability = 0.3;
-          model.flapping_nodes.push_back(f);
-          one_run(model, nodes, 3000 + s, o, iters, false, false, t);
+          f.node = node;
+          f.factor = random_factor(rng, 0.30, 0.15);
+          model.slow_nodes.push_back(f);
         }
-        print("flapping", nodes, t);
-      }
+      });
+      run_family("fast-pair", 7000, [&](SimModel& model, int s) {
+        SplitMix rng{950 + static_cast<std::uint64_t>(s)};
+        SimLinkFault f;
+        f.nodes = random_pair(rng, nodes);
+        f.factor = random_factor(rng, 1.3, 0.6);
+        model.slow_links.push_back(f);
+      });
+      run_family("links-2", 2000, [&](SimModel& model, int s) {
+        SplitMix rng{77 + static_cast<std::uint64_t>(s)};
+        std::set<std::pair<int, int>> links;
+        while (links.size() < 2 && nodes >= 3) {
+          const int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
+          const int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
+          if (a != b) links.insert(ordered(a, b));
+        }
+        for (const auto& [a, b] : links) {
+          SimLinkFault f;
+          f.nodes = {a, b};
+          f.factor = random_factor(rng, 0.5, 0.3);
+          model.slow_links.push_back(f);
+        }
+      });
+      run_family("flapping", 3000, [&](SimModel& model, int s) {
+        SimNodeFault f;
+        f.node = s % nodes;
+        f.factor = 0.5;
+        f.probability = 0.3;
+        model.flapping_nodes.push_back(f);
+      });
       lucky_family(base, nodes, seeds, o, iters);
       if (nodes < 8) continue;  // a group of 4 and at least one other group
       for (const char* family : {"group", "uplink-topology", "uplink-none"}) {

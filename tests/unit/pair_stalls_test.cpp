@@ -16,21 +16,20 @@ namespace {
 
 using synthetic::make_run;
 
-const PairThresholds& config() { return synthetic::builtin_pair_thresholds(); }
+const PairThresholds& config() {
+  return synthetic::builtin_pair_thresholds();
+}
 
 std::vector<const Finding*> stalls(const Run& run) {
-  std::vector<const Finding*> out;
-  for (const Finding& f : run.findings) {
-    if (f.check == "pairs.stalling_node") out.push_back(&f);
-  }
-  return out;
+  return synthetic::findings_of(run, "pairs.stalling_node");
 }
 
 // `count` iterations of the pair a:b, from the first, `factor` times slower.
 void stall(Run& run, int a, int b, int count, double factor) {
   for (PairResult& p : run.pairs) {
     if (p.nodes[0] != a || p.nodes[1] != b) continue;
-    for (int i = 0; i < count && i < static_cast<int>(p.samples_s.size()); ++i) p.samples_s[static_cast<std::size_t>(i)] *= factor;
+    for (int i = 0; i < count && i < static_cast<int>(p.samples_s.size()); ++i)
+      p.samples_s[static_cast<std::size_t>(i)] *= factor;
   }
 }
 

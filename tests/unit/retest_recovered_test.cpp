@@ -17,14 +17,12 @@ namespace {
 
 using synthetic::make_run;
 
-const PairThresholds& config() { return synthetic::builtin_pair_thresholds(); }
+const PairThresholds& config() {
+  return synthetic::builtin_pair_thresholds();
+}
 
 std::vector<const Finding*> recovered(const Run& run) {
-  std::vector<const Finding*> out;
-  for (const Finding& f : run.findings) {
-    if (f.check == "pairs.recovered_in_retest") out.push_back(&f);
-  }
-  return out;
+  return synthetic::findings_of(run, "pairs.recovered_in_retest");
 }
 
 // Every pair of `run` measured again: the pairs `again_slow` says at their first value, the others at
@@ -64,7 +62,8 @@ TEST(RetestRecovered, OnePairRecoveredOrNodesAlreadyNamedGiveNone) {
   analyze_pairs(once, config());
   EXPECT_TRUE(recovered(once).empty());
   // Two recovered pairs that share no node: no node to show.
-  podperf::Run apart = make_run(6, [](int a, int b) { return (a == 0 && b == 1) || (a == 2 && b == 3) ? 50.0 : 100.0; });
+  podperf::Run apart =
+      make_run(6, [](int a, int b) { return (a == 0 && b == 1) || (a == 2 && b == 3) ? 50.0 : 100.0; });
   retest_all(apart, 100.0, [](int, int) { return false; });
   analyze_pairs(apart, config());
   EXPECT_TRUE(recovered(apart).empty());

@@ -21,6 +21,15 @@ inline const PairThresholds& builtin_pair_thresholds() {
   return t;
 }
 
+// The findings of `run` with this check, in order.
+inline std::vector<const Finding*> findings_of(const Run& run, const std::string& check) {
+  std::vector<const Finding*> out;
+  for (const Finding& f : run.findings) {
+    if (f.check == check) out.push_back(&f);
+  }
+  return out;
+}
+
 inline std::vector<NodeInfo> make_nodes(int n, bool is_virtual = false) {
   std::vector<NodeInfo> nodes;
   for (int i = 0; i < n; ++i) {
