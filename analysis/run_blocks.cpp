@@ -33,10 +33,21 @@ std::string collective_key(const CollectiveResult& r) {
   return fmt::format("{}:{}:{}:{}:{}", r.group, r.op, r.dtype, r.in_place ? 1 : 0, r.size_bytes);
 }
 
-// Block 1: appended; later blocks: merged into the result of the same key (appended when none).
+// Block 1: appended; later blocks: merged into the result of the same key (appended when none). The
+// index of keys is made when the first later block arrives (from the results so far, the first of
+// each key), so that a run without blocks, millions of pairs at scale, never holds a key per result.
 template <typename Result, typename KeyFn>
-void add_block_result(std::vector<Result>& results, std::unordered_map<std::string, std::size_t>& where, Result r,
-                      int block_number, KeyFn key_of) {
+void add_block_result(std::vector<Result>& results, std::unordered_map<std::string, std::size_t>& where,
+                      bool& indexed, Result r, int block_number, KeyFn key_of) {
+  if (block_number < 2 && !indexed) {
+    results.push_back(std::move(r));
+    return;
+  }
+  if (!indexed) {
+    where.reserve(results.size());
+    for (std::size_t i = 0; i < results.size(); ++i) where.emplace(key_of(results[i]), i);
+    indexed = true;
+  }
   const std::string key = key_of(r);
   if (block_number >= 2) {
     const auto it = where.find(key);
@@ -60,11 +71,11 @@ void merge_block(CollectiveResult& into, const CollectiveResult& block, int bloc
 }
 
 void PairBlockIndex::add(Run& run, PairResult r, int block_number) {
-  add_block_result(run.pairs, where_, std::move(r), block_number, pair_key);
+  add_block_result(run.pairs, where_, indexed_, std::move(r), block_number, pair_key);
 }
 
 void CollectiveBlockIndex::add(Run& run, CollectiveResult r, int block_number) {
-  add_block_result(run.collectives, where_, std::move(r), block_number, collective_key);
+  add_block_result(run.collectives, where_, indexed_, std::move(r), block_number, collective_key);
 }
 
 }  // namespace podperf

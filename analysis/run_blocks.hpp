@@ -33,6 +33,7 @@ class PairBlockIndex {
 
  private:
   std::unordered_map<std::string, std::size_t> where_;
+  bool indexed_ = false;  // where_ is made at the first later block
 };
 
 // The same for run.collectives (one result per group, op, type, size and placement).
@@ -42,6 +43,7 @@ class CollectiveBlockIndex {
 
  private:
   std::unordered_map<std::string, std::size_t> where_;
+  bool indexed_ = false;  // where_ is made at the first later block
 };
 
 }  // namespace podperf

@@ -131,6 +131,7 @@ class EventsBuilder {
       out_.ended = true;
       out_.run.status = event.value("status", "complete");
       out_.run.error = event.value("error", "");
+      out_.run.finished_at = event.value("finished_at", "");  // absent in files of podperf before 2026-12
       if (event.contains("unfinished")) out_.run.unfinished = event.at("unfinished").get<std::vector<std::string>>();
     } else {
       throw InputError(fmt::format("{}:{}: unknown event '{}'", path_, line_no_, kind));

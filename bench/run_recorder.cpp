@@ -63,7 +63,9 @@ std::pair<std::string, int> RunRecorder::finish() {
   analyze(run_);
   if (verdict_hook_.judge) verdict_hook_.judge(run_);
   dir_.write_run(run_);
-  dir_.append_event(end_event(run_));
+  nlohmann::json end = end_event(run_);
+  end["finished_at"] = run_.finished_at;  // a run rebuilt from events.jsonl alone knows when it ended
+  dir_.append_event(end);
   write_reports(run_, dir_.path());  // report.html, report.md; a failure is only a warning
   std::string report = render(run_, dir_.path());
   int code = exit_code(run_);
@@ -90,7 +92,11 @@ void RunRecorder::abort(const std::string& status, const std::string& error) noe
   }
   try {
     dir_.write_run(run_, /*durable=*/false);
-    dir_.append_event({{"event", "end"}, {"status", status}, {"error", error}, {"unfinished", run_.unfinished}},
+    dir_.append_event({{"event", "end"},
+                       {"status", status},
+                       {"error", error},
+                       {"unfinished", run_.unfinished},
+                       {"finished_at", run_.finished_at}},
                       /*durable=*/false);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "podperf: could not write the partial results: %s\n", e.what());

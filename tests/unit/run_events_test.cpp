@@ -28,7 +28,7 @@ std::string events_of(const Run& full, bool with_end) {
     pairs.push_back(r);
     text += nlohmann::json({{"event", "round"}, {"round", round}, {"pairs", pairs}}).dump() + "\n";
   }
-  if (with_end) text += R"({"event":"end","status":"complete"})" "\n";
+  if (with_end) text += R"({"event":"end","status":"complete","finished_at":"2026-12-03T08:08:38.195Z"})" "\n";
   return text;
 }
 
@@ -43,6 +43,7 @@ TEST(RunEvents, CompleteRunRebuildsEveryPair) {
   EXPECT_EQ(r.events, 8U);  // start, 6 rounds, end
   EXPECT_EQ(r.run.pairs.size(), 6U);
   EXPECT_EQ(r.run.status, "complete");
+  EXPECT_EQ(r.run.finished_at, "2026-12-03T08:08:38.195Z");
   EXPECT_EQ(r.run.rounds_completed, 6);
   podperf::Run run = r.run;
   analyze_pairs(run, load_thresholds("").pairs);
