@@ -141,18 +141,19 @@ void count_verdicts(Comparison& c) {
 void RunComparison::add_before(const Run& run) {
   if (first_before_ == nullptr) first_before_ = &run;
   ids_before_.push_back(run.run_id);
-  before_.push_back(summarize_run_metrics(run, registry_));
+  before_.push_back(summarize_run_metrics(run, *registry_));
 }
 
 void RunComparison::add_after(const Run& run) {
   if (first_after_ == nullptr) first_after_ = &run;
   ids_after_.push_back(run.run_id);
-  after_.push_back(summarize_run_metrics(run, registry_));
+  after_.push_back(summarize_run_metrics(run, *registry_));
 }
 
 Comparison RunComparison::finish() const {
   Comparison c;
   c.settings = settings_;
+  c.registry = registry_;
   c.runs_before = before_.size();
   c.runs_after = after_.size();
   if (before_.empty() || after_.empty()) return c;
@@ -164,7 +165,8 @@ Comparison RunComparison::finish() const {
   for (const RunMetricSummary& s : before_) blocks_before.push_back(s.blocks);
   for (const RunMetricSummary& s : after_) blocks_after.push_back(s.blocks);
   const CompareUnits units = compare_units(blocks_before, blocks_after);
-  const std::size_t count = registry_.size();
+  const MetricRegistry& registry = *registry_;
+  const std::size_t count = registry.size();
   std::vector<std::vector<std::uint32_t>> in_before, in_after;
   for (const RunMetricSummary& s : before_) in_before.push_back(metric_index_of(s, count));
   for (const RunMetricSummary& s : after_) in_after.push_back(metric_index_of(s, count));
@@ -191,7 +193,7 @@ Comparison RunComparison::finish() const {
     if (in_after_runs) {
       slot[k] = static_cast<std::uint32_t>(compared++);
     } else {
-      c.only_before.push_back(registry_.name(order[k]));
+      c.only_before.push_back(registry.name(order[k]));
     }
   }
   c.metrics.resize(compared);
@@ -203,10 +205,9 @@ Comparison RunComparison::finish() const {
       gather_side(after_, in_after, id, units.by_blocks, r.after_runs, r.n_after);
       gather_side(before_, in_before, id, units.by_blocks, r.before_runs, r.n_before);
       MetricComparison& m = c.metrics[slot[k]];
-      m.key = registry_.key(id);
-      m.name = registry_.name(id);
-      m.unit = registry_.unit(id);
-      m.higher_is_better = registry_.higher_is_better(id);
+      m.metric = id;
+      m.registry = &registry;
+      m.higher_is_better = registry.higher_is_better(id);
       compare_metric(r, settings_, m);
     }
   });
@@ -217,7 +218,7 @@ Comparison RunComparison::finish() const {
       const std::uint32_t id = s.metrics[i];
       if (s.samples[i] == 0 || seen_after[id]) continue;
       seen_after[id] = 1;
-      if (!seen[id]) c.only_after.push_back(registry_.name(id));
+      if (!seen[id]) c.only_after.push_back(registry.name(id));
     }
   }
   count_verdicts(c);

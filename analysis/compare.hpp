@@ -10,7 +10,9 @@
 // The judge only: its settings are in compare_settings, its statistics in change_stats, and its printers
 // in the wing (analysis/report/comparison_text, comparison_json, compare_html). Floor: analysis/.
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/change_stats.hpp"
@@ -35,10 +37,17 @@ struct MetricKey {
   std::string node;              // fs_node: the node's label
 };
 
+// One metric compared. Its name, key and unit are not stored but made on demand from its registry
+// entry (a run of 4096 nodes compares 8.4 million pair metrics: their strings alone were 3 GB), so a
+// MetricComparison is valid while the Comparison that holds it (which owns the registry) or a copy of
+// that Comparison lives.
 struct MetricComparison {
-  MetricKey key;
-  std::string name;              // for people: "pair node0<->node1 all_reduce float 1G busbw"
-  std::string unit;              // GB/s | MB/s | ops/s | us
+  std::uint32_t metric = 0;                // its id in `registry`
+  const MetricRegistry* registry = nullptr;  // Comparison::registry
+  MetricKey key() const { return registry->key(metric); }
+  // For people: "pair node0<->node1 all_reduce float 1G busbw".
+  std::string name() const { return registry->name(metric); }
+  std::string_view unit() const { return registry->unit(metric); }  // GB/s | MB/s | ops/s | us
   bool higher_is_better = true;  // busbw, MB/s, ops/s; false for latency
   double before = 0.0;           // geometric mean of the per-run medians (one run: its median)
   double after = 0.0;
@@ -95,6 +104,8 @@ struct Comparison {
   std::size_t units_after = 0;
   std::vector<std::string> unit_warnings;  // blocks are not jobs; blocks pooled; block counts differ
   CompareSettings settings;
+  // The metrics' names, keys and units (MetricComparison::registry points into it); shared by copies.
+  std::shared_ptr<const MetricRegistry> registry;
   std::vector<ComparabilityNote> comparability;  // empty: comparable in every way podperf can check
   std::vector<MetricComparison> metrics;         // present in both runs, in run order
   std::vector<std::string> only_before;          // metric names measured only in BEFORE
@@ -117,7 +128,7 @@ class RunComparison {
 
  private:
   CompareSettings settings_;
-  MetricRegistry registry_;
+  std::shared_ptr<MetricRegistry> registry_ = std::make_shared<MetricRegistry>();
   std::vector<RunMetricSummary> before_, after_;
   std::vector<std::string> ids_before_, ids_after_;
   const Run* first_before_ = nullptr;

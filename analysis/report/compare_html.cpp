@@ -59,8 +59,8 @@ std::string interval_text(const MetricComparison& m) {
 // `units`: what one entry of runs_before/runs_after is, "runs" or "blocks" (Comparison::units).
 std::string tooltip(const MetricComparison& m, const CompareSettings& s, const char* units) {
   std::string t =
-      fmt::format("{}: before {} -> after {}; change {:+.1f}%", m.name, format_metric_value(m.before, m.unit),
-                  format_metric_value(m.after, m.unit), m.change_percent);
+      fmt::format("{}: before {} -> after {}; change {:+.1f}%", m.name(), format_metric_value(m.before, m.unit()),
+                  format_metric_value(m.after, m.unit()), m.change_percent);
   if (m.p_value >= 0.0) {
     t += fmt::format(", {:.0f}% interval {}; p adjusted {} (p {}{})", s.confidence * 100.0, interval_text(m),
                      format_p_value(m.p_adjusted), format_p_value(m.p_value), m.exact ? ", exact" : "");
@@ -100,7 +100,7 @@ struct GroupOf {
 };
 
 GroupOf group_of(const MetricComparison& m) {
-  const MetricKey& k = m.key;
+  const MetricKey k = m.key();
   if (k.kind == "pair") {
     return {fmt::format("pair-{}-{}-{}", k.op, k.dtype, format_size(k.size_bytes)),
             fmt::format("pair busbw: {} {} {}", k.op, k.dtype, format_size(k.size_bytes))};
@@ -117,16 +117,16 @@ GroupOf group_of(const MetricComparison& m) {
 }
 
 std::string row_label(const MetricComparison& m) {
-  const MetricKey& k = m.key;
+  const MetricKey k = m.key();
   if (k.kind == "pair") return k.nodes;
   if (k.kind == "collective") {
     return fmt::format("{} {} {} {}", k.group, k.dtype, format_size(k.size_bytes),
                        k.in_place ? "in-place" : "out-of-place");
   }
   if (k.kind == "topology_class") return k.group;
-  if (k.kind == "fs_probe") return strip(m.name, "fs ", " per rank");
-  if (k.kind == "fs_node") return strip(m.name, "fs " + k.probe + " ", " per rank");
-  return m.name;
+  if (k.kind == "fs_probe") return strip(m.name(), "fs ", " per rank");
+  if (k.kind == "fs_node") return strip(m.name(), "fs " + k.probe + " ", " per rank");
+  return m.name();
 }
 
 std::vector<Group> groups_of(const Comparison& c) {
@@ -288,7 +288,7 @@ void render_metric_table(const std::vector<const MetricComparison*>& rows, const
     append(out,
            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num tag-{}\">{:+.1f}%</td>"
            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}/{}</td></tr>\n",
-           escape(m.name), escape(format_metric_value(m.before, m.unit)), escape(format_metric_value(m.after, m.unit)),
+           escape(m.name()), escape(format_metric_value(m.before, m.unit())), escape(format_metric_value(m.after, m.unit())),
            m.verdict, m.change_percent, interval_text(m), escape(format_p_value(m.p_adjusted)), m.n_before, m.n_after);
   }
   out += "</table>\n";
@@ -329,8 +329,8 @@ void render_tables(const Comparison& c, std::string& out) {
       append(out,
              "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:+.1f}%</td>"
              "<td class=\"num\">{}/{}</td><td>{}</td></tr>\n",
-             escape(m.name), escape(format_metric_value(m.before, m.unit)),
-             escape(format_metric_value(m.after, m.unit)), m.change_percent, m.n_before, m.n_after,
+             escape(m.name()), escape(format_metric_value(m.before, m.unit())),
+             escape(format_metric_value(m.after, m.unit())), m.change_percent, m.n_before, m.n_after,
              escape(verdict_words(m, c.settings)));
     }
     out += "</table>\n";

@@ -13,7 +13,7 @@ namespace podperf {
 
 nlohmann::json metric_comparison_json(const MetricComparison& m) {
   using nlohmann::json;
-  const MetricKey& k = m.key;
+  const MetricKey k = m.key();
   json key = {{"kind", k.kind}, {"quantity", k.quantity}};
   if (!k.op.empty()) key["op"] = k.op;
   if (!k.dtype.empty()) key["dtype"] = k.dtype;
@@ -25,8 +25,8 @@ nlohmann::json metric_comparison_json(const MetricComparison& m) {
   if (!k.node.empty()) key["node"] = k.node;
   const bool tested = m.p_value >= 0.0;
   return {{"key", key},
-          {"name", m.name},
-          {"unit", m.unit},
+          {"name", m.name()},
+          {"unit", std::string(m.unit())},
           {"higher_is_better", m.higher_is_better},
           {"before", m.before},
           {"after", m.after},

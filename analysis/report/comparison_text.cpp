@@ -12,7 +12,7 @@
 namespace podperf {
 namespace {
 
-std::string format_value(double v, const std::string& unit) {
+std::string format_value(double v, std::string_view unit) {
   if (unit == "GB/s") return fmt::format("{:.2f} {}", v, unit);
   if (std::fabs(v) >= 1000.0) return fmt::format("{:.0f} {}", v, unit);
   return fmt::format("{:.4g} {}", v, unit);
@@ -26,13 +26,13 @@ std::string format_p(double p) {
 
 std::string table(const std::vector<const MetricComparison*>& rows, std::size_t cap, double confidence) {
   std::size_t width = 6;
-  for (std::size_t i = 0; i < rows.size() && i < cap; ++i) width = std::max(width, rows[i]->name.size());
+  for (std::size_t i = 0; i < rows.size() && i < cap; ++i) width = std::max(width, rows[i]->name().size());
   std::string out = fmt::format("  {:<{}}  {:>14}  {:>14}  {:>8}  {:>20}  {:>8}  {}\n", "metric", width, "before",
                                 "after", "change", fmt::format("{:.0f}% interval", confidence * 100.0), "p adj", "n");
   for (std::size_t i = 0; i < rows.size() && i < cap; ++i) {
     const MetricComparison& m = *rows[i];
-    out += fmt::format("  {:<{}}  {:>14}  {:>14}  {:>+7.1f}%  {:>20}  {:>8}  {}/{}\n", m.name, width,
-                       format_value(m.before, m.unit), format_value(m.after, m.unit), m.change_percent,
+    out += fmt::format("  {:<{}}  {:>14}  {:>14}  {:>+7.1f}%  {:>20}  {:>8}  {}/{}\n", m.name(), width,
+                       format_value(m.before, m.unit()), format_value(m.after, m.unit()), m.change_percent,
                        fmt::format("[{:+.1f}%, {:+.1f}%]", m.ci_low_percent, m.ci_high_percent), format_p(m.p_adjusted),
                        m.n_before, m.n_after);
   }
@@ -103,7 +103,7 @@ std::string method_text(const Comparison& c) {
       c.runs_before, c.runs_after, s.single_run_allowance_percent, s.source);
 }
 
-std::string format_metric_value(double v, const std::string& unit) {
+std::string format_metric_value(double v, std::string_view unit) {
   return format_value(v, unit);
 }
 
@@ -168,8 +168,8 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
         std::max(s.single_run_allowance_percent, s.min_change_percent));
     for (std::size_t i = 0; i < untested.size() && i < 5; ++i) {
       const MetricComparison& m = *untested[i];
-      out += fmt::format("  {}: {} -> {} ({:+.1f}%, {})\n", m.name, format_value(m.before, m.unit),
-                         format_value(m.after, m.unit), m.change_percent, verdict_text(m.verdict));
+      out += fmt::format("  {}: {} -> {} ({:+.1f}%, {})\n", m.name(), format_value(m.before, m.unit()),
+                         format_value(m.after, m.unit()), m.change_percent, verdict_text(m.verdict));
     }
   }
   auto examples = [](const std::vector<std::string>& names) {

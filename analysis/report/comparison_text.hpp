@@ -3,6 +3,7 @@
 // (shared with the --html page). Floor: the printers' wing (analysis/report/); pure, local; throws
 // nothing. A projection of the Comparison: layout only, no number is computed.
 #include <string>
+#include <string_view>
 
 #include "analysis/compare.hpp"
 
@@ -13,7 +14,7 @@ namespace podperf {
 std::string comparison_text(const Comparison& c, double fail_on_percent);
 
 // A metric's value with its unit as the text prints it ("12.34 GB/s", "1234 MB/s", "812.3 us").
-std::string format_metric_value(double v, const std::string& unit);
+std::string format_metric_value(double v, std::string_view unit);
 // The verdict for people ("within the run-to-run allowance", "SLOWER beyond the run-to-run allowance").
 std::string verdict_text(const std::string& verdict);
 // One line naming the method and the unit ("the run is the unit (Welch's t on per-run medians)").

@@ -230,10 +230,10 @@ TEST(CompareBlocks, BlocksAreTheUnitsOfOneRunPerSide) {
   EXPECT_EQ(c.units_after, 4u);
   ASSERT_FALSE(c.metrics.empty());
   for (const MetricComparison& m : c.metrics) {
-    EXPECT_EQ(m.runs_before.size(), 4u) << m.name;
-    EXPECT_EQ(m.runs_after.size(), 4u) << m.name;
-    EXPECT_GE(m.p_value, 0.0) << m.name << ": tested";
-    EXPECT_EQ(m.n_before, 4u * 20u) << m.name;
+    EXPECT_EQ(m.runs_before.size(), 4u) << m.name();
+    EXPECT_EQ(m.runs_after.size(), 4u) << m.name();
+    EXPECT_GE(m.p_value, 0.0) << m.name() << ": tested";
+    EXPECT_EQ(m.n_before, 4u * 20u) << m.name();
   }
   EXPECT_EQ(c.summary.slower + c.summary.faster, 0) << "healthy against healthy";
   ASSERT_FALSE(c.unit_warnings.empty());
@@ -256,8 +256,8 @@ TEST(CompareBlocks, ARealShiftIsFoundFromTheBlocksOfOneRun) {
   const Comparison c = compare_runs(blocked_run(spec, 4, 3), blocked_run(slow, 4, 4), CompareSettings{});
   int slower_node1_4 = 0, other_verdicts = 0;
   for (const MetricComparison& m : c.metrics) {
-    if (m.verdict == "slower" && m.key.nodes == "node1<->node4") ++slower_node1_4;
-    if ((m.verdict == "slower" || m.verdict == "faster") && m.key.nodes != "node1<->node4") ++other_verdicts;
+    if (m.verdict == "slower" && m.key().nodes == "node1<->node4") ++slower_node1_4;
+    if ((m.verdict == "slower" || m.verdict == "faster") && m.key().nodes != "node1<->node4") ++other_verdicts;
   }
   EXPECT_EQ(slower_node1_4, 3) << "every size of the slow pair";
   EXPECT_EQ(other_verdicts, 0);
@@ -291,8 +291,8 @@ TEST(CompareBlocks, FilesystemProbesInBlocksAreComparedBlockByBlock) {
   EXPECT_EQ(same.method, "block_level_welch");
   ASSERT_FALSE(same.metrics.empty());
   for (const MetricComparison& m : same.metrics) {
-    EXPECT_EQ(m.runs_before.size(), 4u) << m.name << ": one value per block (the median of its ranks)";
-    EXPECT_GE(m.p_value, 0.0) << m.name << ": tested";
+    EXPECT_EQ(m.runs_before.size(), 4u) << m.name() << ": one value per block (the median of its ranks)";
+    EXPECT_GE(m.p_value, 0.0) << m.name() << ": tested";
   }
   EXPECT_EQ(same.summary.slower + same.summary.faster, 0) << "healthy against healthy";
   ClusterSpec slow = spec;
@@ -300,9 +300,9 @@ TEST(CompareBlocks, FilesystemProbesInBlocksAreComparedBlockByBlock) {
   const Comparison c = compare_runs(blocked_fs_run(spec, 4, 3), blocked_fs_run(slow, 4, 4), CompareSettings{});
   int slower = 0;
   for (const MetricComparison& m : c.metrics) {
-    if (m.key.quantity == "lat_p99_us") continue;  // the rate factor leaves latency as it is
+    if (m.key().quantity == "lat_p99_us") continue;  // the rate factor leaves latency as it is
     slower += m.verdict == "slower" ? 1 : 0;
-    EXPECT_EQ(m.verdict, "slower") << m.name << " " << m.change_percent << " p " << m.p_value;
+    EXPECT_EQ(m.verdict, "slower") << m.name() << " " << m.change_percent << " p " << m.p_value;
   }
   EXPECT_GT(slower, 0);
 }

@@ -10,11 +10,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 
 #include "analysis/compare.hpp"
 #include "analysis/run_json.hpp"
+#include "analysis/units.hpp"
 #include "golden.hpp"
 #include "noisy_runs.hpp"
 #include "offline/compare_command.hpp"
@@ -116,6 +118,18 @@ TEST(CompareHtml, IsSelfContainedWithTheSummaryFirstAndAChartPerGroup) {
       has(lenient, "<section id=\"summary\" class=\"verdict warn\">\n<h2>No regression beyond 25% (--fail-on)"));
 }
 
+// A pair metric of all_reduce float at `size` between nodes labelled `a` and `b`, registered in
+// `registry` (its name, key and unit come from there, as compare_runs makes them).
+MetricComparison pair_metric(MetricRegistry& registry, const std::string& a, const std::string& b,
+                             std::uint64_t size) {
+  const MetricIdentity id{MetricKind::kPair,         0, false, registry.intern("all_reduce"), registry.intern("float"),
+                          registry.intern(format_size(size)), registry.intern(a), registry.intern(b)};
+  MetricComparison m;
+  m.metric = registry.metric(id, size);
+  m.registry = &registry;
+  return m;
+}
+
 TEST(CompareHtml, EscapesNamesSourcesAndNotes) {
   Comparison c;
   c.settings = load_compare_settings("");
@@ -124,15 +138,10 @@ TEST(CompareHtml, EscapesNamesSourcesAndNotes) {
   c.before_run_id = "<i>r1</i>";
   c.after_run_id = "r2";
   c.comparability.push_back({"environment", "<script>alert(1)</script>", "NCCL_X=\"1\""});
-  MetricComparison m;
-  m.key.kind = "pair";
-  m.key.quantity = "busbw_gbps";
-  m.key.op = "all_reduce";
-  m.key.dtype = "float";
-  m.key.size_bytes = 16 * kM;
-  m.key.nodes = "<b>n0</b><->n1";
-  m.name = "pair <b>n0</b><->n1 all_reduce float 16M busbw";
-  m.unit = "GB/s";
+  const auto registry = std::make_shared<MetricRegistry>();
+  c.registry = registry;
+  MetricComparison m = pair_metric(*registry, "<b>n0</b>", "n1", 16 * kM);
+  ASSERT_EQ(m.name(), "pair <b>n0</b><->n1 all_reduce float 16M busbw");
   m.before = 100.0;
   m.after = 80.0;
   m.change_percent = -20.0;
@@ -159,16 +168,10 @@ TEST(CompareHtml, EscapesNamesSourcesAndNotes) {
 TEST(CompareHtml, ManyMetricsAreCapped) {
   Comparison c;
   c.settings = load_compare_settings("");
+  const auto registry = std::make_shared<MetricRegistry>();
+  c.registry = registry;
   for (int i = 0; i < 3000; ++i) {
-    MetricComparison m;
-    m.key.kind = "pair";
-    m.key.quantity = "busbw_gbps";
-    m.key.op = "all_reduce";
-    m.key.dtype = "float";
-    m.key.size_bytes = 256 * kM;
-    m.key.nodes = fmt::format("n{:04d}<->n{:04d}", i, i + 1);
-    m.name = "pair " + m.key.nodes + " all_reduce float 256M busbw";
-    m.unit = "GB/s";
+    MetricComparison m = pair_metric(*registry, fmt::format("n{:04d}", i), fmt::format("n{:04d}", i + 1), 256 * kM);
     m.before = 100.0;
     m.n_before = m.n_after = 20;
     m.p_value = m.p_adjusted = 0.5;

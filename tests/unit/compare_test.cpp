@@ -170,14 +170,14 @@ TEST(CompareRuns, SameHealthyClusterIsNoChange) {
   // 15 pairs x 3 sizes + fs: seq-write and rand-read IOPS and p99 per rank, per node MB/s and IOPS (6 each).
   EXPECT_EQ(c.metrics.size(), 45u + 3u + 12u);
   for (const MetricComparison& m : c.metrics) {
-    EXPECT_EQ(m.verdict, "no_change") << m.name << " " << m.change_percent << "% p " << m.p_value;
+    EXPECT_EQ(m.verdict, "no_change") << m.name() << " " << m.change_percent << "% p " << m.p_value;
   }
   EXPECT_FALSE(regressed_beyond(c, 0.0));
   EXPECT_EQ(c.summary.no_change, static_cast<int>(c.metrics.size()));
   for (const MetricComparison& m : c.metrics) {
     EXPECT_EQ(m.runs_before.size(), 3u);
-    EXPECT_GE(m.mde_percent, 2.0) << m.name;  // never below --min-change
-    EXPECT_LT(m.mde_percent, 20.0) << m.name;
+    EXPECT_GE(m.mde_percent, 2.0) << m.name();  // never below --min-change
+    EXPECT_LT(m.mde_percent, 20.0) << m.name();
   }
   EXPECT_GT(c.summary.mde_median_percent, 0.0);
   const std::string text = comparison_text(c, 0.0);
@@ -227,15 +227,15 @@ TEST(CompareRuns, OneSlowPairIsExactlyThatPair) {
   EXPECT_EQ(c.summary.slower, 3);
   EXPECT_EQ(c.summary.faster, 0);
   for (const MetricComparison& m : c.metrics) {
-    if (m.key.nodes == "node1<->node4") {
-      EXPECT_EQ(m.verdict, "slower") << m.name;
-      EXPECT_NEAR(m.change_percent, -20.0, 3.0) << m.name;
+    if (m.key().nodes == "node1<->node4") {
+      EXPECT_EQ(m.verdict, "slower") << m.name();
+      EXPECT_NEAR(m.change_percent, -20.0, 3.0) << m.name();
       EXPECT_LT(m.ci_low_percent, -16.0);
       EXPECT_GT(m.ci_high_percent, -24.0);
       EXPECT_LT(m.ci_high_percent, -2.0);
       EXPECT_NEAR(regression_percent(m), -m.change_percent, 1e-12);
     } else {
-      EXPECT_EQ(m.verdict, "no_change") << m.name;
+      EXPECT_EQ(m.verdict, "no_change") << m.name();
     }
   }
   EXPECT_TRUE(regressed_beyond(c, 10.0));
@@ -320,7 +320,7 @@ TEST(CompareRuns, EverythingFasterIsAllFaster) {
   fast.fs_latency_factor = 1.0 / 1.1;
   // Five runs a side: with three, a node's 10% (8 ranks, 5% per-rank noise) is not always found.
   const Comparison c = compare_runs(runs_of(spec, 5, 5), runs_of(fast, 10, 5), defaults());
-  for (const MetricComparison& m : c.metrics) EXPECT_EQ(m.verdict, "faster") << m.name << " " << m.change_percent;
+  for (const MetricComparison& m : c.metrics) EXPECT_EQ(m.verdict, "faster") << m.name() << " " << m.change_percent;
   EXPECT_EQ(c.summary.faster, static_cast<int>(c.metrics.size()));
   EXPECT_FALSE(regressed_beyond(c, 0.0));
 }
@@ -352,7 +352,7 @@ TEST(CompareRuns, NonComparableRunsWarnAndCompareTheCommonPart) {
   // Common: 10 pairs among node0..node4 at 16M and 64M; the seq-write and rand-read per-rank metrics
   // (3) and the per-node ones of node0..node4 (2 x 5).
   EXPECT_EQ(c.metrics.size(), 20u + 3u + 10u);
-  for (const MetricComparison& m : c.metrics) EXPECT_EQ(m.verdict, "within_allowance") << m.name;
+  for (const MetricComparison& m : c.metrics) EXPECT_EQ(m.verdict, "within_allowance") << m.name();
   EXPECT_EQ(c.only_before.size(), 5u * 2 + 15u + 2u);  // node5's pairs at 16M/64M, 256M, node5's fs nodes
   EXPECT_EQ(c.only_after.size(), 5u * 2 + 15u + 2u);
   const std::string text = comparison_text(c, 0.0);
@@ -370,18 +370,18 @@ TEST(CompareRuns, SlowerFilesystemProbes) {
   const Comparison c = compare_runs(runs_of(spec, 1, 3), runs_of(slow, 4, 3), defaults());
   int fs_metrics = 0;
   for (const MetricComparison& m : c.metrics) {
-    if (m.key.kind == "pair") {
-      EXPECT_EQ(m.verdict, "no_change") << m.name;
+    if (m.key().kind == "pair") {
+      EXPECT_EQ(m.verdict, "no_change") << m.name();
       continue;
     }
     ++fs_metrics;
-    EXPECT_EQ(m.verdict, "slower") << m.name << " " << m.change_percent << " p " << m.p_value;
-    if (m.key.quantity == "lat_p99_us") {
+    EXPECT_EQ(m.verdict, "slower") << m.name() << " " << m.change_percent << " p " << m.p_value;
+    if (m.key().quantity == "lat_p99_us") {
       EXPECT_FALSE(m.higher_is_better);
       EXPECT_NEAR(m.change_percent, 40.0, 8.0);
       EXPECT_NEAR(regression_percent(m), m.change_percent, 1e-12);
     } else {
-      EXPECT_NEAR(m.change_percent, -30.0, 8.0) << m.name;
+      EXPECT_NEAR(m.change_percent, -30.0, 8.0) << m.name();
     }
   }
   EXPECT_EQ(fs_metrics, 15);
@@ -401,12 +401,12 @@ TEST(CompareRuns, OneRunPerSideIsNotTested) {
   Comparison c = compare_runs(make_noisy_run(spec, 1), make_noisy_run(slow, 2), defaults());
   EXPECT_EQ(c.method, "single_run_allowance");
   for (const MetricComparison& m : c.metrics) {
-    EXPECT_LT(m.p_value, 0.0) << m.name;
+    EXPECT_LT(m.p_value, 0.0) << m.name();
     EXPECT_DOUBLE_EQ(m.mde_percent, 25.0);
-    if (m.key.kind == "fs_node" || (m.key.kind == "fs_probe" && m.key.quantity != "lat_p99_us")) {
-      EXPECT_EQ(m.verdict, "slower_beyond_allowance") << m.name << " " << m.change_percent;
+    if (m.key().kind == "fs_node" || (m.key().kind == "fs_probe" && m.key().quantity != "lat_p99_us")) {
+      EXPECT_EQ(m.verdict, "slower_beyond_allowance") << m.name() << " " << m.change_percent;
     } else {
-      EXPECT_EQ(m.verdict, "within_allowance") << m.name << " " << m.change_percent;
+      EXPECT_EQ(m.verdict, "within_allowance") << m.name() << " " << m.change_percent;
     }
   }
   EXPECT_EQ(c.summary.slower + c.summary.faster + c.summary.no_change, 0);
@@ -485,7 +485,7 @@ TEST(TwoLevelModel, RunLevelTestHoldsItsFalsePositiveRate) {
     }
     const Comparison r = compare_runs(before, after, raw);
     for (const MetricComparison& m : r.metrics) {
-      if (m.key.kind != "pair") continue;
+      if (m.key().kind != "pair") continue;
       ++run_tested;
       run_significant += m.p_value < 0.05 ? 1 : 0;
     }
@@ -519,7 +519,7 @@ TEST(TwoLevelModel, RealShiftIsFound) {
       const std::uint64_t seed = 9000 + 10 * static_cast<std::uint64_t>(k);
       const Comparison c = compare_runs(runs_of(spec, seed, runs), runs_of(slow, seed + 5, runs), defaults());
       for (const MetricComparison& m : c.metrics) {
-        if (m.key.kind != "pair") continue;
+        if (m.key().kind != "pair") continue;
         ++pairs;
         found += m.verdict == "slower" ? 1 : 0;
         covered += m.ci_low_percent <= -20.0 && -20.0 <= m.ci_high_percent ? 1 : 0;
