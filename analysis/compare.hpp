@@ -57,13 +57,15 @@ struct MetricComparison {
   double p_value = -1.0;     // Welch's t on log per-run medians, two-sided; -1: not tested (one run on a side)
   double p_adjusted = -1.0;  // p_value adjusted for the metrics tested (settings.correction); the verdict uses it
   bool exact = false;        // unused by the run-level test (kept for the JSON field)
-  double mde_percent = 0.0;  // smallest |change| this data would have found (tested: at alpha and power; one run
-                             // on a side: the allowance, or min_change when larger)
+  double mde_percent = 0.0;  // smallest |change| this data would have found (tested: at alpha and power, and at
+                             // least min_change, which with blocks of one job as units is at least the
+                             // allowance; one run on a side: the allowance, or min_change when larger)
   std::size_t n_before = 0;  // samples (iterations or ranks), every run together
   std::size_t n_after = 0;
   std::vector<double> runs_before;  // per-run medians, in the order the runs were given
   std::vector<double> runs_after;
-  // faster | slower: p_adjusted < alpha and |change| >= min_change, in the better/worse direction;
+  // faster | slower: p_adjusted < alpha and |change| >= min_change (with blocks of one job as units, the
+  // allowance when larger: Comparison::settings holds what was applied), in the better/worse direction;
   // no_change: within noise (mde_percent says how much would have been seen);
   // one run on a side, no test: within_allowance | slower_beyond_allowance | faster_beyond_allowance
   // (|change| over settings.single_run_allowance_percent).
@@ -110,6 +112,10 @@ struct Comparison {
   std::vector<MetricComparison> metrics;         // present in both runs, in run order
   std::vector<std::string> only_before;          // metric names measured only in BEFORE
   std::vector<std::string> only_after;
+  // Pair metrics whose value in some run is the pair's retest, not its first measurement (the run cleared
+  // the pair by its retest: RunMetricSummary::from_retest), per side: "<run id>: <metric name>".
+  std::vector<std::string> from_retest_before;
+  std::vector<std::string> from_retest_after;
   ComparisonSummary summary;
 };
 

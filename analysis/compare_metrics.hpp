@@ -78,14 +78,17 @@ struct RunMetricSummary {
   // block, run.options.iters per block); empty for other metrics and for runs without blocks.
   int blocks = 0;
   std::vector<std::vector<double>> block_values;
+  // Registry ids of the pair metrics whose value is the pair's retest, not its first measurement: the
+  // run cleared the pair by its retest (PairResult::cleared_by_retest; runs without blocks only).
+  std::vector<std::uint32_t> from_retest;
 };
 
 // The one place where a run's samples of one metric become its per-run value (the unit of the
 // comparison): their median. Reorders `samples`.
 double summarize_run_samples(std::vector<double>& samples);
 
-// Every metric of `run` (busbw per pair, per topology class of path in runs with a topology, per
-// collective case; filesystem MB/s, IOPS and p99 latency per probe and per node), registered in
+// Every metric of `run` (busbw per pair, its retest where the run cleared the pair by it, per
+// topology class of path in runs with a topology, per collective case; filesystem MB/s, IOPS and p99 latency per probe and per node), registered in
 // `registry` and summarized. Work per metric on up to `threads` threads (0: chosen by size).
 RunMetricSummary summarize_run_metrics(const Run& run, MetricRegistry& registry, std::size_t threads = 0);
 

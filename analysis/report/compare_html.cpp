@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <string_view>
 
 #include "analysis/report/comparison_text.hpp"
 #include "analysis/report/format_append.hpp"
@@ -181,6 +182,8 @@ void render_summary(const Comparison& c, double fail_on_percent, std::string& ou
   if (sum.no_change > 0) append(out, " No change: {}.", escape(mde_words(c)));
   out += "</p>\n";
   for (const std::string& w : c.unit_warnings) append(out, "<p class=\"warning\">WARNING: {}.</p>\n", escape(w));
+  const std::string retest_note = from_retest_note(c);
+  if (!retest_note.empty()) append(out, "<p class=\"note\">NOTE: {}.</p>\n", escape(retest_note));
   if (!c.comparability.empty()) {
     append(out, "<p>The runs are not comparable in every way: {} difference{} below.</p>\n", c.comparability.size(),
            c.comparability.size() == 1 ? "" : "s");
@@ -255,7 +258,8 @@ void render_chart(const Group& g, const CompareSettings& s, const char* units, s
   chart.x_label = "change of the median, AFTER against BEFORE (%)";
   chart.band_percent = s.min_change_percent;
   chart.band_label =
-      fmt::format("|change| < {:g}%: no change whatever the p value (--min-change)", s.min_change_percent);
+      fmt::format("|change| < {:g}%: no change whatever the p value ({})", s.min_change_percent,
+                  std::string_view(units) == "blocks" ? "the run-to-run allowance: blocks of one job" : "--min-change");
   for (const MetricComparison* m : rows) chart.rows.push_back(change_row(*m, s, units));
   out += svg::change_chart(chart);
 }

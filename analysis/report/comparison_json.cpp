@@ -83,7 +83,8 @@ nlohmann::json comparison_json_head(const Comparison& c) {
           {"comparability", notes},
           {"metrics", json::array()},
           {"only_before", c.only_before},
-          {"only_after", c.only_after}};
+          {"only_after", c.only_after},
+          {"from_retest", {{"before", c.from_retest_before}, {"after", c.from_retest_after}}}};
 }
 
 }  // namespace

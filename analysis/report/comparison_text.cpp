@@ -73,8 +73,9 @@ std::string method_text(const Comparison& c) {
         "shuffled order for pairs and collectives, in the chain's order for filesystem probes): each metric is "
         "summarized per block (its median over iterations, or over ranks for a filesystem probe) and the per-block "
         "medians are compared with Welch's two-sided t test on their logarithms, p adjusted for the {} metrics "
-        "tested ({}); slower or faster only when p < {:g} and |change| >= {:g}%. Blocks see drift within a job, "
-        "not launch-to-launch variance: only separate jobs (3 or more runs per side) measure that. Metrics not "
+        "tested ({}); slower or faster only when p < {:g} and |change| >= {:g}%, which is at least the run-to-run "
+        "allowance: blocks see drift within a job, not launch-to-launch variance, so a smaller change between two "
+        "jobs would be no evidence; only separate jobs (3 or more runs per side) measure that. Metrics not "
         "measured in blocks keep the run as unit and are judged against the run-to-run allowance of {:g}%. "
         "Settings: {}",
         c.units_before, c.units_after, c.summary.slower + c.summary.faster + c.summary.no_change,
@@ -101,6 +102,19 @@ std::string method_text(const Comparison& c) {
       "or more runs per side (--before RUN... --after RUN...) to test. Change: ratio of the runs' medians. "
       "Settings: {}",
       c.runs_before, c.runs_after, s.single_run_allowance_percent, s.source);
+}
+
+std::string from_retest_note(const Comparison& c) {
+  const std::size_t retested = c.from_retest_before.size() + c.from_retest_after.size();
+  if (retested == 0) return "";
+  std::vector<std::string> listed;
+  for (const std::string& m : c.from_retest_before) listed.push_back("BEFORE " + m);
+  for (const std::string& m : c.from_retest_after) listed.push_back("AFTER " + m);
+  if (listed.size() > 4) listed.resize(4), listed.emplace_back("...");
+  return fmt::format(
+      "{} pair metric{} compared by the pair's retest, as its run judged it (the first measurement was slow, the "
+      "retest cleared it as a transient): {}",
+      retested, retested == 1 ? "" : "s", text::join(listed, "; "));
 }
 
 std::string format_metric_value(double v, std::string_view unit) {
@@ -138,6 +152,8 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
       out += fmt::format("  {}: BEFORE {}; AFTER {}\n", n.what, n.before, n.after);
     }
   }
+  const std::string retest_note = from_retest_note(c);
+  if (!retest_note.empty()) out += "NOTE: " + retest_note + "\n";
   auto by_change = [](const MetricComparison* x, const MetricComparison* y) {
     return std::fabs(x->change_percent) > std::fabs(y->change_percent);
   };

@@ -24,6 +24,9 @@ std::string method_text(const Comparison& c);
 // "a change of more than 4.1% would have been seen (median over these metrics; 9.0% at most)"; "" when
 // no metric is no_change.
 std::string mde_words(const Comparison& c);
+// The pair metrics a run took from their retest ("3 pair metrics compared by the pair's retest, ...:
+// BEFORE r1: pair a<->b ...; ..."), the first four named; "" when none.
+std::string from_retest_note(const Comparison& c);
 // A p value as the text prints it: "0.0123", "<0.0001", "-" when not tested (negative).
 std::string format_p_value(double p);
 

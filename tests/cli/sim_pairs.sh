@@ -115,7 +115,14 @@ else fail "compare on blocks, healthy: exit $crc: $(head -5 "$WORK/blk.cmp")"; f
 sed 's/^description = .*/description = "node 3 20% slower"/' "$HERE/../../configs/sim/healthy.toml" >"$WORK/slow3.toml"
 printf '\n[[slow_node]]\nnode = 3\nfactor = 0.8\n' >>"$WORK/slow3.toml"
 sim blk3 --sim-nodes 8 --sim-model "$WORK/slow3.toml" --seed 3 -b 256M -e 256M --repeat 4
-"$PODPERF" compare "$WORK/blk1" "$WORK/blk3" --fail-on 5 --json >"$WORK/blk3.json" 2>&1
+# One job a side: blocks cannot see launch-to-launch variance, so 20% is within the default 25%
+# run-to-run allowance (no claim, exit 0) and found with --allowance 10.
+"$PODPERF" compare "$WORK/blk1" "$WORK/blk3" --fail-on 5 >"$WORK/blk3.cmp" 2>&1
+crc=$?
+if [[ $crc -eq 0 ]] && grep -q "Summary: 0 slower, 0 faster, 28 no change" "$WORK/blk3.cmp"; then
+  pass "compare on blocks, node 3 20% slower: within the 25% run-to-run allowance, exit 0"
+else fail "compare on blocks, 20% within the allowance: exit $crc: $(grep -m3 'Summary\|slower' "$WORK/blk3.cmp")"; fi
+"$PODPERF" compare "$WORK/blk1" "$WORK/blk3" --fail-on 5 --allowance 10 --json >"$WORK/blk3.json" 2>&1
 crc=$?
 if [[ $crc -eq 1 ]] && python3 - "$WORK/blk3.json" <<'PY'
 import json, sys
@@ -125,7 +132,7 @@ slower = sorted(m["key"]["nodes"] for m in c["metrics"] if m["verdict"] == "slow
 want = sorted("<->".join(sorted(("sim0003", f"sim{i:04d}"))) for i in range(8) if i != 3)
 assert slower == want, slower
 PY
-then pass "compare on blocks, node 3 20% slower: its 7 pairs slower, no others, exit 1"
+then pass "compare on blocks, node 3 20% slower, --allowance 10: its 7 pairs slower, no others, exit 1"
 else fail "compare on blocks, slow node: exit $crc: $(head -c 600 "$WORK/blk3.json")"; fi
 sim plain --sim-nodes 8 --sim-model healthy --seed 4 -b 256M -e 256M
 "$PODPERF" compare "$WORK/plain" "$WORK/blk1" >"$WORK/mixed.cmp" 2>&1

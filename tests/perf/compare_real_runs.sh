@@ -9,7 +9,10 @@
 # The namespaced-cluster counterpart, with a 20% link change, is compare_cluster_runs.sh.
 # Measures only. Needs a quiet machine: on a machine shared with other work the "healthy" runs are
 # not, and say so with the numbers.
-# Usage: compare_real_runs.sh PODPERF [WORKDIR] [N=12] [SPLITS=100]   (env LOAD, SEED)
+# REPEATS="K1 K2 ..." (default "1") measures the runs once per K, each in K interleaved blocks (pairs
+# --repeat K; the run stays the unit, its value the median over its blocks), in one interleaved
+# sequence (healthy K1, loaded K1, healthy K2, ... for i = 1..N). Runs are WORKDIR/r<K>h<i>, r<K>l<i>.
+# Usage: compare_real_runs.sh PODPERF [WORKDIR] [N=12] [SPLITS=100]   (env LOAD, SEED, REPEATS)
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF [WORKDIR] [N] [SPLITS]}
 WORK=${2:-/var/tmp/podperf-compare-real}
@@ -17,27 +20,35 @@ N=${3:-12}
 SPLITS=${4:-100}
 LOAD=${LOAD:-1}
 SEED=${SEED:-1}
+REPEATS=${REPEATS:-1}
+read -r -a repeats <<<"$REPEATS"
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=compare_splits.sh
 source "$here/compare_splits.sh"
 mkdir -p "$WORK"
 if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-run() {  # run ID
+run() {  # run ID REPEAT
   [[ -s "$WORK/$1/run.json" ]] && return
-  mpirun --oversubscribe -np 4 "$PODPERF" pairs --virtual-nodes 4 -b 1M -e 4M -n 20 -w 2 --out "$WORK" --run-id "$1" \
+  mpirun --oversubscribe -np 4 "$PODPERF" pairs --virtual-nodes 4 -b 1M -e 4M -n 20 -w 2 --repeat "$2" \
+    --out "$WORK" --run-id "$1" \
     >"$WORK/$1.log" 2>&1 || true
 }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for i in $(seq 1 "$N"); do
-  run "h$i"
-  [[ -s "$WORK/l$i/run.json" ]] && continue
-  load_pids=()
-  for _ in $(seq 1 "$LOAD"); do (while :; do :; done) & load_pids+=($!); done
-  run "l$i"
-  kill "${load_pids[@]}" 2>/dev/null
-  wait "${load_pids[@]}" 2>/dev/null
+  for k in "${repeats[@]}"; do
+    run "r${k}h$i" "$k"
+    [[ -s "$WORK/r${k}l$i/run.json" ]] && continue
+    load_pids=()
+    for _ in $(seq 1 "$LOAD"); do (while :; do :; done) & load_pids+=($!); done
+    run "r${k}l$i" "$k"
+    kill "${load_pids[@]}" 2>/dev/null
+    wait "${load_pids[@]}" 2>/dev/null
+  done
 done
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "healthy 3 vs 3: exit 1 in $(compare_splits "$PODPERF" "$WORK" h h "$N" "$SPLITS" "$SEED")"
-echo "healthy 3 vs loaded 3 (--fail-on 10): exit 1 in $(compare_splits "$PODPERF" "$WORK" h l "$N" "$SPLITS" "$SEED" --fail-on 10)"
-echo "healthy one vs one: $(single_run_claims "$PODPERF" "$WORK" h "$N")"
+for k in "${repeats[@]}"; do
+  echo "--repeat $k:"
+  echo "  healthy 3 vs 3: exit 1 in $(compare_splits "$PODPERF" "$WORK" "r${k}h" "r${k}h" "$N" "$SPLITS" "$SEED")"
+  echo "  healthy 3 vs loaded 3 (--fail-on 10): exit 1 in $(compare_splits "$PODPERF" "$WORK" "r${k}h" "r${k}l" "$N" "$SPLITS" "$SEED" --fail-on 10)"
+  echo "  healthy one vs one: $(single_run_claims "$PODPERF" "$WORK" "r${k}h" "$N")"
+done

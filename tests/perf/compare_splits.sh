@@ -44,14 +44,19 @@ compare_splits() {
 
 # single_run_claims PODPERF WORK PREFIX N
 #   One run per side on consecutive runs WORK/<prefix>1..N (1 against 2, 2 against 3, ...): prints how many
-#   metrics were called slower or faster (one run per side must never claim significance) and in how many
-#   comparisons.
+#   metrics were called slower or faster (one run per side must never claim significance from
+#   iterations; with --repeat the blocks are the units, and a claim must also pass the run-to-run
+#   allowance), in how many of the comparisons, and how many exited 1.
 single_run_claims() {
-  local podperf=$1 work=$2 p=$3 n=$4 claims=0 pairs=0 i t
+  local podperf=$1 work=$2 p=$3 n=$4 claims=0 pairs=0 with=0 exits=0 i t rc json
   for ((i = 1; i < n; i++)); do
-    t=$("$podperf" compare "$work/$p$i" "$work/$p$((i + 1))" --json 2>/dev/null | jq '.summary.slower + .summary.faster')
+    json=$("$podperf" compare "$work/$p$i" "$work/$p$((i + 1))" --json 2>/dev/null)
+    rc=$?
+    ((rc == 1)) && exits=$((exits + 1))
+    t=$(jq '.summary.slower + .summary.faster' <<<"$json")
     claims=$((claims + ${t:-0}))
+    ((${t:-0} > 0)) && with=$((with + 1))
     pairs=$((pairs + 1))
   done
-  echo "$claims significance claims in $pairs comparisons"
+  echo "$claims significance claims in $pairs comparisons ($with with a claim; $exits exit 1)"
 }

@@ -427,6 +427,63 @@ TEST(CompareRuns, OneRunPerSideIsNotTested) {
   EXPECT_TRUE(regressed_beyond(c, 0.0));
 }
 
+// A run whose pair node1<->node4 at 256M was slow at first (busbw / 1.6, a transient such as a slow first
+// round) and then retested at its true speed; `cleared`: the run's own judgment cleared the pair by that
+// retest (cleared_by_retest), as pair_flags does when the retest is not slow.
+Run with_slow_first_measurement(Run run, bool cleared) {
+  for (PairResult& p : run.pairs) {
+    if (p.size_bytes != 256 * kM || run.nodes[p.nodes[0]].label != "node1" || run.nodes[p.nodes[1]].label != "node4")
+      continue;
+    p.retest_samples_s = p.samples_s;
+    p.retest_busbw_gbps = p.busbw_gbps;
+    for (double& t : p.samples_s) t *= 1.6;
+    p.median_s *= 1.6;
+    p.busbw_gbps /= 1.6;
+    p.algbw_gbps /= 1.6;
+    p.cleared_by_retest = cleared;
+  }
+  return run;
+}
+
+// Measured on the namespaced cluster (issue 19): 2 of 12 healthy runs had a first round 30-40% slow that
+// their retest cleared; compared by the first measurement one healthy run against the next exited 1.
+TEST(CompareRuns, APairClearedByItsRetestIsComparedByItsRetest) {
+  ClusterSpec spec;
+  const podperf::Run before = make_noisy_run(spec, 1);
+  Comparison c = compare_runs(before, with_slow_first_measurement(make_noisy_run(spec, 2), true), defaults());
+  EXPECT_FALSE(regressed_beyond(c, 0.0)) << comparison_text(c, 0.0);
+  for (const MetricComparison& m : c.metrics) EXPECT_EQ(m.verdict, "within_allowance") << m.name();
+  ASSERT_EQ(c.from_retest_after.size(), 1u);
+  EXPECT_EQ(c.from_retest_after[0], "run-2: pair node1<->node4 all_reduce float 256M busbw");
+  EXPECT_TRUE(c.from_retest_before.empty());
+  EXPECT_NE(comparison_text(c, 0.0).find("NOTE: 1 pair metric compared by the pair's retest"), std::string::npos);
+  EXPECT_EQ(comparison_json(c)["from_retest"]["after"].size(), 1u);
+
+  // Confirmed by its retest (the run still flags it): the first measurement stands, and is a regression.
+  c = compare_runs(before, with_slow_first_measurement(make_noisy_run(spec, 2), false), defaults());
+  EXPECT_TRUE(c.from_retest_after.empty());
+  int slower = 0;
+  for (const MetricComparison& m : c.metrics) {
+    if (m.verdict == "slower_beyond_allowance") {
+      ++slower;
+      EXPECT_EQ(m.name(), "pair node1<->node4 all_reduce float 256M busbw");
+      EXPECT_NEAR(m.change_percent, -37.5, 3.0);
+    }
+  }
+  EXPECT_EQ(slower, 1);
+  EXPECT_TRUE(regressed_beyond(c, 0.0));
+
+  // With 3 runs a side, one transient cleared by its retest does not widen the run-to-run spread.
+  std::vector<podperf::Run> b = runs_of(spec, 10, 3), a = runs_of(spec, 20, 3);
+  a[1] = with_slow_first_measurement(a[1], true);
+  c = compare_runs(b, a, defaults());
+  for (const MetricComparison& m : c.metrics) {
+    if (m.name() != "pair node1<->node4 all_reduce float 256M busbw") continue;
+    EXPECT_EQ(m.verdict, "no_change");
+    EXPECT_LT(m.mde_percent, 10.0) << "the retest, not the transient, is the run's value";
+  }
+}
+
 // ---- the t distribution and Welch's test ----
 
 TEST(StudentT, MatchesTables) {
