@@ -289,6 +289,36 @@ RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<c
   return r;
 }
 
+double log_median_standard_error(std::vector<double>& samples, std::vector<double>& scratch) {
+  std::size_t n = 0;
+  for (double v : samples) {
+    if (v > 0.0 && std::isfinite(v)) samples[n++] = std::log(v);
+  }
+  samples.resize(n);
+  if (n < 3) return std::nan("");
+  constexpr double kSqrtHalfPi = 1.2533141373155003;
+  return kSqrtHalfPi * robust_sigma_in_place(samples, scratch) / std::sqrt(static_cast<double>(n));
+}
+
+double iteration_share(std::span<const double> before_runs, std::span<const double> after_runs, double mean_se2) {
+  if (!std::isfinite(mean_se2) || mean_se2 < 0.0) return -1.0;
+  double pooled = 0.0, dof = 0.0;
+  for (std::span<const double> side : {before_runs, after_runs}) {
+    std::vector<double> logs;
+    for (double v : side) {
+      if (v > 0.0 && std::isfinite(v)) logs.push_back(std::log(v));
+    }
+    if (logs.size() < 2) return -1.0;
+    double mean = 0.0, variance = 0.0;
+    mean_and_variance(logs, mean, variance);
+    pooled += variance * static_cast<double>(logs.size() - 1);
+    dof += static_cast<double>(logs.size() - 1);
+  }
+  pooled /= dof;
+  if (!(pooled > 0.0)) return -1.0;
+  return std::min(1.0, mean_se2 / pooled);
+}
+
 }  // namespace podperf
 
 namespace podperf {

@@ -61,6 +61,18 @@ struct RunLevelChange {
 RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<const double> after_runs,
                                 double confidence, double alpha, double power);
 
+// Where the spread between runs comes from (the two levels of the model: a run effect plus iteration
+// noise). The standard error of the logarithm of one run's median from its own samples: sqrt(pi/2) x
+// the robust sigma (1.4826 x MAD) of their logarithms / sqrt(n), the large-sample standard error of a
+// median. Reorders `samples`; `scratch` is a reusable buffer. Fewer than 3 positive samples: NaN.
+double log_median_standard_error(std::vector<double>& samples, std::vector<double>& scratch);
+// The share of the spread between runs that their iterations explain: `mean_se2` (the mean over the
+// runs of log_median_standard_error squared) over the variance of the log per-run values pooled over
+// the two sides (each about its own mean), capped at 1. Near 1: more iterations per run would shrink the
+// spread; near 0: the runs differ from launch to launch and only more runs shrink it. -1 when it cannot
+// be told (fewer than 2 positive values on a side, mean_se2 not finite, no spread).
+double iteration_share(std::span<const double> before_runs, std::span<const double> after_runs, double mean_se2);
+
 }  // namespace podperf
 
 namespace podperf {

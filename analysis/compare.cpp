@@ -21,6 +21,11 @@ namespace {
 struct MetricRuns {
   std::vector<double> before_runs, after_runs;
   std::size_t n_before = 0, n_after = 0;
+  // Runs as units: the sum of the runs' squared standard errors from their own iterations
+  // (RunMetricSummary::log_se) and how many runs had one.
+  double se2_sum = 0.0;
+  std::size_t se2_runs = 0;
+  bool by_blocks = false;
 };
 
 double geometric_mean(const std::vector<double>& v) {
@@ -60,6 +65,9 @@ void compare_metric(MetricRuns& r, const CompareSettings& s, MetricComparison& m
   m.ci_low_percent = w.ci_low_percent;
   m.ci_high_percent = w.ci_high_percent;
   m.mde_percent = std::max(w.mde_percent, s.min_change_percent);
+  if (!r.by_blocks && r.se2_runs == m.runs_before.size() + m.runs_after.size()) {
+    m.iteration_share = iteration_share(m.runs_before, m.runs_after, r.se2_sum / static_cast<double>(r.se2_runs));
+  }
 }
 
 // Benjamini-Hochberg adjusted p values of the tested metrics (p_value >= 0), then the verdicts:
@@ -106,15 +114,21 @@ std::vector<std::uint32_t> metric_index_of(const RunMetricSummary& s, std::size_
 // value, or with `by_blocks` each of its blocks' values where the metric was measured in blocks
 // (analysis/compare_units).
 void gather_side(const std::vector<RunMetricSummary>& runs, const std::vector<std::vector<std::uint32_t>>& index,
-                 std::uint32_t id, bool by_blocks, std::vector<double>& values, std::size_t& n) {
+                 std::uint32_t id, bool by_blocks, std::vector<double>& values, std::size_t& n, MetricRuns& r_out) {
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const std::uint32_t i = index[r][id];
     if (i == kAbsent || runs[r].samples[i] == 0) continue;
     const std::vector<double>* blocks = by_blocks && !runs[r].block_values.empty() ? &runs[r].block_values[i] : nullptr;
     if (blocks != nullptr && !blocks->empty()) {
       values.insert(values.end(), blocks->begin(), blocks->end());
+      r_out.by_blocks = true;
     } else {
       values.push_back(runs[r].values[i]);
+      const double se = runs[r].log_se[i];
+      if (std::isfinite(se) && runs[r].values[i] > 0.0) {
+        r_out.se2_sum += se * se;
+        ++r_out.se2_runs;
+      }
     }
     n += runs[r].samples[i];
   }
@@ -132,9 +146,14 @@ void count_verdicts(Comparison& c) {
       ++c.summary.untested;
     if (m.verdict == "slower_beyond_allowance" || m.verdict == "faster_beyond_allowance") ++c.summary.beyond_allowance;
   }
-  std::vector<double> mde;
+  std::vector<double> mde, shares;
   for (const MetricComparison& m : c.metrics) {
     if (m.verdict == "no_change") mde.push_back(m.mde_percent);
+    if (m.iteration_share >= 0.0) shares.push_back(m.iteration_share);
+  }
+  if (!shares.empty()) {
+    c.summary.iteration_share_median = median(shares);
+    c.summary.iteration_share_metrics = static_cast<int>(shares.size());
   }
   if (!mde.empty()) {
     c.summary.mde_median_percent = median(mde);
@@ -224,8 +243,8 @@ Comparison RunComparison::finish() const {
       if (slot[k] == kAbsent) continue;
       const std::uint32_t id = order[k];
       MetricRuns r;
-      gather_side(after_, in_after, id, units.by_blocks, r.after_runs, r.n_after);
-      gather_side(before_, in_before, id, units.by_blocks, r.before_runs, r.n_before);
+      gather_side(after_, in_after, id, units.by_blocks, r.after_runs, r.n_after, r);
+      gather_side(before_, in_before, id, units.by_blocks, r.before_runs, r.n_before, r);
       MetricComparison& m = c.metrics[slot[k]];
       m.metric = id;
       m.registry = &registry;

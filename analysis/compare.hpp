@@ -62,6 +62,10 @@ struct MetricComparison {
                              // allowance; one run on a side: the allowance, or min_change when larger)
   std::size_t n_before = 0;  // samples (iterations or ranks), every run together
   std::size_t n_after = 0;
+  // The share of the spread between the runs that their own iterations explain (iteration_share in
+  // change_stats: near 1, more iterations per run would shrink it; near 0, only more runs would); -1
+  // when not estimated (one run on a side, blocks as units, no per-iteration samples: filesystem metrics).
+  double iteration_share = -1.0;
   std::vector<double> runs_before;  // per-run medians, in the order the runs were given
   std::vector<double> runs_after;
   // faster | slower: p_adjusted < alpha and |change| >= min_change (with blocks of one job as units, the
@@ -87,6 +91,8 @@ struct ComparisonSummary {
   int beyond_allowance = 0;         // slower_beyond_allowance + faster_beyond_allowance
   double mde_median_percent = 0.0;  // of the no_change metrics' mde_percent (0 when none)
   double mde_max_percent = 0.0;
+  double iteration_share_median = -1.0;  // over the metrics with an iteration_share; -1 when none
+  int iteration_share_metrics = 0;       // how many metrics have one
   int only_before = 0;
   int only_after = 0;
 };

@@ -252,6 +252,7 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
   for (std::uint32_t local : from_retest_) out.from_retest.push_back(metrics_[local]);
   out.values.assign(count, 0.0);
   out.samples.assign(count, 0);
+  out.log_se.assign(count, std::nanf(""));
   const bool blocked = has_blocks(run_);
   if (blocked) {
     out.blocks = run_.blocks.count;
@@ -260,15 +261,15 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
   const auto per_block = static_cast<std::size_t>(std::max(1, run_.options.iters));
   if (threads == 0) threads = analysis_threads(sources_.size());
   in_chunks(count, threads, [&](std::size_t, std::size_t begin, std::size_t end) {
-    std::vector<double> samples;
+    std::vector<double> samples, scratch;
     std::map<std::uint32_t, std::vector<double>> value_blocks;  // kValue sources by block (fs --repeat)
     for (std::size_t m = begin; m < end; ++m) {
       samples.clear();
       value_blocks.clear();
-      bool measured_in_blocks = false;
+      bool by_iterations = false;  // pair and collective samples: blocks and a standard error apply
       for (std::uint32_t k = start[m]; k < start[m + 1]; ++k) {
         const Source& s = sources_[order[k]];
-        measured_in_blocks = measured_in_blocks || s.type != Source::kValue;
+        by_iterations = by_iterations || s.type != Source::kValue;
         if (s.type == Source::kValue && s.index > 0) value_blocks[s.index].push_back(s.value);
         if (s.type == Source::kPairSamples) {
           const PairResult& p = run_.pairs[s.index];
@@ -285,7 +286,7 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
       }
       out.samples[m] = static_cast<std::uint32_t>(samples.size());
       // The blocks' medians first (samples are block after block): summarize_run_samples reorders.
-      if (blocked && measured_in_blocks && samples.size() > per_block) {
+      if (blocked && by_iterations && samples.size() > per_block) {
         for (std::size_t first = 0; first < samples.size(); first += per_block) {
           std::vector<double> block(
               samples.begin() + static_cast<std::ptrdiff_t>(first),
@@ -298,6 +299,7 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
         for (auto& [block, values] : value_blocks) out.block_values[m].push_back(summarize_run_samples(values));
       }
       out.values[m] = samples.empty() ? 0.0 : summarize_run_samples(samples);
+      if (by_iterations) out.log_se[m] = static_cast<float>(log_median_standard_error(samples, scratch));
     }
   });
   return out;

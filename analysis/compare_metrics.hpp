@@ -78,6 +78,10 @@ struct RunMetricSummary {
   // block, run.options.iters per block); empty for other metrics and for runs without blocks.
   int blocks = 0;
   std::vector<std::vector<double>> block_values;
+  // Per metric, the standard error of the log of its value from its own samples
+  // (log_median_standard_error: per-iteration busbw of pair and collective metrics); NaN for the others
+  // (filesystem per-rank numbers differ by rank, not by chance; topology classes by pair).
+  std::vector<float> log_se;
   // Registry ids of the pair metrics whose value is the pair's retest, not its first measurement: the
   // run cleared the pair by its retest (PairResult::cleared_by_retest; runs without blocks only).
   std::vector<std::uint32_t> from_retest;

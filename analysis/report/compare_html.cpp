@@ -180,6 +180,8 @@ void render_summary(const Comparison& c, double fail_on_percent, std::string& ou
   out += ".</p>\n";
   append(out, "<p>Runs: {} BEFORE, {} AFTER; {}.", c.runs_before, c.runs_after, escape(method_line(c)));
   if (sum.no_change > 0) append(out, " No change: {}.", escape(mde_words(c)));
+  const std::string spread = spread_words(c);
+  if (!spread.empty()) append(out, " Spread: {}.", escape(spread));
   out += "</p>\n";
   for (const std::string& w : c.unit_warnings) append(out, "<p class=\"warning\">WARNING: {}.</p>\n", escape(w));
   const std::string retest_note = from_retest_note(c);

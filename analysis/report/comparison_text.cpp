@@ -65,6 +65,31 @@ std::string mde_words(const Comparison& c) {
                      c.summary.mde_median_percent, c.summary.mde_max_percent);
 }
 
+std::string spread_words(const Comparison& c) {
+  const ComparisonSummary& sum = c.summary;
+  if (sum.iteration_share_metrics == 0 || sum.iteration_share_median < 0.0) return "";
+  const double percent = 100.0 * sum.iteration_share_median;
+  const std::string over = fmt::format("median over {} metric{}", sum.iteration_share_metrics,
+                                       sum.iteration_share_metrics == 1 ? "" : "s");
+  if (sum.iteration_share_median >= 0.6) {
+    return fmt::format(
+        "iterations explain about {:.0f}% of the spread between these runs ({}): more iterations per run (-n, or "
+        "--repeat) would shrink the smallest change they can show; the rest differs from launch to launch, which "
+        "only more runs shrink",
+        percent, over);
+  }
+  if (sum.iteration_share_median <= 0.3) {
+    return fmt::format(
+        "the spread between these runs is mostly from launch to launch (iterations explain about {:.0f}%, {}): more "
+        "runs per side would shrink the smallest change they can show, more iterations per run would not",
+        percent, over);
+  }
+  return fmt::format(
+      "iterations explain about {:.0f}% of the spread between these runs ({}) and launch-to-launch differences the "
+      "rest: more iterations per run and more runs per side both shrink the smallest change they can show",
+      percent, over);
+}
+
 std::string method_text(const Comparison& c) {
   const CompareSettings& s = c.settings;
   if (c.method == "block_level_welch") {
@@ -175,6 +200,8 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
     out += fmt::format("\nNo change within noise: {} metric{} (adjusted p >= {:g} or |change| < {:g}%); {}\n",
                        sum.no_change, sum.no_change == 1 ? "" : "s", s.alpha, s.min_change_percent, mde_words(c));
   }
+  const std::string spread = spread_words(c);
+  if (!spread.empty()) out += "Spread: " + spread + "\n";
   if (!untested.empty()) {
     out += fmt::format(
         "\nNot tested: {} metric{} (one run on a side: no significance from iterations, which share their job's "

@@ -27,6 +27,10 @@ std::string mde_words(const Comparison& c);
 // The pair metrics a run took from their retest ("3 pair metrics compared by the pair's retest, ...:
 // BEFORE r1: pair a<->b ...; ..."), the first four named; "" when none.
 std::string from_retest_note(const Comparison& c);
+// Where the spread between runs comes from (ComparisonSummary::iteration_share_median) and what would
+// shrink it: "iterations explain about 80% of the spread between these runs (...): more iterations per
+// run ..."; "" when not estimated (one run on a side, blocks as units).
+std::string spread_words(const Comparison& c);
 // A p value as the text prints it: "0.0123", "<0.0001", "-" when not tested (negative).
 std::string format_p_value(double p);
 

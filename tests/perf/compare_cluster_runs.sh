@@ -3,9 +3,9 @@
 # `srun --mpi=pmix -N4 -n4 podperf pairs -b 4M -e 4M -n 10 -w 2` and N runs with every host's link
 # shaped by tc tbf so that the median pair busbw is about TARGET (default 0.8) of the unshaped one,
 # interleaved (healthy, shaped, healthy, ...). The tbf rate is calibrated first: starting from the
-# unshaped median pair busbw of the first healthy run as bits per second on each veth, six
-# calibration steps (c1..c6 shaped, ch1..ch6 healthy beside them; not compared) move it to where a
-# least-squares line through the (log rate, log ratio) points meets TARGET. Then,
+# unshaped median pair busbw of the first healthy run as bits per second on each veth, a grid of rates
+# and then a finer one around the crossing (c*, with healthy runs ch* beside them; not compared) find
+# where the monotone curve of busbw ratio against rate meets TARGET. Then,
 # over SPLITS random 3-against-3 splits (compare_splits.sh): healthy against healthy, counting
 # exit 1 (goal <= 5%); healthy against shaped with --fail-on 10 (goal: exit 1 in >= 90%); and one run
 # per side on consecutive healthy runs (metrics called slower or faster: must be 0). The size of the
@@ -47,32 +47,66 @@ run "r${repeats[0]}h1"
 median_busbw() { jq '[.pairs[] | select(.status == "ok") | .busbw_gbps] | sort | .[length / 2 | floor]' "$WORK/$1/run.json"; }
 shape_all() { for h in h1 h2 h3 h4; do "$CLUSTER" shape "$h" "$1mbit" >/dev/null; done; }
 gbps=$(median_busbw "r${repeats[0]}h1")
-rate_mbit=$(awk -v g="$gbps" 'BEGIN { printf "%d", g * 8000 }')
-# busbw is not proportional to the tbf rate (unshaped runs are bound by the CPUs, not the link), and one
-# run's median varies by several percent, so each calibration step runs a healthy run (ch<c>) beside the
-# shaped one (c<c>): a shaped run's ratio is to the median of all healthy calibration runs so far, and
-# the next rate is where the least-squares line through every (log rate, log ratio) point meets TARGET.
-cal_rates=() cal_runs=()
-for c in 1 2 3 4 5 6; do
-  run "ch$c"
-  shape_all "$rate_mbit"
-  run "c$c"
+guess_mbit=$(awk -v g="$gbps" 'BEGIN { printf "%d", g * 8000 }')
+# busbw is not proportional to the tbf rate (unshaped runs are bound by the CPUs, not the link) and one
+# run's median varies by several percent, so one shaped run per step does not calibrate (a least-squares
+# walk ended at 0.86 instead of 0.8 once). Instead: a grid of rates, 0.8 to 3.2 times (steps of 0.4) the
+# unshaped busbw in bits, two shaped runs each and a healthy run beside each rate (the ratio is to the
+# median of the healthy ones); the curve of median ratio per rate is made monotone (pool adjacent
+# violators) and interpolated on log rate where it meets TARGET; then five rates within +-15% of that,
+# two runs each, and the fit again over every point.
+cal_points=()  # "rate busbw" per shaped calibration run
+calibrate_at() {  # RATE_MBIT ID
+  run "ch$2"
+  shape_all "$1"
+  run "c$2a"
+  run "c$2b"
   unshape_all
-  cal_rates+=("$rate_mbit") cal_runs+=("c$c")
-  ref=$(for ((j = 1; j <= c; j++)); do median_busbw "ch$j"; done | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
-  points=$(for ((j = 0; j < c; j++)); do echo "${cal_rates[j]} $(median_busbw "${cal_runs[j]}")"; done)
-  ratio=$(awk -v a="$(median_busbw "c$c")" -v b="$ref" 'BEGIN { printf "%.3f", a / b }')
-  echo "calibration $c: tbf ${rate_mbit}mbit gave ${ratio} of the unshaped median pair busbw (${ref} GB/s over $c healthy runs)"
-  rate_mbit=$(awk -v ref="$ref" -v t="$TARGET" '{ x[NR] = log($1); y[NR] = log(($2 > 0 ? $2 : 1e-3) / ref) } END {
-    n = NR; sx = sy = sxx = sxy = 0
-    for (i = 1; i <= n; i++) { sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i] }
-    slope = 1
-    if (n >= 2 && n * sxx - sx * sx > 1e-9) slope = (n * sxy - sx * sy) / (n * sxx - sx * sx)
-    if (slope < 0.1) slope = 0.1; if (slope > 2) slope = 2
-    # the line through the points mean with that slope, solved for log ratio = log TARGET
-    printf "%d", exp(sx / n + (log(t) - sy / n) / slope)
-  }' <<<"$points")
+  local j
+  for j in a b; do [[ -s "$WORK/c$2$j/run.json" ]] && cal_points+=("$1 $(median_busbw "c$2$j")"); done
+}
+healthy_ref() { for d in "$WORK"/ch*/run.json; do median_busbw "$(basename "$(dirname "$d")")"; done | sort -g |
+  awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+fit_rate() {  # prints the rate where the monotone curve meets TARGET; stdin: "rate busbw" lines
+  python3 -c '
+import math, statistics, sys
+ref, target = float(sys.argv[1]), float(sys.argv[2])
+by = {}
+for line in sys.stdin:
+    r, b = map(float, line.split())
+    by.setdefault(r, []).append(b / ref)
+xs = sorted(by)
+blocks = [[math.log(x), statistics.median(by[x]), 1] for x in xs]  # pool adjacent violators
+i = 0
+while i < len(blocks) - 1:
+    if blocks[i][1] > blocks[i + 1][1]:
+        a, b = blocks[i], blocks[i + 1]
+        w = a[2] + b[2]
+        blocks[i:i + 2] = [[(a[0] * a[2] + b[0] * b[2]) / w, (a[1] * a[2] + b[1] * b[2]) / w, w]]
+        i = max(i - 1, 0)
+    else:
+        i += 1
+if target <= blocks[0][1]: print(int(math.exp(blocks[0][0]))); sys.exit()
+for (x0, y0, _), (x1, y1, _) in zip(blocks, blocks[1:]):
+    if y0 <= target <= y1:
+        print(int(math.exp(x0 + (x1 - x0) * (target - y0) / (y1 - y0) if y1 > y0 else x0))); sys.exit()
+print(int(math.exp(blocks[-1][0])))
+' "$(healthy_ref)" "$TARGET"
+}
+k=0
+for f in 0.8 1.2 1.6 2.0 2.4 2.8 3.2; do
+  k=$((k + 1))
+  calibrate_at "$(awk -v g="$guess_mbit" -v f="$f" 'BEGIN { printf "%d", g * f }')" "g$k"
 done
+rate_mbit=$(printf '%s\n' "${cal_points[@]}" | fit_rate)
+echo "calibration, grid: tbf ${rate_mbit}mbit meets $TARGET"
+k=0
+for f in 0.85 0.92 1.0 1.08 1.15; do
+  k=$((k + 1))
+  calibrate_at "$(awk -v r="$rate_mbit" -v f="$f" 'BEGIN { printf "%d", r * f }')" "f$k"
+done
+rate_mbit=$(printf '%s\n' "${cal_points[@]}" | fit_rate)
+echo "calibration: $(printf '%s\n' "${cal_points[@]}" | sort -n | awk -v ref="$(healthy_ref)" '{ printf "%s %.3f; ", $1, $2 / ref }')"
 echo "unshaped median pair busbw ${gbps} GB/s; shaped runs: tbf ${rate_mbit}mbit on every host (target $TARGET)"
 for i in $(seq 1 "$N"); do
   for k in "${repeats[@]}"; do

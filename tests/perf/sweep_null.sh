@@ -11,6 +11,7 @@ WORK=${2:-/var/tmp/podperf-sweep-null}
 S=${3:-10}
 R=${4:-2}
 mkdir -p "$WORK"
+if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 src=$(dirname "$0")/../../configs/sweeps/host-smoke.toml
 for i in $(seq 1 "$S"); do
   [[ -s "$WORK/s$i/sweep.json" ]] && continue
@@ -20,16 +21,18 @@ done
 python3 - "$WORK" "$S" <<'PY'
 import json, os, sys
 work, s = sys.argv[1], int(sys.argv[2])
-clear = total = old = 0
+clear = total = failed = 0
 for i in range(1, s + 1):
     path = os.path.join(work, f"s{i}", "sweep.json")
     if not os.path.exists(path):
         continue
-    for g in json.load(open(path))["ranking"]:
+    sweep = json.load(open(path))
+    failed += sum(1 for p in sweep.get("points", []) if p.get("status") != "ok")
+    for g in sweep["ranking"]:
         if len(g["entries"]) < 2:
             continue
         total += 1
         clear += g["best_clear"]
 print(f"sweeps: {s}; per-size rankings with 2+ points: {total}; best beyond noise: {clear} "
-      f"({100.0 * clear / max(total, 1):.1f}%)")
+      f"({100.0 * clear / max(total, 1):.1f}%); jobs not ok: {failed}")
 PY

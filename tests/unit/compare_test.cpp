@@ -589,6 +589,65 @@ TEST(TwoLevelModel, RealShiftIsFound) {
   }
 }
 
+// Where the spread between runs comes from, on the two-level model: with no run effect the iterations
+// explain it all (more iterations per run would shrink it); with a run effect four times the iterations'
+// standard error they explain little (only more runs would). Measured on real runs (tests/perf/README.md):
+// 73-100% on the namespaced cluster with -n 10, 14-16% for 4 virtual nodes under mpirun.
+TEST(TwoLevelModel, IterationShareTellsIterationNoiseFromRunToRun) {
+  ClusterSpec spec;
+  spec.cv = 0.05;
+  spec.outlier_fraction = 0.0;
+  spec.sizes = {64 * kM};
+  spec.fs_ranks_per_node = 1;
+  auto share_of = [&](double run_cv) {
+    spec.run_cv = run_cv;
+    const Comparison c = compare_runs(runs_of(spec, 300, 5), runs_of(spec, 310, 5), defaults());
+    for (const MetricComparison& m : c.metrics) {
+      if (m.key().kind == "pair") {
+        EXPECT_GE(m.iteration_share, 0.0) << m.name();
+      } else {
+        EXPECT_EQ(m.iteration_share, -1.0) << m.name() << ": no per-iteration samples";
+      }
+    }
+    EXPECT_EQ(c.summary.iteration_share_metrics, 15);
+    return c;
+  };
+  // 20 iterations of 5% noise: the median's standard error is about 1.4%.
+  const Comparison iterations_only = share_of(0.0);
+  EXPECT_GT(iterations_only.summary.iteration_share_median, 0.6);
+  EXPECT_NE(comparison_text(iterations_only, 0.0).find("Spread: iterations explain about"), std::string::npos);
+  const Comparison run_effect = share_of(0.06);
+  std::cout << "iteration share, 5 runs a side: no run effect " << iterations_only.summary.iteration_share_median
+            << ", run effect 6% " << run_effect.summary.iteration_share_median << "\n";
+  EXPECT_LT(run_effect.summary.iteration_share_median, 0.2);
+  EXPECT_NE(comparison_text(run_effect, 0.0).find("mostly from launch to launch"), std::string::npos);
+  const nlohmann::json j = comparison_json(run_effect);
+  EXPECT_LT(j["summary"]["iteration_share_median"].get<double>(), 0.2);
+  // One run a side: not estimated.
+  const Comparison single = compare_runs(make_noisy_run(spec, 1), make_noisy_run(spec, 2), defaults());
+  EXPECT_EQ(single.summary.iteration_share_metrics, 0);
+  EXPECT_EQ(spread_words(single), "");
+  EXPECT_TRUE(comparison_json(single)["summary"]["iteration_share_median"].is_null());
+}
+
+TEST(IterationShare, StandardErrorOfAMedianAndTheShare) {
+  // 1000 log-normal samples of sigma 0.1: the median's standard error is 1.2533 * 0.1 / sqrt(1000).
+  Noise noise(7);
+  std::vector<double> samples, scratch;
+  for (int i = 0; i < 1000; ++i) samples.push_back(std::exp(0.1 * noise.normal()));
+  EXPECT_NEAR(log_median_standard_error(samples, scratch), 1.2533 * 0.1 / std::sqrt(1000.0), 0.0004);
+  std::vector<double> two{1.0, 2.0};
+  EXPECT_TRUE(std::isnan(log_median_standard_error(two, scratch)));
+  // Per-run values e^-0.1, 1, e^0.1 on each side: pooled variance of the logs 0.01.
+  const std::vector<double> side{std::exp(-0.1), 1.0, std::exp(0.1)};
+  EXPECT_NEAR(iteration_share(side, side, 0.0025), 0.25, 1e-12);
+  EXPECT_DOUBLE_EQ(iteration_share(side, side, 0.05), 1.0) << "capped";
+  EXPECT_EQ(iteration_share(side, std::vector<double>{1.0}, 0.0025), -1.0) << "one run on a side";
+  EXPECT_EQ(iteration_share(std::vector<double>{1.0, 1.0}, std::vector<double>{2.0, 2.0}, 0.0025), -1.0)
+      << "no spread";
+  EXPECT_EQ(iteration_share(side, side, std::nan("")), -1.0);
+}
+
 }  // namespace
 }  // namespace podperf
 
