@@ -16,7 +16,9 @@
 # --repeat K; the run stays the unit, its value the median over its blocks, spread over the whole job),
 # all in one interleaved sequence (healthy K1, shaped K1, healthy K2, ... for i = 1..N), so the settings
 # are compared side by side on the same machine state. Runs are WORKDIR/r<K>h<i> and r<K>s<i>.
-# Usage: compare_cluster_runs.sh PODPERF [WORKDIR] [N=8] [SPLITS=100]   (env TARGET, SEED, REPEATS)
+# PAIRS_ARGS (default "-b 4M -e 4M -n 10 -w 2") are the pairs options of every run ("-b 4M -e 4M": podperf's
+# own defaults, -n 20 -w 5).
+# Usage: compare_cluster_runs.sh PODPERF [WORKDIR] [N=8] [SPLITS=100]   (env TARGET, SEED, REPEATS, PAIRS_ARGS)
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF [WORKDIR] [N] [SPLITS]}
 case "$PODPERF" in /*) ;; *) PODPERF=$PWD/$PODPERF ;; esac
@@ -26,6 +28,7 @@ SPLITS=${4:-100}
 TARGET=${TARGET:-0.8}
 SEED=${SEED:-1}
 REPEATS=${REPEATS:-1}
+PAIRS_ARGS=${PAIRS_ARGS:--b 4M -e 4M -n 10 -w 2}
 read -r -a repeats <<<"$REPEATS"
 here=$(cd "$(dirname "$0")" && pwd)
 CLUSTER=$here/../cluster/cluster.sh
@@ -37,7 +40,8 @@ trap '"$CLUSTER" down >/dev/null 2>&1' EXIT
 unshape_all() { for h in h1 h2 h3 h4; do "$CLUSTER" unshape "$h" >/dev/null 2>&1; done; }
 run() {  # run ID [REPEAT]
   [[ -s "$WORK/$1/run.json" ]] && return
-  timeout -k 10 300 "$CLUSTER" srun --mpi=pmix -N4 -n4 --ntasks-per-node=1 "$PODPERF" pairs -b 4M -e 4M -n 10 -w 2 --repeat "${2:-${repeats[0]}}" \
+  # shellcheck disable=SC2086 # PAIRS_ARGS is a list of options
+  timeout -k 10 300 "$CLUSTER" srun --mpi=pmix -N4 -n4 --ntasks-per-node=1 "$PODPERF" pairs $PAIRS_ARGS --repeat "${2:-${repeats[0]}}" \
     --out "$WORK" --run-id "$1" >"$WORK/$1.log" 2>&1 || true
   [[ -s "$WORK/$1/run.json" ]] || echo "run $1 left no run.json (see $WORK/$1.log)" >&2
 }
@@ -119,9 +123,4 @@ for i in $(seq 1 "$N"); do
   done
 done
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-for k in "${repeats[@]}"; do
-  echo "--repeat $k:"
-  echo "  healthy 3 vs 3: exit 1 in $(compare_splits "$PODPERF" "$WORK" "r${k}h" "r${k}h" "$N" "$SPLITS" "$SEED")"
-  echo "  healthy 3 vs shaped 3 (--fail-on 10): exit 1 in $(compare_splits "$PODPERF" "$WORK" "r${k}h" "r${k}s" "$N" "$SPLITS" "$SEED" --fail-on 10)"
-  echo "  healthy one vs one: $(single_run_claims "$PODPERF" "$WORK" "r${k}h" "$N")"
-done
+report_splits "$PODPERF" "$WORK" "$N" "$SPLITS" "$SEED" s shaped "${repeats[@]}"

@@ -46,9 +46,4 @@ for i in $(seq 1 "$N"); do
   done
 done
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-for k in "${repeats[@]}"; do
-  echo "--repeat $k:"
-  echo "  healthy 3 vs 3: exit 1 in $(compare_splits "$PODPERF" "$WORK" "r${k}h" "r${k}h" "$N" "$SPLITS" "$SEED")"
-  echo "  healthy 3 vs loaded 3 (--fail-on 10): exit 1 in $(compare_splits "$PODPERF" "$WORK" "r${k}h" "r${k}l" "$N" "$SPLITS" "$SEED" --fail-on 10)"
-  echo "  healthy one vs one: $(single_run_claims "$PODPERF" "$WORK" "r${k}h" "$N")"
-done
+report_splits "$PODPERF" "$WORK" "$N" "$SPLITS" "$SEED" l loaded "${repeats[@]}"

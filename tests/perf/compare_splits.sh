@@ -60,3 +60,18 @@ single_run_claims() {
   done
   echo "$claims significance claims in $pairs comparisons ($with with a claim; $exits exit 1)"
 }
+
+# report_splits PODPERF WORK N SPLITS SEED CHANGED_LETTER CHANGED_NAME REPEAT...
+#   For each K in REPEAT: healthy runs WORK/r<K>h<i> against each other (3 vs 3), against the changed
+#   runs WORK/r<K><CHANGED_LETTER><i> (3 vs 3, --fail-on 10), and one against one (single_run_claims).
+report_splits() {
+  local podperf=$1 work=$2 n=$3 splits=$4 seed=$5 changed=$6 name=$7 k
+  shift 7
+  for k in "$@"; do
+    echo "--repeat $k:"
+    echo "  healthy 3 vs 3: exit 1 in $(compare_splits "$podperf" "$work" "r${k}h" "r${k}h" "$n" "$splits" "$seed")"
+    echo "  healthy 3 vs $name 3 (--fail-on 10): exit 1 in $(compare_splits "$podperf" "$work" "r${k}h" "r${k}$changed" \
+      "$n" "$splits" "$seed" --fail-on 10)"
+    echo "  healthy one vs one: $(single_run_claims "$podperf" "$work" "r${k}h" "$n")"
+  done
+}
