@@ -18,7 +18,11 @@
 # are compared side by side on the same machine state. Runs are WORKDIR/r<K>h<i> and r<K>s<i>.
 # PAIRS_ARGS (default "-b 4M -e 4M -n 10 -w 2") are the pairs options of every run ("-b 4M -e 4M": podperf's
 # own defaults, -n 20 -w 5).
-# Usage: compare_cluster_runs.sh PODPERF [WORKDIR] [N=8] [SPLITS=100]   (env TARGET, SEED, REPEATS, PAIRS_ARGS)
+# FACTORS="F1 F2 ..." (default "1") shapes at each factor times the calibrated rate, one set of N shaped
+# runs each (r<K>x<J>s<i>, J from 0), so that one time window shows detection against the size of the
+# change (the calibration finds TARGET on calibration runs; the change the runs then show varies by a
+# few percent from one window to the next).
+# Usage: compare_cluster_runs.sh PODPERF [WORKDIR] [N=8] [SPLITS=100]   (env TARGET, SEED, REPEATS, PAIRS_ARGS, FACTORS)
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF [WORKDIR] [N] [SPLITS]}
 case "$PODPERF" in /*) ;; *) PODPERF=$PWD/$PODPERF ;; esac
@@ -29,6 +33,7 @@ TARGET=${TARGET:-0.8}
 SEED=${SEED:-1}
 REPEATS=${REPEATS:-1}
 PAIRS_ARGS=${PAIRS_ARGS:--b 4M -e 4M -n 10 -w 2}
+FACTORS=${FACTORS:-1}
 read -r -a repeats <<<"$REPEATS"
 here=$(cd "$(dirname "$0")" && pwd)
 CLUSTER=$here/../cluster/cluster.sh
@@ -112,15 +117,25 @@ done
 rate_mbit=$(printf '%s\n' "${cal_points[@]}" | fit_rate)
 echo "calibration: $(printf '%s\n' "${cal_points[@]}" | sort -n | awk -v ref="$(healthy_ref)" '{ printf "%s %.3f; ", $1, $2 / ref }')"
 echo "unshaped median pair busbw ${gbps} GB/s; shaped runs: tbf ${rate_mbit}mbit on every host (target $TARGET)"
+# One shaped level per factor of FACTORS (the calibrated rate times it), each its own set of runs, all
+# interleaved with the healthy ones: detection against the size of the change, in one time window.
+read -r -a factors <<<"$FACTORS"
+tag() { ((${#factors[@]} == 1)) && echo s || echo "x$1s"; }  # the shaped runs of factor index J: r<K><tag><i>
 for i in $(seq 1 "$N"); do
   for k in "${repeats[@]}"; do
     run "r${k}h$i" "$k"
-    if [[ ! -s "$WORK/r${k}s$i/run.json" ]]; then
-      shape_all "$rate_mbit"
-      run "r${k}s$i" "$k"
+    for j in "${!factors[@]}"; do
+      [[ -s "$WORK/r${k}$(tag "$j")$i/run.json" ]] && continue
+      shape_all "$(awk -v r="$rate_mbit" -v f="${factors[j]}" 'BEGIN { printf "%d", r * f }')"
+      run "r${k}$(tag "$j")$i" "$k"
       unshape_all
-    fi
+    done
   done
 done
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-report_splits "$PODPERF" "$WORK" "$N" "$SPLITS" "$SEED" s shaped "${repeats[@]}"
+tags=()
+for j in "${!factors[@]}"; do
+  tags+=("$(tag "$j")")
+  ((${#factors[@]} == 1)) || echo "shaped runs r<K>$(tag "$j")<i>: ${factors[j]} x ${rate_mbit}mbit"
+done
+report_splits "$PODPERF" "$WORK" "$N" "$SPLITS" "$SEED" shaped "${tags[*]}" "${repeats[@]}"

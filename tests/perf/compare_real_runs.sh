@@ -46,4 +46,4 @@ for i in $(seq 1 "$N"); do
   done
 done
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-report_splits "$PODPERF" "$WORK" "$N" "$SPLITS" "$SEED" l loaded "${repeats[@]}"
+report_splits "$PODPERF" "$WORK" "$N" "$SPLITS" "$SEED" loaded l "${repeats[@]}"

@@ -61,17 +61,21 @@ single_run_claims() {
   echo "$claims significance claims in $pairs comparisons ($with with a claim; $exits exit 1)"
 }
 
-# report_splits PODPERF WORK N SPLITS SEED CHANGED_LETTER CHANGED_NAME REPEAT...
-#   For each K in REPEAT: healthy runs WORK/r<K>h<i> against each other (3 vs 3), against the changed
-#   runs WORK/r<K><CHANGED_LETTER><i> (3 vs 3, --fail-on 10), and one against one (single_run_claims).
+# report_splits PODPERF WORK N SPLITS SEED NAME TAGS REPEAT...
+#   For each K in REPEAT: healthy runs WORK/r<K>h<i> against each other (3 vs 3), against each set of
+#   changed runs WORK/r<K><TAG><i> for TAG in TAGS ("s", or "x0s x1s ..."; 3 vs 3, --fail-on 10), and
+#   one against one (single_run_claims).
 report_splits() {
-  local podperf=$1 work=$2 n=$3 splits=$4 seed=$5 changed=$6 name=$7 k
+  local podperf=$1 work=$2 n=$3 splits=$4 seed=$5 name=$6 tags k t
+  read -r -a tags <<<"$7"
   shift 7
   for k in "$@"; do
     echo "--repeat $k:"
     echo "  healthy 3 vs 3: exit 1 in $(compare_splits "$podperf" "$work" "r${k}h" "r${k}h" "$n" "$splits" "$seed")"
-    echo "  healthy 3 vs $name 3 (--fail-on 10): exit 1 in $(compare_splits "$podperf" "$work" "r${k}h" "r${k}$changed" \
-      "$n" "$splits" "$seed" --fail-on 10)"
+    for t in "${tags[@]}"; do
+      echo "  healthy 3 vs $name 3 ($t, --fail-on 10): exit 1 in $(compare_splits "$podperf" "$work" "r${k}h" \
+        "r${k}$t" "$n" "$splits" "$seed" --fail-on 10)"
+    done
     echo "  healthy one vs one: $(single_run_claims "$podperf" "$work" "r${k}h" "$n")"
   done
 }
