@@ -152,8 +152,8 @@ class RunComparison {
 Comparison compare_runs(const std::vector<Run>& before, const std::vector<Run>& after, const CompareSettings& settings);
 // One run per side.
 Comparison compare_runs(const Run& before, const Run& after, const CompareSettings& settings);
-// Why the runs of one side are not replicates of one setup (different nodes, sizes, ops, backend,
-// iterations), naming the runs by `sources`; empty when they are.
+// Why the runs of one side are not replicates of one setup (the same run twice, or different nodes,
+// sizes, ops, backend, iterations), naming the runs by `sources`; empty when they are.
 std::string replicate_mismatch(const std::vector<Run>& runs, const std::vector<std::string>& sources);
 
 // How much worse the metric got, in percent of `before`: -change for higher-is-better metrics,

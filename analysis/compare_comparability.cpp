@@ -147,8 +147,30 @@ std::vector<ComparabilityNote> comparability_of(const Run& before, const Run& af
   return out;
 }
 
+// Two entries of one side that are the same run (the same file twice, a copy of its directory, or a
+// link to it): the same run id and start time, or, for runs without either, the same path. Counted
+// twice it would halve the spread the test sees and make a difference look significant.
+std::string duplicate_run(const std::vector<Run>& runs, const std::vector<std::string>& sources) {
+  auto source = [&](std::size_t i) { return sources.size() > i ? sources[i] : fmt::format("run {}", i + 1); };
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (std::size_t j = i + 1; j < runs.size(); ++j) {
+      const Run& a = runs[i];
+      const Run& b = runs[j];
+      const bool known = !a.run_id.empty() || !a.started_at.empty();
+      const bool same = known ? a.run_id == b.run_id && a.started_at == b.started_at : source(i) == source(j);
+      if (!same) continue;
+      return fmt::format(
+          "{} and {} are the same run (run id {}, started {}): each run counts once, since a run given twice "
+          "would halve the spread between runs and make a difference look significant; give separate jobs",
+          source(i), source(j), a.run_id.empty() ? "none" : a.run_id, a.started_at.empty() ? "unknown" : a.started_at);
+    }
+  }
+  return "";
+}
+
 std::string replicate_mismatch_of(const std::vector<Run>& runs, const std::vector<std::string>& sources) {
   if (runs.size() < 2) return "";
+  if (std::string why = duplicate_run(runs, sources); !why.empty()) return why;
   const Run& first = runs.front();
   auto labels = [](const Run& r) {
     std::vector<std::string> out;

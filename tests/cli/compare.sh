@@ -120,6 +120,17 @@ if [[ $rc -eq 2 ]] && grep -q "healthy_1.json and .*other_cluster.json are not r
 else
   fail "mixed side: exit $rc: $(cat "$WORK/mix.err")"
 fi
+# The same run twice on one side (here a copy of it): it would halve the spread and make any difference
+# look significant (three copies a side called 5 of 6 healthy pairs slower or faster before this check).
+cp "$FIX/healthy_1.json" "$WORK/copy_of_healthy_1.json"
+"$PODPERF" compare --before "$FIX/healthy_1.json" "$WORK/copy_of_healthy_1.json" "$FIX/healthy_2.json" --after $S >/dev/null 2>"$WORK/dup.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "healthy_1.json and .*copy_of_healthy_1.json are the same run (run id fixture-11" "$WORK/dup.err" &&
+  [[ $(wc -l <"$WORK/dup.err") -eq 1 ]]; then
+  pass "the same run twice on one side: exit 2 naming both"
+else
+  fail "duplicate run: exit $rc: $(cat "$WORK/dup.err")"
+fi
 "$PODPERF" compare "$FIX/healthy_1.json" "$FIX/healthy_2.json" --before "$FIX/healthy_3.json" --after "$FIX/healthy_4.json" >/dev/null 2>"$WORK/both.err"
 rc=$?
 if [[ $rc -eq 2 ]] && grep -q "not both" "$WORK/both.err"; then pass "positional and --before at once: exit 2"; else fail "both forms: exit $rc: $(cat "$WORK/both.err")"; fi
