@@ -73,11 +73,34 @@ void append_busbw_samples(const std::vector<double>& samples_s, double busbw_gbp
 // Measured on the namespaced cluster (issue 19): 2 of 12 healthy runs had their whole first round
 // 30-40% slow, both pairs cleared by their retest; compared by the first measurement, one healthy run
 // against the next exited 1 beyond the 25% allowance. A pair whose retest confirmed it keeps its first
-// measurement (both are slow). A run with blocks keeps the first measurement: its per-block medians
-// already outvote a transient block, and the retest is no block of its own.
-bool compared_by_retest(const PairResult& p, bool blocked) {
+// measurement (both are slow), and so does a pair of a node the run itself names as slow now and then
+// (`intermittent`: pairs.recovered_in_retest, pairs.intermittent_node, pairs.stalling_node): there the
+// slow first measurement is the finding, not a transient, and compare must not hide it. A run with
+// blocks keeps the first measurement: its per-block medians already outvote a transient block, and the
+// retest is no block of its own.
+bool compared_by_retest(const PairResult& p, bool blocked, const std::vector<char>& intermittent) {
+  auto named = [&](int node) {
+    return node >= 0 && static_cast<std::size_t>(node) < intermittent.size() && intermittent[node] != 0;
+  };
   return !blocked && p.cleared_by_retest && !p.retest_samples_s.empty() && p.retest_busbw_gbps > 0.0 &&
-         std::isfinite(p.retest_busbw_gbps);
+         std::isfinite(p.retest_busbw_gbps) && !named(p.nodes[0]) && !named(p.nodes[1]);
+}
+
+// Per node index, whether the run's findings name the node as slow now and then (by its hostname).
+std::vector<char> intermittent_nodes(const Run& run) {
+  std::vector<char> out(run.nodes.size(), 0);
+  for (const Finding& f : run.findings) {
+    if (f.check != "pairs.recovered_in_retest" && f.check != "pairs.intermittent_node" &&
+        f.check != "pairs.stalling_node")
+      continue;
+    for (std::size_t i = 0; i < run.nodes.size(); ++i) {
+      const int index = run.nodes[i].index;
+      if (!f.host.empty() && run.nodes[i].hostname == f.host && index >= 0 &&
+          static_cast<std::size_t>(index) < out.size())
+        out[static_cast<std::size_t>(index)] = 1;
+    }
+  }
+  return out;
 }
 
 // One run's metrics as they are met: the registry ids, each metric's local index, and its sources.
@@ -162,6 +185,7 @@ void RunMetricCollector::collect() {
   const Run& run = run_;
   sources_.reserve(run.pairs.size() * (run.topology_levels.empty() ? 1 : 2) + run.collectives.size());
   const bool blocked = has_blocks(run);
+  const std::vector<char> intermittent = intermittent_nodes(run);
   for (std::size_t i = 0; i < run.pairs.size(); ++i) {
     const PairResult& p = run.pairs[i];
     if (!status_ok(p.status)) continue;
@@ -169,7 +193,7 @@ void RunMetricCollector::collect() {
     std::uint32_t b = node_label(p.nodes[1]);
     if (registry_.text(b) < registry_.text(a)) std::swap(a, b);
     MetricIdentity id{MetricKind::kPair, 0, false, op(p.op), dtype(p.dtype), size_text(p.size_bytes), a, b};
-    const bool retest = compared_by_retest(p, blocked);
+    const bool retest = compared_by_retest(p, blocked, intermittent);
     add(id, p.size_bytes, retest ? Source::kPairRetestSamples : Source::kPairSamples, static_cast<std::uint32_t>(i));
     if (retest) from_retest_.push_back(sources_.back().local);
   }
@@ -182,7 +206,7 @@ void RunMetricCollector::collect() {
       class_ids.push_back(registry_.intern(topology_class_name(run, level)));
     }
     for (const PairResult& p : run.pairs) {
-      const double busbw = compared_by_retest(p, blocked) ? p.retest_busbw_gbps : p.busbw_gbps;
+      const double busbw = compared_by_retest(p, blocked, intermittent) ? p.retest_busbw_gbps : p.busbw_gbps;
       if (!status_ok(p.status) || busbw <= 0.0 || !std::isfinite(busbw)) continue;
       const int level = topology_split_level(run, p.nodes[0], p.nodes[1]);
       MetricIdentity id{MetricKind::kTopologyClass,

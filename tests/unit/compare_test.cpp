@@ -459,6 +459,17 @@ TEST(CompareRuns, APairClearedByItsRetestIsComparedByItsRetest) {
   EXPECT_NE(comparison_text(c, 0.0).find("NOTE: 1 pair metric compared by the pair's retest"), std::string::npos);
   EXPECT_EQ(comparison_json(c)["from_retest"]["after"].size(), 1u);
 
+  // A node the run itself names as slow now and then keeps its first measurements: the slow first
+  // measurement is its finding, not a transient.
+  podperf::Run flapping = with_slow_first_measurement(make_noisy_run(spec, 2), true);
+  Finding named;
+  named.check = "pairs.recovered_in_retest";
+  named.host = "node4";
+  flapping.findings.push_back(named);
+  c = compare_runs(before, flapping, defaults());
+  EXPECT_TRUE(c.from_retest_after.empty());
+  EXPECT_TRUE(regressed_beyond(c, 0.0));
+
   // Confirmed by its retest (the run still flags it): the first measurement stands, and is a regression.
   c = compare_runs(before, with_slow_first_measurement(make_noisy_run(spec, 2), false), defaults());
   EXPECT_TRUE(c.from_retest_after.empty());
