@@ -266,6 +266,7 @@ RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<c
   mean_and_variance(lb, mb, vb);
   mean_and_variance(la, ma, va);
   const double nb = static_cast<double>(lb.size()), na = static_cast<double>(la.size());
+  r.pooled_log_variance = ((nb - 1.0) * vb + (na - 1.0) * va) / (nb + na - 2.0);
   const double diff = ma - mb;
   r.change_percent = 100.0 * std::expm1(diff);
   const double qb = vb / nb, qa = va / na, se2 = qb + qa;
@@ -300,23 +301,9 @@ double log_median_standard_error(std::vector<double>& samples, std::vector<doubl
   return kSqrtHalfPi * robust_sigma_in_place(samples, scratch) / std::sqrt(static_cast<double>(n));
 }
 
-double iteration_share(std::span<const double> before_runs, std::span<const double> after_runs, double mean_se2) {
-  if (!std::isfinite(mean_se2) || mean_se2 < 0.0) return -1.0;
-  double pooled = 0.0, dof = 0.0;
-  for (std::span<const double> side : {before_runs, after_runs}) {
-    std::vector<double> logs;
-    for (double v : side) {
-      if (v > 0.0 && std::isfinite(v)) logs.push_back(std::log(v));
-    }
-    if (logs.size() < 2) return -1.0;
-    double mean = 0.0, variance = 0.0;
-    mean_and_variance(logs, mean, variance);
-    pooled += variance * static_cast<double>(logs.size() - 1);
-    dof += static_cast<double>(logs.size() - 1);
-  }
-  pooled /= dof;
-  if (!(pooled > 0.0)) return -1.0;
-  return std::min(1.0, mean_se2 / pooled);
+double iteration_share(double pooled_log_variance, double mean_se2) {
+  if (!std::isfinite(mean_se2) || mean_se2 < 0.0 || !(pooled_log_variance > 0.0)) return -1.0;
+  return std::min(1.0, mean_se2 / pooled_log_variance);
 }
 
 }  // namespace podperf

@@ -57,6 +57,9 @@ struct RunLevelChange {
   // with probability `power` given this spread and these run counts ((t_{1-alpha/2} + t_{power}) * se on
   // the log scale, the larger of the two directions).
   double mde_percent = 0.0;
+  // The variance of the log per-run values pooled over the two sides (each about its own mean), for
+  // iteration_share.
+  double pooled_log_variance = 0.0;
 };
 RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<const double> after_runs,
                                 double confidence, double alpha, double power);
@@ -67,11 +70,10 @@ RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<c
 // median. Reorders `samples`; `scratch` is a reusable buffer. Fewer than 3 positive samples: NaN.
 double log_median_standard_error(std::vector<double>& samples, std::vector<double>& scratch);
 // The share of the spread between runs that their iterations explain: `mean_se2` (the mean over the
-// runs of log_median_standard_error squared) over the variance of the log per-run values pooled over
-// the two sides (each about its own mean), capped at 1. Near 1: more iterations per run would shrink the
-// spread; near 0: the runs differ from launch to launch and only more runs shrink it. -1 when it cannot
-// be told (fewer than 2 positive values on a side, mean_se2 not finite, no spread).
-double iteration_share(std::span<const double> before_runs, std::span<const double> after_runs, double mean_se2);
+// runs of log_median_standard_error squared) over `pooled_log_variance` (RunLevelChange), capped at 1.
+// Near 1: more iterations per run would shrink the spread; near 0: the runs differ from launch to launch
+// and only more runs shrink it. -1 when it cannot be told (mean_se2 not finite, no spread).
+double iteration_share(double pooled_log_variance, double mean_se2);
 
 }  // namespace podperf
 

@@ -66,7 +66,7 @@ void compare_metric(MetricRuns& r, const CompareSettings& s, MetricComparison& m
   m.ci_high_percent = w.ci_high_percent;
   m.mde_percent = std::max(w.mde_percent, s.min_change_percent);
   if (!r.by_blocks && r.se2_runs == m.runs_before.size() + m.runs_after.size()) {
-    m.iteration_share = iteration_share(m.runs_before, m.runs_after, r.se2_sum / static_cast<double>(r.se2_runs));
+    m.iteration_share = iteration_share(w.pooled_log_variance, r.se2_sum / static_cast<double>(r.se2_runs));
   }
 }
 
@@ -114,7 +114,9 @@ std::vector<std::uint32_t> metric_index_of(const RunMetricSummary& s, std::size_
 // value, or with `by_blocks` each of its blocks' values where the metric was measured in blocks
 // (analysis/compare_units).
 void gather_side(const std::vector<RunMetricSummary>& runs, const std::vector<std::vector<std::uint32_t>>& index,
-                 std::uint32_t id, bool by_blocks, std::vector<double>& values, std::size_t& n, MetricRuns& r_out) {
+                 std::uint32_t id, bool by_blocks, bool after, MetricRuns& r_out) {
+  std::vector<double>& values = after ? r_out.after_runs : r_out.before_runs;
+  std::size_t& n = after ? r_out.n_after : r_out.n_before;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const std::uint32_t i = index[r][id];
     if (i == kAbsent || runs[r].samples[i] == 0) continue;
@@ -243,8 +245,8 @@ Comparison RunComparison::finish() const {
       if (slot[k] == kAbsent) continue;
       const std::uint32_t id = order[k];
       MetricRuns r;
-      gather_side(after_, in_after, id, units.by_blocks, r.after_runs, r.n_after, r);
-      gather_side(before_, in_before, id, units.by_blocks, r.before_runs, r.n_before, r);
+      gather_side(after_, in_after, id, units.by_blocks, true, r);
+      gather_side(before_, in_before, id, units.by_blocks, false, r);
       MetricComparison& m = c.metrics[slot[k]];
       m.metric = id;
       m.registry = &registry;

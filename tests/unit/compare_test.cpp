@@ -651,12 +651,15 @@ TEST(IterationShare, StandardErrorOfAMedianAndTheShare) {
   EXPECT_TRUE(std::isnan(log_median_standard_error(two, scratch)));
   // Per-run values e^-0.1, 1, e^0.1 on each side: pooled variance of the logs 0.01.
   const std::vector<double> side{std::exp(-0.1), 1.0, std::exp(0.1)};
-  EXPECT_NEAR(iteration_share(side, side, 0.0025), 0.25, 1e-12);
-  EXPECT_DOUBLE_EQ(iteration_share(side, side, 0.05), 1.0) << "capped";
-  EXPECT_EQ(iteration_share(side, std::vector<double>{1.0}, 0.0025), -1.0) << "one run on a side";
-  EXPECT_EQ(iteration_share(std::vector<double>{1.0, 1.0}, std::vector<double>{2.0, 2.0}, 0.0025), -1.0)
-      << "no spread";
-  EXPECT_EQ(iteration_share(side, side, std::nan("")), -1.0);
+  auto share = [](const std::vector<double>& before, const std::vector<double>& after, double mean_se2) {
+    return iteration_share(welch_log_change(before, after, 0.95, 0.05, 0.8).pooled_log_variance, mean_se2);
+  };
+  EXPECT_NEAR(welch_log_change(side, side, 0.95, 0.05, 0.8).pooled_log_variance, 0.01, 1e-12);
+  EXPECT_NEAR(share(side, side, 0.0025), 0.25, 1e-12);
+  EXPECT_DOUBLE_EQ(share(side, side, 0.05), 1.0) << "capped";
+  EXPECT_EQ(share(side, std::vector<double>{1.0}, 0.0025), -1.0) << "one run on a side";
+  EXPECT_EQ(share(std::vector<double>{1.0, 1.0}, std::vector<double>{2.0, 2.0}, 0.0025), -1.0) << "no spread";
+  EXPECT_EQ(share(side, side, std::nan("")), -1.0);
 }
 
 }  // namespace
