@@ -92,8 +92,9 @@ struct RunMetricSummary {
 double summarize_run_samples(std::vector<double>& samples);
 
 // Every metric of `run` (busbw per pair, its retest where the run cleared the pair by it, per
-// topology class of path in runs with a topology, per collective case; filesystem MB/s, IOPS and p99 latency per probe and per node), registered in
-// `registry` and summarized. Work per metric on up to `threads` threads (0: chosen by size).
+// topology class of path in runs with a topology, per collective case; filesystem MB/s, IOPS and p99
+// latency per probe and per node), registered in `registry` and summarized. Work per metric on up to
+// `threads` threads (0: chosen by size).
 RunMetricSummary summarize_run_metrics(const Run& run, MetricRegistry& registry, std::size_t threads = 0);
 
 }  // namespace podperf
