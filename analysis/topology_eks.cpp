@@ -40,6 +40,10 @@ Topology parse_eks_topology(std::string_view text, const std::string& source) {
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(fmt::format("{}:{}: not valid JSON ({}); expected `kubectl get nodes -o json` output", source,
                                  line_of_byte(text, e.byte), e.what()));
+  } catch (const nlohmann::json::exception& e) {
+    // e.g. out_of_range 406, a number too large for a double such as 5e1111 (found by fuzz_config)
+    throw InputError(
+        fmt::format("{}: not valid JSON ({}); expected `kubectl get nodes -o json` output", source, e.what()));
   }
   std::vector<const nlohmann::json*> items;
   if (doc.is_object() && doc.contains("items") && doc["items"].is_array()) {

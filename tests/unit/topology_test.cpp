@@ -100,6 +100,21 @@ TEST(TopologyEks, BrokenJsonNamesTheLine) {
   }
 }
 
+// nlohmann throws out_of_range (not parse_error) for a number beyond a double; it must still be a
+// clean InputError (found by fuzz_config: crash on "5e111111111111111111111111111").
+TEST(TopologyEks, NumberBeyondADoubleIsAnInputError) {
+  for (const char* text : {"5e111111111111111111111111111", R"({"items": [{"metadata": {"name": "a", "n": 1e999}}]})"}) {
+    for (const char* format : {"auto", "eks"}) {
+      try {
+        (void)parse_topology(text, "x.json", format);
+        ADD_FAILURE() << "no error for " << text << " as " << format;
+      } catch (const InputError& err) {
+        EXPECT_TRUE(has(err.what(), "x.json")) << err.what();
+      }
+    }
+  }
+}
+
 TEST(TopologySlurm, TopologyConfTree) {
   const Topology t = load_topology(fixture("topology.conf"), "auto");
   EXPECT_EQ(t.format, "slurm");
