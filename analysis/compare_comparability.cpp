@@ -147,22 +147,29 @@ std::vector<ComparabilityNote> comparability_of(const Run& before, const Run& af
   return out;
 }
 
-// Two entries of one side that are the same run (the same file twice, a copy of its directory, or a
-// link to it): the same run id and start time, or, for runs without either, the same path. Counted
-// twice it would halve the spread the test sees and make a difference look significant.
+// Whether two entries are the same run (the same file twice, a copy of its directory, or a link to it):
+// the same run id and start time, or, for runs without either, the same path.
+bool same_run(const Run& a, const std::string& source_a, const Run& b, const std::string& source_b) {
+  const bool known = !a.run_id.empty() || !a.started_at.empty();
+  return known ? a.run_id == b.run_id && a.started_at == b.started_at : source_a == source_b;
+}
+
+std::string source_of(const std::vector<std::string>& sources, std::size_t i) {
+  return sources.size() > i ? sources[i] : fmt::format("run {}", i + 1);
+}
+
+// Two entries of one side that are the same run. Counted twice it would halve the spread the test sees
+// and make a difference look significant.
 std::string duplicate_run(const std::vector<Run>& runs, const std::vector<std::string>& sources) {
-  auto source = [&](std::size_t i) { return sources.size() > i ? sources[i] : fmt::format("run {}", i + 1); };
   for (std::size_t i = 0; i < runs.size(); ++i) {
     for (std::size_t j = i + 1; j < runs.size(); ++j) {
       const Run& a = runs[i];
-      const Run& b = runs[j];
-      const bool known = !a.run_id.empty() || !a.started_at.empty();
-      const bool same = known ? a.run_id == b.run_id && a.started_at == b.started_at : source(i) == source(j);
-      if (!same) continue;
+      if (!same_run(a, source_of(sources, i), runs[j], source_of(sources, j))) continue;
       return fmt::format(
           "{} and {} are the same run (run id {}, started {}): each run counts once, since a run given twice "
           "would halve the spread between runs and make a difference look significant; give separate jobs",
-          source(i), source(j), a.run_id.empty() ? "none" : a.run_id, a.started_at.empty() ? "unknown" : a.started_at);
+          source_of(sources, i), source_of(sources, j), a.run_id.empty() ? "none" : a.run_id,
+          a.started_at.empty() ? "unknown" : a.started_at);
     }
   }
   return "";
@@ -204,9 +211,32 @@ std::string replicate_mismatch_of(const std::vector<Run>& runs, const std::vecto
   return "";
 }
 
+std::vector<ComparabilityNote> runs_on_both_sides_of(const std::vector<Run>& before,
+                                                     const std::vector<std::string>& before_sources,
+                                                     const std::vector<Run>& after,
+                                                     const std::vector<std::string>& after_sources) {
+  std::vector<ComparabilityNote> out;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    for (std::size_t j = 0; j < after.size(); ++j) {
+      if (!same_run(before[i], source_of(before_sources, i), after[j], source_of(after_sources, j))) continue;
+      const std::string id = before[i].run_id.empty() ? "" : " (run " + before[i].run_id + ")";
+      out.push_back({"the same run on both sides" + id + ", which pulls the sides together and hides a change",
+                     source_of(before_sources, i), source_of(after_sources, j)});
+    }
+  }
+  return out;
+}
+
 }  // namespace podperf::comparability_detail
 
 namespace podperf {
+
+std::vector<ComparabilityNote> runs_on_both_sides(const std::vector<Run>& before,
+                                                  const std::vector<std::string>& before_sources,
+                                                  const std::vector<Run>& after,
+                                                  const std::vector<std::string>& after_sources) {
+  return comparability_detail::runs_on_both_sides_of(before, before_sources, after, after_sources);
+}
 
 std::vector<ComparabilityNote> comparability(const Run& before, const Run& after) {
   return comparability_detail::comparability_of(before, after);

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "analysis/compare.hpp"
+#include "analysis/compare_comparability.hpp"
 #include "analysis/compare_units.hpp"
 #include "analysis/errors.hpp"
 #include "analysis/file_write.hpp"
@@ -104,6 +105,9 @@ int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream
     Comparison c = comparison.finish();
     c.before_source = text::join(before_paths, ", ");
     c.after_source = text::join(after_paths, ", ");
+    for (ComparabilityNote& n : runs_on_both_sides(before, before_paths, after, after_paths)) {
+      c.comparability.push_back(std::move(n));
+    }
     if (o.json) {
       const nlohmann::json extra = {{"fail_on_percent", o.fail_on_percent},
                                     {"regressed", regressed_beyond(c, o.fail_on_percent)}};

@@ -131,6 +131,17 @@ if [[ $rc -eq 2 ]] && grep -q "healthy_1.json and .*copy_of_healthy_1.json are t
 else
   fail "duplicate run: exit $rc: $(cat "$WORK/dup.err")"
 fi
+# A run on both sides: compared with itself it shows no change, so it hides one; a warning naming both
+# entries (a comparison with itself is legitimate as a check, so not an error).
+"$PODPERF" compare --before "$FIX/healthy_1.json" "$FIX/healthy_2.json" "$FIX/healthy_3.json" \
+  --after "$WORK/copy_of_healthy_1.json" "$FIX/healthy_4.json" "$FIX/slow_pair.json" >"$WORK/both_sides.out" 2>&1
+rc=$?
+if [[ $rc -ne 2 ]] && grep -q "the same run on both sides (run fixture-11.*BEFORE .*healthy_1.json; AFTER .*copy_of_healthy_1.json" "$WORK/both_sides.out" &&
+  [[ $(grep -c "the same run on both sides" "$WORK/both_sides.out") -eq 1 ]]; then
+  pass "a run on both sides: a warning naming both entries"
+else
+  fail "run on both sides: exit $rc: $(cat "$WORK/both_sides.out")"
+fi
 "$PODPERF" compare "$FIX/healthy_1.json" "$FIX/healthy_2.json" --before "$FIX/healthy_3.json" --after "$FIX/healthy_4.json" >/dev/null 2>"$WORK/both.err"
 rc=$?
 if [[ $rc -eq 2 ]] && grep -q "not both" "$WORK/both.err"; then pass "positional and --before at once: exit 2"; else fail "both forms: exit $rc: $(cat "$WORK/both.err")"; fi
