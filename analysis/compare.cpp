@@ -10,6 +10,7 @@
 
 #include "analysis/chunks.hpp"
 #include "analysis/compare_comparability.hpp"
+#include "analysis/compare_failures.hpp"
 #include "analysis/compare_units.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/text.hpp"
@@ -161,6 +162,8 @@ void count_verdicts(Comparison& c) {
     c.summary.mde_median_percent = median(mde);
     c.summary.mde_max_percent = *std::max_element(mde.begin(), mde.end());
   }
+  for (const ComparedFailure& f : c.failures_after) ++(f.other_side_too ? c.summary.failures_both : c.summary.failures_new);
+  for (const ComparedFailure& f : c.failures_before) c.summary.failures_fixed += f.other_side_too ? 0 : 1;
   c.summary.only_before = static_cast<int>(c.only_before.size());
   c.summary.only_after = static_cast<int>(c.only_after.size());
 }
@@ -224,6 +227,9 @@ Comparison RunComparison::finish() const {
       }
     }
   }
+  // A metric that failed in the runs of one side is listed as a failure, not as only on the other side.
+  const std::vector<char> failed_before = failed_metric_flags(before_, count);
+  const std::vector<char> failed_after = failed_metric_flags(after_, count);
   // Which of them AFTER has too (in parallel: they are the bulk), then one comparison per metric.
   std::vector<std::uint32_t> slot(order.size(), kAbsent);
   std::size_t compared = 0;
@@ -236,7 +242,7 @@ Comparison RunComparison::finish() const {
     if (in_after_runs) {
       slot[k] = static_cast<std::uint32_t>(compared++);
     } else {
-      c.only_before.push_back(registry.name(order[k]));
+      if (!failed_after[order[k]]) c.only_before.push_back(registry.name(order[k]));
     }
   }
   c.metrics.resize(compared);
@@ -261,9 +267,10 @@ Comparison RunComparison::finish() const {
       const std::uint32_t id = s.metrics[i];
       if (s.samples[i] == 0 || seen_after[id]) continue;
       seen_after[id] = 1;
-      if (!seen[id]) c.only_after.push_back(registry.name(id));
+      if (!seen[id] && !failed_before[id]) c.only_after.push_back(registry.name(id));
     }
   }
+  list_failures(before_, ids_before_, after_, ids_after_, registry, c.failures_before, c.failures_after);
   count_verdicts(c);
   describe_units(c, units);
   list_from_retest(before_, ids_before_, registry, c.from_retest_before);
@@ -288,6 +295,7 @@ double regression_percent(const MetricComparison& m) {
 }
 
 bool regressed_beyond(const Comparison& c, double fail_on_percent) {
+  if (c.summary.failures_new > 0) return true;
   return std::any_of(c.metrics.begin(), c.metrics.end(), [&](const MetricComparison& m) {
     return (m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent;
   });

@@ -83,6 +83,18 @@ struct ComparabilityNote {
   std::string after;
 };
 
+// A measurement that failed in the runs of one side (a pair or collective case with status error,
+// wrong or timeout; a filesystem probe with a failed rank), or a run of that side that did not complete.
+// A failure in AFTER that no BEFORE run had is a regression, whatever --fail-on says: the change broke
+// what worked (analysis/compare_failures).
+struct ComparedFailure {
+  std::string what;               // the metric's name; for a run, "run <id> did not complete"
+  std::string status;             // error | wrong | timeout; a run: timeout | aborted
+  std::string error;              // the first message ("" when none)
+  std::vector<std::string> runs;  // the ids of the runs of this side it failed in
+  bool other_side_too = false;    // it failed in a run of the other side too (not new, not fixed)
+};
+
 struct ComparisonSummary {
   int faster = 0;
   int slower = 0;
@@ -95,6 +107,9 @@ struct ComparisonSummary {
   int iteration_share_metrics = 0;       // how many metrics have one
   int only_before = 0;
   int only_after = 0;
+  int failures_new = 0;    // failures of AFTER that no BEFORE run had: each is a regression
+  int failures_fixed = 0;  // failures of BEFORE that no AFTER run had
+  int failures_both = 0;   // failures of AFTER that a BEFORE run had too
 };
 
 struct Comparison {
@@ -122,6 +137,9 @@ struct Comparison {
   // the pair by its retest: RunMetricSummary::from_retest), per side: "<run id>: <metric name>".
   std::vector<std::string> from_retest_before;
   std::vector<std::string> from_retest_after;
+  // Failed measurements and incomplete runs per side (their metrics are not in only_before/only_after).
+  std::vector<ComparedFailure> failures_before;
+  std::vector<ComparedFailure> failures_after;
   ComparisonSummary summary;
 };
 
@@ -160,7 +178,7 @@ std::string replicate_mismatch(const std::vector<Run>& runs, const std::vector<s
 // +change for latency; negative when it improved.
 double regression_percent(const MetricComparison& m);
 // True when some metric's verdict is slower (or slower_beyond_allowance) and its regression_percent
-// exceeds fail_on_percent.
+// exceeds fail_on_percent, or when AFTER has a failure no BEFORE run had (summary.failures_new).
 bool regressed_beyond(const Comparison& c, double fail_on_percent);
 
 }  // namespace podperf

@@ -159,6 +159,12 @@ class RunMetricCollector {
     sources_.push_back({local(identity, size_bytes), type, index, value});
   }
 
+  // A failed measurement of the metric: registered (so both sides name it alike), without a value.
+  void fail(const MetricIdentity& identity, std::uint64_t size_bytes, const std::string& status,
+            const std::string& error) {
+    failed_.push_back({registry_.metric(identity, size_bytes), status.empty() ? "error" : status, error});
+  }
+
   void collect();
   RunMetricSummary summarize(std::size_t threads) const;
 
@@ -177,6 +183,7 @@ class RunMetricCollector {
   std::vector<std::uint32_t> metrics_;   // local index -> registry id
   std::vector<Source> sources_;
   std::vector<std::uint32_t> from_retest_;  // local indices of the pair metrics taken from their retest
+  std::vector<MetricFailure> failed_;
 };
 
 // The order in which metrics are met decides the order of the comparison: pairs, then topology
@@ -188,11 +195,14 @@ void RunMetricCollector::collect() {
   const std::vector<char> intermittent = intermittent_nodes(run);
   for (std::size_t i = 0; i < run.pairs.size(); ++i) {
     const PairResult& p = run.pairs[i];
-    if (!status_ok(p.status)) continue;
     std::uint32_t a = node_label(p.nodes[0]);
     std::uint32_t b = node_label(p.nodes[1]);
     if (registry_.text(b) < registry_.text(a)) std::swap(a, b);
     MetricIdentity id{MetricKind::kPair, 0, false, op(p.op), dtype(p.dtype), size_text(p.size_bytes), a, b};
+    if (!status_ok(p.status)) {
+      fail(id, p.size_bytes, p.status, p.error);
+      continue;
+    }
     const bool retest = compared_by_retest(p, blocked, intermittent);
     add(id, p.size_bytes, retest ? Source::kPairRetestSamples : Source::kPairSamples, static_cast<std::uint32_t>(i));
     if (retest) from_retest_.push_back(sources_.back().local);
@@ -222,9 +232,13 @@ void RunMetricCollector::collect() {
   }
   for (std::size_t i = 0; i < run.collectives.size(); ++i) {
     const CollectiveResult& c = run.collectives[i];
-    if (!status_ok(c.status)) continue;
+    if (c.status == "skipped") continue;  // no such form on this backend: not measured, not failed
     MetricIdentity id{MetricKind::kCollective,   0, c.in_place, op(c.op), dtype(c.dtype), size_text(c.size_bytes),
                       registry_.intern(c.group), 0};
+    if (!status_ok(c.status)) {
+      fail(id, c.size_bytes, c.status, c.error);
+      continue;
+    }
     add(id, c.size_bytes, Source::kCollectiveSamples, static_cast<std::uint32_t>(i));
   }
   collect_fs();
@@ -238,8 +252,13 @@ std::uint32_t block_of(const FsProbeResult& probe) {
 void RunMetricCollector::collect_fs() {
   for (const FsProbeResult& probe : run_.fs.probes) {
     const std::uint32_t probe_id = registry_.intern(probe.probe);
+    // A failed rank (an I/O error, a checkpoint that did not verify) fails the probe's per-job
+    // metrics, whatever the other ranks measured.
+    const auto bad = std::find_if(probe.ranks.begin(), probe.ranks.end(),
+                                  [](const FsRankResult& r) { return !status_ok(r.status); });
     for (std::uint8_t q : fs_quantities(probe.probe, false)) {
       const MetricIdentity id{MetricKind::kFsProbe, q, false, 0, 0, 0, probe_id, 0};
+      if (bad != probe.ranks.end()) fail(id, 0, bad->status, bad->error);
       // A probe without a usable rank adds no metric.
       for (const FsRankResult& r : probe.ranks) {
         const double v = r.*kFsQuantities[q].field;
@@ -274,6 +293,9 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
   RunMetricSummary out;
   out.metrics = metrics_;
   for (std::uint32_t local : from_retest_) out.from_retest.push_back(metrics_[local]);
+  out.failed = failed_;
+  out.run_status = run_.status;
+  out.run_error = run_.error;
   out.values.assign(count, 0.0);
   out.samples.assign(count, 0);
   out.log_se.assign(count, std::nanf(""));

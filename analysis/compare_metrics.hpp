@@ -69,6 +69,14 @@ class MetricRegistry {
 
 // One run's metrics, summarized: per metric in the order the run first met it, its per-run value and
 // how many samples it came from (0: met, but no usable sample, e.g. a pair with zero busbw).
+// A measurement of a run that failed: a pair or collective case whose status is error, wrong
+// (checksum) or timeout, or a filesystem probe with a failed rank. Its metric has no value from it.
+struct MetricFailure {
+  std::uint32_t metric = 0;  // registry id (a filesystem probe: each of its per-job quantities)
+  std::string status;        // error | wrong | timeout
+  std::string error;         // the run's message for it ("" when none)
+};
+
 struct RunMetricSummary {
   std::vector<std::uint32_t> metrics;  // registry ids
   std::vector<double> values;          // summarize_run_samples of the metric's samples in this run
@@ -85,6 +93,9 @@ struct RunMetricSummary {
   // Registry ids of the pair metrics whose value is the pair's retest, not its first measurement: the
   // run cleared the pair by its retest (PairResult::cleared_by_retest; runs without blocks only).
   std::vector<std::uint32_t> from_retest;
+  std::vector<MetricFailure> failed;  // in the order the run lists them
+  std::string run_status = "complete";  // Run::status: complete | timeout | aborted
+  std::string run_error;                // Run::error
 };
 
 // The one place where a run's samples of one metric become its per-run value (the unit of the

@@ -162,12 +162,19 @@ void render_summary(const Comparison& c, double fail_on_percent, std::string& ou
       ++beyond;
   }
   const ComparisonSummary& sum = c.summary;
-  const char* css = beyond > 0 ? "fail" : (sum.slower > 0 || !c.comparability.empty()) ? "warn" : "pass";
+  const char* css = beyond > 0 || sum.failures_new > 0                                           ? "fail"
+                    : (sum.slower > 0 || !c.comparability.empty() || sum.failures_both > 0) ? "warn"
+                                                                                              : "pass";
   append(out, "<section id=\"summary\" class=\"verdict {}\">\n", css);
   if (beyond > 0) {
     append(out, "<h2>REGRESSION: {} metric{} slower by more than {:g}% (--fail-on)</h2>\n", beyond,
            beyond == 1 ? "" : "s", fail_on_percent);
-  } else {
+  }
+  if (sum.failures_new > 0) {
+    append(out, "<h2>REGRESSION: {} measurement{} failed in AFTER that no BEFORE run failed</h2>\n",
+           sum.failures_new, sum.failures_new == 1 ? "" : "s");
+  }
+  if (beyond == 0 && sum.failures_new == 0) {
     append(out, "<h2>No regression beyond {:g}% (--fail-on)</h2>\n", fail_on_percent);
   }
   append(out,
@@ -347,6 +354,31 @@ void render_tables(const Comparison& c, std::string& out) {
   out += "</section>\n";
 }
 
+// Failed measurements and incomplete runs: new in AFTER, on both sides, fixed (failed only in BEFORE).
+void render_failures(const Comparison& c, std::string& out) {
+  if (c.failures_before.empty() && c.failures_after.empty()) return;
+  out += "<section id=\"failures\">\n<h2>Failed measurements</h2>\n";
+  const auto list = [&out](const char* title, const std::vector<ComparedFailure>& failures, bool shared) {
+    std::size_t n = 0;
+    for (const ComparedFailure& f : failures) n += f.other_side_too == shared ? 1 : 0;
+    if (n == 0) return;
+    append(out, "<h3>{}: {}</h3>\n<table>\n<tr><th>measurement</th><th>status</th><th>runs</th><th>message</th></tr>\n",
+           title, n);
+    std::size_t shown = 0;
+    for (const ComparedFailure& f : failures) {
+      if (f.other_side_too != shared || shown++ == kMaxOnlyListed) continue;
+      append(out, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", escape(f.what), escape(f.status),
+             escape(text::join(f.runs, ", ")), escape(f.error));
+    }
+    out += "</table>\n";
+    if (n > kMaxOnlyListed) append(out, "<p class=\"note\">... and {} more.</p>\n", n - kMaxOnlyListed);
+  };
+  list("Failed in AFTER, in no BEFORE run (a regression)", c.failures_after, false);
+  list("Failed on both sides", c.failures_after, true);
+  list("Fixed: failed in BEFORE, in no AFTER run", c.failures_before, false);
+  out += "</section>\n";
+}
+
 void render_only(const Comparison& c, std::string& out) {
   if (c.only_before.empty() && c.only_after.empty()) return;
   out += "<section id=\"only\">\n<h2>Measured in one run only</h2>\n";
@@ -377,6 +409,7 @@ std::string render_compare_html(const Comparison& c, double fail_on_percent) {
   render_summary(c, fail_on_percent, out);
   render_comparability(c, out);
   render_charts(c, out);
+  render_failures(c, out);
   render_tables(c, out);
   render_only(c, out);
   render_method(c, out);

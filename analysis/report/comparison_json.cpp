@@ -54,6 +54,17 @@ nlohmann::json comparison_json_head(const Comparison& c) {
   for (const ComparabilityNote& n : c.comparability) {
     notes.push_back({{"what", n.what}, {"before", n.before}, {"after", n.after}});
   }
+  auto failures = [](const std::vector<ComparedFailure>& list) {
+    json out = json::array();
+    for (const ComparedFailure& f : list) {
+      out.push_back({{"what", f.what},
+                     {"status", f.status},
+                     {"error", f.error},
+                     {"runs", f.runs},
+                     {"other_side_too", f.other_side_too}});
+    }
+    return out;
+  };
   const ComparisonSummary& s = c.summary;
   return {{"before", {{"source", c.before_source}, {"run_id", c.before_run_id}, {"runs", c.runs_before}}},
           {"after", {{"source", c.after_source}, {"run_id", c.after_run_id}, {"runs", c.runs_after}}},
@@ -83,12 +94,16 @@ nlohmann::json comparison_json_head(const Comparison& c) {
              s.iteration_share_median >= 0.0 ? json(s.iteration_share_median) : json(nullptr)},
             {"iteration_share_metrics", s.iteration_share_metrics},
             {"only_before", s.only_before},
-            {"only_after", s.only_after}}},
+            {"only_after", s.only_after},
+            {"failures_new", s.failures_new},
+            {"failures_fixed", s.failures_fixed},
+            {"failures_both", s.failures_both}}},
           {"comparability", notes},
           {"metrics", json::array()},
           {"only_before", c.only_before},
           {"only_after", c.only_after},
-          {"from_retest", {{"before", c.from_retest_before}, {"after", c.from_retest_after}}}};
+          {"from_retest", {{"before", c.from_retest_before}, {"after", c.from_retest_after}}},
+          {"failures", {{"before", failures(c.failures_before)}, {"after", failures(c.failures_after)}}}};
 }
 
 }  // namespace

@@ -142,6 +142,24 @@ std::string from_retest_note(const Comparison& c) {
       retested, retested == 1 ? "" : "s", text::join(listed, "; "));
 }
 
+// The failures of one side with other_side_too == shared, up to `cap` lines, then how many more.
+std::string failure_lines(const std::vector<ComparedFailure>& failures, bool shared, std::size_t cap) {
+  std::string out;
+  std::size_t shown = 0, more = 0;
+  for (const ComparedFailure& f : failures) {
+    if (f.other_side_too != shared) continue;
+    if (shown == cap) {
+      ++more;
+      continue;
+    }
+    ++shown;
+    out += fmt::format("  {}: {} in run {}{}\n", f.what, f.status, text::join(f.runs, ", "),
+                       f.error.empty() ? "" : " (" + f.error + ")");
+  }
+  if (more > 0) out += fmt::format("  ... and {} more (--json lists them all)\n", more);
+  return out;
+}
+
 std::string format_metric_value(double v, std::string_view unit) {
   return format_value(v, unit);
 }
@@ -168,9 +186,20 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
     if ((m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent)
       ++beyond;
   }
-  out += beyond > 0 ? fmt::format("REGRESSION: {} metric{} slower by more than {:g}% (--fail-on)\n", beyond,
-                                  beyond == 1 ? "" : "s", fail_on_percent)
-                    : fmt::format("No regression beyond {:g}% (--fail-on)\n", fail_on_percent);
+  if (beyond > 0) {
+    out += fmt::format("REGRESSION: {} metric{} slower by more than {:g}% (--fail-on)\n", beyond,
+                       beyond == 1 ? "" : "s", fail_on_percent);
+  }
+  if (sum.failures_new > 0) {
+    out += fmt::format("REGRESSION: {} measurement{} failed in AFTER that no BEFORE run failed (a regression whatever "
+                       "--fail-on says):\n{}",
+                       sum.failures_new, sum.failures_new == 1 ? "" : "s", failure_lines(c.failures_after, false, 10));
+  }
+  if (beyond == 0 && sum.failures_new == 0) out += fmt::format("No regression beyond {:g}% (--fail-on)\n", fail_on_percent);
+  if (sum.failures_both > 0) {
+    out += fmt::format("WARNING: {} measurement{} failed on both sides (not new, still failing):\n{}", sum.failures_both,
+                       sum.failures_both == 1 ? "" : "s", failure_lines(c.failures_after, true, 5));
+  }
   if (!c.comparability.empty()) {
     out += "WARNING: the runs are not comparable in every way (the common metrics are still compared):\n";
     for (const ComparabilityNote& n : c.comparability) {
@@ -220,6 +249,10 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
                                    names.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, names.size())));
     return text::join(first, "; ") + (names.size() > 3 ? "; ..." : "");
   };
+  if (sum.failures_fixed > 0) {
+    out += fmt::format("Fixed: {} measurement{} failed in BEFORE and in no AFTER run:\n{}", sum.failures_fixed,
+                       sum.failures_fixed == 1 ? "" : "s", failure_lines(c.failures_before, false, 5));
+  }
   if (!c.only_before.empty())
     out += fmt::format("Only in BEFORE: {} ({})\n", c.only_before.size(), examples(c.only_before));
   if (!c.only_after.empty())

@@ -7,7 +7,8 @@
 # --after, runs of other nodes or sizes on one side) are exit 2; runs of different clusters across the
 # sides warn and compare the common part; a results directory works as an argument; --html writes a
 # self-contained page with the charts and per-run points (exit 3 when it cannot be written); a
-# truncated or missing run.json is exit 2 naming the file.
+# truncated or missing run.json is exit 2 naming the file; a pair that hung in AFTER (a real cluster run)
+# is exit 1, and reversed it is listed as fixed; a run on both sides warns.
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF_BINARY}
 FIX=$(cd "$(dirname "$0")/../fixtures/runs/compare" && pwd)
@@ -131,6 +132,28 @@ if [[ $rc -eq 2 ]] && grep -q "healthy_1.json and .*copy_of_healthy_1.json are t
 else
   fail "duplicate run: exit $rc: $(cat "$WORK/dup.err")"
 fi
+# Real runs of the namespaced cluster (tests/cluster, pairs -b 4M -e 4M -n 10 -w 2): one healthy, one
+# whose h4 link was shaped to 100 kbit/s so that its first pair hung and the watchdog ended the run
+# (-T 10: status timeout, the pair h1<->h4 timeout, one pair measured). Before, the failed pair was only
+# "only in BEFORE" and compare exited 0 with "No regression": a wrong OK.
+"$PODPERF" compare "$FIX/cluster_healthy.json" "$FIX/cluster_timeout.json" >"$WORK/hung.out" 2>&1
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "^REGRESSION: 2 measurements failed in AFTER that no BEFORE run failed" "$WORK/hung.out" &&
+  grep -q "^  pair h1<->h4 all_reduce float 4M busbw: timeout in run hung" "$WORK/hung.out" &&
+  grep -q "^  run hung did not complete: timeout" "$WORK/hung.out" && ! grep -q "No regression" "$WORK/hung.out"; then
+  pass "a pair that hung in AFTER (real cluster run): exit 1 naming the pair and the run"
+else
+  fail "hung pair: exit $rc: $(cat "$WORK/hung.out")"
+fi
+"$PODPERF" compare "$FIX/cluster_timeout.json" "$FIX/cluster_healthy.json" >"$WORK/fixed.out" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q "^Fixed: 2 measurements failed in BEFORE and in no AFTER run" "$WORK/fixed.out" &&
+  ! grep -q "Only in AFTER.*h1<->h4" "$WORK/fixed.out"; then
+  pass "the same, reversed: exit 0, listed as fixed"
+else
+  fail "fixed pair: exit $rc: $(cat "$WORK/fixed.out")"
+fi
+
 # A run on both sides: compared with itself it shows no change, so it hides one; a warning naming both
 # entries (a comparison with itself is legitimate as a check, so not an error).
 "$PODPERF" compare --before "$FIX/healthy_1.json" "$FIX/healthy_2.json" "$FIX/healthy_3.json" \
