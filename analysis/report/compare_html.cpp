@@ -171,7 +171,7 @@ void render_summary(const Comparison& c, double fail_on_percent, std::string& ou
            beyond == 1 ? "" : "s", fail_on_percent);
   }
   if (sum.failures_new > 0) {
-    append(out, "<h2>REGRESSION: {} measurement{} failed in AFTER that no BEFORE run failed</h2>\n",
+    append(out, "<h2>REGRESSION: {} failure{} in AFTER that no BEFORE run had</h2>\n",
            sum.failures_new, sum.failures_new == 1 ? "" : "s");
   }
   if (beyond == 0 && sum.failures_new == 0) {

@@ -191,13 +191,13 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
                        beyond == 1 ? "" : "s", fail_on_percent);
   }
   if (sum.failures_new > 0) {
-    out += fmt::format("REGRESSION: {} measurement{} failed in AFTER that no BEFORE run failed (a regression whatever "
-                       "--fail-on says):\n{}",
+    out += fmt::format("REGRESSION: {} failure{} in AFTER that no BEFORE run had (failed measurements, runs that did not "
+                       "complete; a regression whatever --fail-on says):\n{}",
                        sum.failures_new, sum.failures_new == 1 ? "" : "s", failure_lines(c.failures_after, false, 10));
   }
   if (beyond == 0 && sum.failures_new == 0) out += fmt::format("No regression beyond {:g}% (--fail-on)\n", fail_on_percent);
   if (sum.failures_both > 0) {
-    out += fmt::format("WARNING: {} measurement{} failed on both sides (not new, still failing):\n{}", sum.failures_both,
+    out += fmt::format("WARNING: {} failure{} on both sides (not new, still failing):\n{}", sum.failures_both,
                        sum.failures_both == 1 ? "" : "s", failure_lines(c.failures_after, true, 5));
   }
   if (!c.comparability.empty()) {
@@ -250,7 +250,7 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
     return text::join(first, "; ") + (names.size() > 3 ? "; ..." : "");
   };
   if (sum.failures_fixed > 0) {
-    out += fmt::format("Fixed: {} measurement{} failed in BEFORE and in no AFTER run:\n{}", sum.failures_fixed,
+    out += fmt::format("Fixed: {} failure{} of BEFORE that no AFTER run had:\n{}", sum.failures_fixed,
                        sum.failures_fixed == 1 ? "" : "s", failure_lines(c.failures_before, false, 5));
   }
   if (!c.only_before.empty())

@@ -138,7 +138,7 @@ fi
 # "only in BEFORE" and compare exited 0 with "No regression": a wrong OK.
 "$PODPERF" compare "$FIX/cluster_healthy.json" "$FIX/cluster_timeout.json" >"$WORK/hung.out" 2>&1
 rc=$?
-if [[ $rc -eq 1 ]] && grep -q "^REGRESSION: 2 measurements failed in AFTER that no BEFORE run failed" "$WORK/hung.out" &&
+if [[ $rc -eq 1 ]] && grep -q "^REGRESSION: 2 failures in AFTER that no BEFORE run had" "$WORK/hung.out" &&
   grep -q "^  pair h1<->h4 all_reduce float 4M busbw: timeout in run hung" "$WORK/hung.out" &&
   grep -q "^  run hung did not complete: timeout" "$WORK/hung.out" && ! grep -q "No regression" "$WORK/hung.out"; then
   pass "a pair that hung in AFTER (real cluster run): exit 1 naming the pair and the run"
@@ -147,7 +147,7 @@ else
 fi
 "$PODPERF" compare "$FIX/cluster_timeout.json" "$FIX/cluster_healthy.json" >"$WORK/fixed.out" 2>&1
 rc=$?
-if [[ $rc -eq 0 ]] && grep -q "^Fixed: 2 measurements failed in BEFORE and in no AFTER run" "$WORK/fixed.out" &&
+if [[ $rc -eq 0 ]] && grep -q "^Fixed: 2 failures of BEFORE that no AFTER run had" "$WORK/fixed.out" &&
   ! grep -q "Only in AFTER.*h1<->h4" "$WORK/fixed.out"; then
   pass "the same, reversed: exit 0, listed as fixed"
 else
