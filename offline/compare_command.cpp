@@ -83,6 +83,24 @@ std::vector<Run> read_side(const std::vector<std::string>& args, std::vector<std
   return runs;
 }
 
+// No metric on both sides and no failure on either: "No regression" would be a verdict on nothing.
+bool nothing_compared(const Comparison& c) {
+  return c.metrics.empty() && c.failures_before.empty() && c.failures_after.empty();
+}
+
+std::string nothing_compared_why(const Comparison& c) {
+  std::vector<std::string> differences;
+  for (const ComparabilityNote& n : c.comparability) {
+    if (differences.size() == 3) break;
+    differences.push_back(fmt::format("{}: BEFORE {}, AFTER {}", n.what, n.before, n.after));
+  }
+  return fmt::format(
+      "no metric was measured on both sides ({} only in BEFORE, {} only in AFTER), so there is nothing to "
+      "compare{}; give runs of the same command, nodes and sizes",
+      c.only_before.size(), c.only_after.size(),
+      differences.empty() ? "" : " (" + text::join(differences, "; ") + ")");
+}
+
 }  // namespace
 
 int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream& err) {
@@ -108,6 +126,7 @@ int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream
     for (ComparabilityNote& n : runs_on_both_sides(before, before_paths, after, after_paths)) {
       c.comparability.push_back(std::move(n));
     }
+    if (nothing_compared(c)) throw InputError(nothing_compared_why(c));
     if (o.json) {
       const nlohmann::json extra = {{"fail_on_percent", o.fail_on_percent},
                                     {"regressed", regressed_beyond(c, o.fail_on_percent)}};

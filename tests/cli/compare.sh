@@ -8,7 +8,8 @@
 # sides warn and compare the common part; a results directory works as an argument; --html writes a
 # self-contained page with the charts and per-run points (exit 3 when it cannot be written); a
 # truncated or missing run.json is exit 2 naming the file; a pair that hung in AFTER (a real cluster run)
-# is exit 1, and reversed it is listed as fixed; a run on both sides warns.
+# is exit 1, and reversed it is listed as fixed; a run on both sides warns; runs with no metric in
+# common are exit 2.
 set -uo pipefail
 PODPERF=${1:?usage: $0 PODPERF_BINARY}
 FIX=$(cd "$(dirname "$0")/../fixtures/runs/compare" && pwd)
@@ -152,6 +153,17 @@ if [[ $rc -eq 0 ]] && grep -q "^Fixed: 2 failures of BEFORE that no AFTER run ha
   pass "the same, reversed: exit 0, listed as fixed"
 else
   fail "fixed pair: exit $rc: $(cat "$WORK/fixed.out")"
+fi
+
+# Runs with no metric in common (another cluster's nodes and sizes): "No regression" would be a verdict
+# on nothing, so exit 2 naming the differences.
+"$PODPERF" compare "$FIX/cluster_healthy.json" "$FIX/healthy_1.json" >"$WORK/disjoint.out" 2>"$WORK/disjoint.err"
+rc=$?
+if [[ $rc -eq 2 ]] && grep -q "no metric was measured on both sides (6 only in BEFORE, 23 only in AFTER).*nodes: BEFORE only here: h1" "$WORK/disjoint.err" &&
+  ! grep -q "No regression" "$WORK/disjoint.out"; then
+  pass "no metric in common: exit 2 naming the differences"
+else
+  fail "disjoint runs: exit $rc: $(cat "$WORK/disjoint.out" "$WORK/disjoint.err")"
 fi
 
 # A run on both sides: compared with itself it shows no change, so it hides one; a warning naming both
