@@ -162,7 +162,8 @@ void count_verdicts(Comparison& c) {
     c.summary.mde_median_percent = median(mde);
     c.summary.mde_max_percent = *std::max_element(mde.begin(), mde.end());
   }
-  for (const ComparedFailure& f : c.failures_after) ++(f.other_side_too ? c.summary.failures_both : c.summary.failures_new);
+  for (const ComparedFailure& f : c.failures_after)
+    ++(f.other_side_too ? c.summary.failures_both : c.summary.failures_new);
   for (const ComparedFailure& f : c.failures_before) c.summary.failures_fixed += f.other_side_too ? 0 : 1;
   c.summary.only_before = static_cast<int>(c.only_before.size());
   c.summary.only_after = static_cast<int>(c.only_after.size());

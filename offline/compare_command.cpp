@@ -97,8 +97,7 @@ std::string nothing_compared_why(const Comparison& c) {
   return fmt::format(
       "no metric was measured on both sides ({} only in BEFORE, {} only in AFTER), so there is nothing to "
       "compare{}; give runs of the same command, nodes and sizes",
-      c.only_before.size(), c.only_after.size(),
-      differences.empty() ? "" : " (" + text::join(differences, "; ") + ")");
+      c.only_before.size(), c.only_after.size(), differences.empty() ? "" : " (" + text::join(differences, "; ") + ")");
 }
 
 }  // namespace

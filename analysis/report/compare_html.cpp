@@ -162,17 +162,17 @@ void render_summary(const Comparison& c, double fail_on_percent, std::string& ou
       ++beyond;
   }
   const ComparisonSummary& sum = c.summary;
-  const char* css = beyond > 0 || sum.failures_new > 0                                           ? "fail"
+  const char* css = beyond > 0 || sum.failures_new > 0                                      ? "fail"
                     : (sum.slower > 0 || !c.comparability.empty() || sum.failures_both > 0) ? "warn"
-                                                                                              : "pass";
+                                                                                            : "pass";
   append(out, "<section id=\"summary\" class=\"verdict {}\">\n", css);
   if (beyond > 0) {
     append(out, "<h2>REGRESSION: {} metric{} slower by more than {:g}% (--fail-on)</h2>\n", beyond,
            beyond == 1 ? "" : "s", fail_on_percent);
   }
   if (sum.failures_new > 0) {
-    append(out, "<h2>REGRESSION: {} failure{} in AFTER that no BEFORE run had</h2>\n",
-           sum.failures_new, sum.failures_new == 1 ? "" : "s");
+    append(out, "<h2>REGRESSION: {} failure{} in AFTER that no BEFORE run had</h2>\n", sum.failures_new,
+           sum.failures_new == 1 ? "" : "s");
   }
   if (beyond == 0 && sum.failures_new == 0) {
     append(out, "<h2>No regression beyond {:g}% (--fail-on)</h2>\n", fail_on_percent);
@@ -301,8 +301,9 @@ void render_metric_table(const std::vector<const MetricComparison*>& rows, const
     append(out,
            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num tag-{}\">{:+.1f}%</td>"
            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}/{}</td></tr>\n",
-           escape(m.name()), escape(format_metric_value(m.before, m.unit())), escape(format_metric_value(m.after, m.unit())),
-           m.verdict, m.change_percent, interval_text(m), escape(format_p_value(m.p_adjusted)), m.n_before, m.n_after);
+           escape(m.name()), escape(format_metric_value(m.before, m.unit())),
+           escape(format_metric_value(m.after, m.unit())), m.verdict, m.change_percent, interval_text(m),
+           escape(format_p_value(m.p_adjusted)), m.n_before, m.n_after);
   }
   out += "</table>\n";
   if (rows.size() > kMaxTableRows) {

@@ -69,8 +69,8 @@ std::string spread_words(const Comparison& c) {
   const ComparisonSummary& sum = c.summary;
   if (sum.iteration_share_metrics == 0 || sum.iteration_share_median < 0.0) return "";
   const double percent = 100.0 * sum.iteration_share_median;
-  const std::string over = fmt::format("median over {} metric{}", sum.iteration_share_metrics,
-                                       sum.iteration_share_metrics == 1 ? "" : "s");
+  const std::string over =
+      fmt::format("median over {} metric{}", sum.iteration_share_metrics, sum.iteration_share_metrics == 1 ? "" : "s");
   if (sum.iteration_share_median >= 0.6) {
     return fmt::format(
         "iterations explain about {:.0f}% of the spread between these runs ({}): more iterations per run (-n, or "
@@ -191,11 +191,13 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
                        beyond == 1 ? "" : "s", fail_on_percent);
   }
   if (sum.failures_new > 0) {
-    out += fmt::format("REGRESSION: {} failure{} in AFTER that no BEFORE run had (failed measurements, runs that did not "
-                       "complete; a regression whatever --fail-on says):\n{}",
-                       sum.failures_new, sum.failures_new == 1 ? "" : "s", failure_lines(c.failures_after, false, 10));
+    out += fmt::format(
+        "REGRESSION: {} failure{} in AFTER that no BEFORE run had (failed measurements, runs that did not "
+        "complete; a regression whatever --fail-on says):\n{}",
+        sum.failures_new, sum.failures_new == 1 ? "" : "s", failure_lines(c.failures_after, false, 10));
   }
-  if (beyond == 0 && sum.failures_new == 0) out += fmt::format("No regression beyond {:g}% (--fail-on)\n", fail_on_percent);
+  if (beyond == 0 && sum.failures_new == 0)
+    out += fmt::format("No regression beyond {:g}% (--fail-on)\n", fail_on_percent);
   if (sum.failures_both > 0) {
     out += fmt::format("WARNING: {} failure{} on both sides (not new, still failing):\n{}", sum.failures_both,
                        sum.failures_both == 1 ? "" : "s", failure_lines(c.failures_after, true, 5));

@@ -8,9 +8,9 @@
 #include "analysis/report/compare_html.hpp"
 #include "analysis/report/comparison_json.hpp"
 #include "analysis/report/comparison_text.hpp"
+#include "analysis/report/summary_text.hpp"
 #include "analysis/run_events.hpp"
 #include "analysis/run_json.hpp"
-#include "analysis/report/summary_text.hpp"
 #include "analysis/thresholds.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
@@ -26,8 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)podperf::render_summary(run, "");
     (void)podperf::pairs_exit_code(run);
     static const podperf::CompareSettings settings = podperf::load_compare_settings("");
-    for (const podperf::Comparison& c : {podperf::compare_runs(read, run, settings),
-                                         podperf::compare_runs({read, read}, {run, run}, settings)}) {
+    for (const podperf::Comparison& c :
+         {podperf::compare_runs(read, run, settings), podperf::compare_runs({read, read}, {run, run}, settings)}) {
       (void)podperf::comparison_text(c, 0.0);
       (void)podperf::comparison_json(c).dump();
       (void)podperf::render_compare_html(c, 0.0);

@@ -60,8 +60,7 @@ TEST(CompareFailures, APairFailedInOneAfterRunIsARegressionWhateverFailOn) {
   // The other two AFTER runs still measured it: it is compared on them, and not "only in BEFORE".
   EXPECT_FALSE(contains(c.only_before, kPair));
   const std::string text = comparison_text(c, 10.0);
-  EXPECT_NE(text.find("REGRESSION: 1 failure in AFTER that no BEFORE run had"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("REGRESSION: 1 failure in AFTER that no BEFORE run had"), std::string::npos) << text;
   EXPECT_NE(text.find(kPair + ": error in run run-5 (ncclCommInitRank: unhandled system error"), std::string::npos)
       << text;
   EXPECT_EQ(text.find("No regression"), std::string::npos) << text;

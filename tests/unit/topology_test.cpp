@@ -103,7 +103,8 @@ TEST(TopologyEks, BrokenJsonNamesTheLine) {
 // nlohmann throws out_of_range (not parse_error) for a number beyond a double; it must still be a
 // clean InputError (found by fuzz_config: crash on "5e111111111111111111111111111").
 TEST(TopologyEks, NumberBeyondADoubleIsAnInputError) {
-  for (const char* text : {"5e111111111111111111111111111", R"({"items": [{"metadata": {"name": "a", "n": 1e999}}]})"}) {
+  for (const char* text :
+       {"5e111111111111111111111111111", R"({"items": [{"metadata": {"name": "a", "n": 1e999}}]})"}) {
     for (const char* format : {"auto", "eks"}) {
       try {
         (void)parse_topology(text, "x.json", format);
