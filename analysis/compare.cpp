@@ -271,7 +271,8 @@ Comparison RunComparison::finish() const {
       if (!seen[id] && !failed_before[id]) c.only_after.push_back(registry.name(id));
     }
   }
-  list_failures(before_, ids_before_, after_, ids_after_, registry, c.failures_before, c.failures_after);
+  list_failures(before_, ids_before_, failed_before, after_, ids_after_, failed_after, registry, c.failures_before,
+                c.failures_after);
   count_verdicts(c);
   describe_units(c, units);
   list_from_retest(before_, ids_before_, registry, c.from_retest_before);

@@ -1,11 +1,20 @@
 // The failed measurements and incomplete runs of each side of a comparison. Floor: analysis/; pure.
 #include "analysis/compare_failures.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace podperf {
 namespace compare_failures_detail {
 namespace {
+
+bool incomplete(const RunMetricSummary& run) {
+  return run.run_status != "complete" && !run.run_status.empty();
+}
+
+bool any_incomplete(const std::vector<RunMetricSummary>& runs) {
+  return std::any_of(runs.begin(), runs.end(), incomplete);
+}
 
 // One side's failures by metric (runs that did not complete first, then metrics in the order met).
 std::vector<ComparedFailure> side_failures(const std::vector<RunMetricSummary>& runs,
@@ -13,7 +22,7 @@ std::vector<ComparedFailure> side_failures(const std::vector<RunMetricSummary>& 
                                            std::vector<std::uint32_t>& metrics) {
   std::vector<ComparedFailure> out;
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    if (runs[r].run_status == "complete" || runs[r].run_status.empty()) continue;
+    if (!incomplete(runs[r])) continue;
     out.push_back({"run " + ids[r] + " did not complete", runs[r].run_status, runs[r].run_error, {ids[r]}, false});
   }
   metrics.clear();
@@ -47,13 +56,6 @@ void mark_shared(std::vector<ComparedFailure>& side, const std::vector<std::uint
   }
 }
 
-bool any_incomplete(const std::vector<RunMetricSummary>& runs) {
-  for (const RunMetricSummary& r : runs) {
-    if (r.run_status != "complete" && !r.run_status.empty()) return true;
-  }
-  return false;
-}
-
 }  // namespace
 }  // namespace compare_failures_detail
 
@@ -68,16 +70,16 @@ std::vector<char> failed_metric_flags(const std::vector<RunMetricSummary>& runs,
 }
 
 void list_failures(const std::vector<RunMetricSummary>& before, const std::vector<std::string>& ids_before,
-                   const std::vector<RunMetricSummary>& after, const std::vector<std::string>& ids_after,
+                   const std::vector<char>& failed_before, const std::vector<RunMetricSummary>& after,
+                   const std::vector<std::string>& ids_after, const std::vector<char>& failed_after,
                    const MetricRegistry& registry, std::vector<ComparedFailure>& failures_before,
                    std::vector<ComparedFailure>& failures_after) {
   using namespace compare_failures_detail;
   std::vector<std::uint32_t> metrics_before, metrics_after;
   failures_before = side_failures(before, ids_before, registry, metrics_before);
   failures_after = side_failures(after, ids_after, registry, metrics_after);
-  const std::size_t count = registry.size();
-  mark_shared(failures_before, metrics_before, failed_metric_flags(after, count), any_incomplete(after));
-  mark_shared(failures_after, metrics_after, failed_metric_flags(before, count), any_incomplete(before));
+  mark_shared(failures_before, metrics_before, failed_after, any_incomplete(after));
+  mark_shared(failures_after, metrics_after, failed_before, any_incomplete(before));
 }
 
 }  // namespace podperf

@@ -11,15 +11,17 @@
 
 namespace podperf {
 
-// The failures of each side, grouped by metric (the runs it failed in, its first status and
-// message), in the order the runs list them, each marked other_side_too when the other side has it
-// too; runs that did not complete come first.
-void list_failures(const std::vector<RunMetricSummary>& before, const std::vector<std::string>& ids_before,
-                   const std::vector<RunMetricSummary>& after, const std::vector<std::string>& ids_after,
-                   const MetricRegistry& registry, std::vector<ComparedFailure>& failures_before,
-                   std::vector<ComparedFailure>& failures_after);
-
 // The registry ids of the metrics that failed in some run of `runs`, as a flag per id (size `count`).
 std::vector<char> failed_metric_flags(const std::vector<RunMetricSummary>& runs, std::size_t count);
+
+// The failures of each side, grouped by metric (the runs it failed in, its first status and
+// message), in the order the runs list them, each marked other_side_too when the other side has it
+// too (`failed_before`, `failed_after`: failed_metric_flags of each side); runs that did not complete
+// come first.
+void list_failures(const std::vector<RunMetricSummary>& before, const std::vector<std::string>& ids_before,
+                   const std::vector<char>& failed_before, const std::vector<RunMetricSummary>& after,
+                   const std::vector<std::string>& ids_after, const std::vector<char>& failed_after,
+                   const MetricRegistry& registry, std::vector<ComparedFailure>& failures_before,
+                   std::vector<ComparedFailure>& failures_after);
 
 }  // namespace podperf

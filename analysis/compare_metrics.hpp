@@ -67,8 +67,6 @@ class MetricRegistry {
   std::vector<std::uint32_t> slots_;
 };
 
-// One run's metrics, summarized: per metric in the order the run first met it, its per-run value and
-// how many samples it came from (0: met, but no usable sample, e.g. a pair with zero busbw).
 // A measurement of a run that failed: a pair or collective case whose status is error, wrong
 // (checksum) or timeout, or a filesystem probe with a failed rank. Its metric has no value from it.
 struct MetricFailure {
@@ -77,6 +75,8 @@ struct MetricFailure {
   std::string error;         // the run's message for it ("" when none)
 };
 
+// One run's metrics, summarized: per metric in the order the run first met it, its per-run value and
+// how many samples it came from (0: met, but no usable sample, e.g. a pair with zero busbw).
 struct RunMetricSummary {
   std::vector<std::uint32_t> metrics;  // registry ids
   std::vector<double> values;          // summarize_run_samples of the metric's samples in this run
