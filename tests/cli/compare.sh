@@ -19,6 +19,20 @@ PASSED=0
 FAILED=0
 pass() { echo "PASS: $*"; PASSED=$((PASSED + 1)); }
 fail() { echo "FAIL: $*"; FAILED=$((FAILED + 1)); }
+# one_line_error NAME RC PATTERN ARGS...: `podperf compare ARGS` exits RC with exactly one line on stderr,
+# matching PATTERN (grep); with RC 2 (nothing compared) nothing on stdout either.
+one_line_error() {
+  local name=$1 want=$2 pattern=$3 rc
+  shift 3
+  "$PODPERF" compare "$@" >"$WORK/error.out" 2>"$WORK/error.err"
+  rc=$?
+  if [[ $rc -eq $want ]] && grep -q "$pattern" "$WORK/error.err" && [[ $(wc -l <"$WORK/error.err") -eq 1 ]] &&
+    { [[ $want -ne 2 ]] || [[ ! -s "$WORK/error.out" ]]; }; then
+    pass "$name"
+  else
+    fail "$name: exit $rc: $(cat "$WORK/error.out" "$WORK/error.err")"
+  fi
+}
 H="$FIX/healthy_1.json $FIX/healthy_2.json $FIX/healthy_3.json"
 S="$FIX/slow_pair.json $FIX/slow_pair_2.json $FIX/slow_pair_3.json"
 
@@ -114,25 +128,17 @@ if [[ $rc -eq 0 ]] && grep -q "^Summary: 0 slower" "$WORK/min"; then pass "--min
 "$PODPERF" compare --before "$FIX/healthy_1.json" >/dev/null 2>"$WORK/half.err"
 rc=$?
 if [[ $rc -eq 2 ]] && grep -q "before without --after" "$WORK/half.err"; then pass "--before without --after: exit 2"; else fail "--before alone: exit $rc: $(cat "$WORK/half.err")"; fi
-"$PODPERF" compare --before "$FIX/healthy_1.json" "$FIX/other_cluster.json" --after $S >/dev/null 2>"$WORK/mix.err"
-rc=$?
-if [[ $rc -eq 2 ]] && grep -q "healthy_1.json and .*other_cluster.json are not repeats of one setup (nodes" "$WORK/mix.err" &&
-  [[ $(wc -l <"$WORK/mix.err") -eq 1 ]]; then
-  pass "runs of another cluster on one side: exit 2 naming both"
-else
-  fail "mixed side: exit $rc: $(cat "$WORK/mix.err")"
-fi
+# shellcheck disable=SC2086
+one_line_error "runs of another cluster on one side: exit 2 naming both" 2 \
+  "healthy_1.json and .*other_cluster.json are not repeats of one setup (nodes" \
+  --before "$FIX/healthy_1.json" "$FIX/other_cluster.json" --after $S
 # The same run twice on one side (here a copy of it): it would halve the spread and make any difference
 # look significant (three copies a side called 5 of 6 healthy pairs slower or faster before this check).
 cp "$FIX/healthy_1.json" "$WORK/copy_of_healthy_1.json"
-"$PODPERF" compare --before "$FIX/healthy_1.json" "$WORK/copy_of_healthy_1.json" "$FIX/healthy_2.json" --after $S >/dev/null 2>"$WORK/dup.err"
-rc=$?
-if [[ $rc -eq 2 ]] && grep -q "healthy_1.json and .*copy_of_healthy_1.json are the same run (run id fixture-11" "$WORK/dup.err" &&
-  [[ $(wc -l <"$WORK/dup.err") -eq 1 ]]; then
-  pass "the same run twice on one side: exit 2 naming both"
-else
-  fail "duplicate run: exit $rc: $(cat "$WORK/dup.err")"
-fi
+# shellcheck disable=SC2086
+one_line_error "the same run twice on one side: exit 2 naming both" 2 \
+  "healthy_1.json and .*copy_of_healthy_1.json are the same run (run id fixture-11" \
+  --before "$FIX/healthy_1.json" "$WORK/copy_of_healthy_1.json" "$FIX/healthy_2.json" --after $S
 # Real runs of the namespaced cluster (tests/cluster, pairs -b 4M -e 4M -n 10 -w 2): one healthy, one
 # whose h4 link was shaped to 100 kbit/s so that its first pair hung and the watchdog ended the run
 # (-T 10: status timeout, the pair h1<->h4 timeout, one pair measured). Before, the failed pair was only
@@ -157,14 +163,9 @@ fi
 
 # Runs with no metric in common (another cluster's nodes and sizes): "No regression" would be a verdict
 # on nothing, so exit 2 naming the differences.
-"$PODPERF" compare "$FIX/cluster_healthy.json" "$FIX/healthy_1.json" >"$WORK/disjoint.out" 2>"$WORK/disjoint.err"
-rc=$?
-if [[ $rc -eq 2 ]] && grep -q "no metric was measured on both sides (6 only in BEFORE, 23 only in AFTER).*nodes: BEFORE only here: h1" "$WORK/disjoint.err" &&
-  ! grep -q "No regression" "$WORK/disjoint.out"; then
-  pass "no metric in common: exit 2 naming the differences"
-else
-  fail "disjoint runs: exit $rc: $(cat "$WORK/disjoint.out" "$WORK/disjoint.err")"
-fi
+one_line_error "no metric in common: exit 2 naming the differences, nothing on stdout" 2 \
+  "no metric was measured on both sides (6 only in BEFORE, 23 only in AFTER).*nodes: BEFORE only here: h1" \
+  "$FIX/cluster_healthy.json" "$FIX/healthy_1.json"
 
 # A run on both sides: compared with itself it shows no change, so it hides one; a warning naming both
 # entries (a comparison with itself is legitimate as a check, so not an error).
@@ -210,14 +211,9 @@ if ! grep -qE "https?://|<script|<link|url\(" "$WORK/compare.html" && grep -q "C
 else
   fail "--html: not self-contained: $(grep -oE "https?://[^\"]*|<script|<link|url\(" "$WORK/compare.html" | head -3)"
 fi
-"$PODPERF" compare "$FIX/healthy_1.json" "$FIX/slow_pair.json" --html "$WORK/nodir/compare.html" >/dev/null 2>"$WORK/html3.err"
-rc=$?
-if [[ $rc -eq 3 ]] && grep -q "podperf compare: error: $WORK/nodir/compare.html.tmp: cannot open for writing" "$WORK/html3.err" &&
-  [[ $(wc -l <"$WORK/html3.err") -eq 1 ]]; then
-  pass "--html into a missing directory: exit 3, one line naming the file"
-else
-  fail "--html unwritable: exit $rc: $(cat "$WORK/html3.err")"
-fi
+one_line_error "--html into a missing directory: exit 3, one line naming the file" 3 \
+  "podperf compare: error: $WORK/nodir/compare.html.tmp: cannot open for writing" \
+  "$FIX/healthy_1.json" "$FIX/slow_pair.json" --html "$WORK/nodir/compare.html"
 
 # Different clusters: warned (nodes, sizes, NCCL version), the common metrics compared.
 "$PODPERF" compare "$FIX/healthy_1.json" "$FIX/other_cluster.json" >"$WORK/other" 2>&1
@@ -250,14 +246,8 @@ if [[ $rc -eq 2 ]] && grep -q "$WORK/empty: a directory without run.json" "$WORK
 
 # Corrupt input: exit 2, one line naming the file and the position.
 head -c 3000 "$FIX/healthy_2.json" >"$WORK/truncated.json"
-"$PODPERF" compare "$FIX/healthy_1.json" "$WORK/truncated.json" >"$WORK/trunc.out" 2>"$WORK/trunc.err"
-rc=$?
-if [[ $rc -eq 2 ]] && grep -qE "truncated.json: not valid JSON at byte [0-9]+" "$WORK/trunc.err" && [[ ! -s "$WORK/trunc.out" ]] &&
-  [[ $(wc -l <"$WORK/trunc.err") -eq 1 ]]; then
-  pass "truncated run.json: exit 2, one line naming the file and byte"
-else
-  fail "truncated: exit $rc: $(cat "$WORK/trunc.err")"
-fi
+one_line_error "truncated run.json: exit 2, one line naming the file and byte" 2 \
+  "truncated.json: not valid JSON at byte [0-9][0-9]*" "$FIX/healthy_1.json" "$WORK/truncated.json"
 "$PODPERF" compare "$WORK/missing.json" "$FIX/healthy_1.json" >/dev/null 2>"$WORK/missing.err"
 rc=$?
 if [[ $rc -eq 2 ]] && grep -q "BEFORE $WORK/missing.json: No such file or directory" "$WORK/missing.err"; then pass "missing file: exit 2"; else fail "missing: exit $rc: $(cat "$WORK/missing.err")"; fi
