@@ -296,11 +296,14 @@ double regression_percent(const MetricComparison& m) {
   return m.higher_is_better ? -m.change_percent : m.change_percent;
 }
 
-bool regressed_beyond(const Comparison& c, double fail_on_percent) {
-  if (c.summary.failures_new > 0) return true;
-  return std::any_of(c.metrics.begin(), c.metrics.end(), [&](const MetricComparison& m) {
+int slower_beyond(const Comparison& c, double fail_on_percent) {
+  return static_cast<int>(std::count_if(c.metrics.begin(), c.metrics.end(), [&](const MetricComparison& m) {
     return (m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent;
-  });
+  }));
+}
+
+bool regressed_beyond(const Comparison& c, double fail_on_percent) {
+  return c.summary.failures_new > 0 || slower_beyond(c, fail_on_percent) > 0;
 }
 
 }  // namespace podperf

@@ -177,6 +177,9 @@ std::string replicate_mismatch(const std::vector<Run>& runs, const std::vector<s
 // How much worse the metric got, in percent of `before`: -change for higher-is-better metrics,
 // +change for latency; negative when it improved.
 double regression_percent(const MetricComparison& m);
+// How many metrics are slower (or slower_beyond_allowance) by more than fail_on_percent
+// (regression_percent): the REGRESSION count of the printers.
+int slower_beyond(const Comparison& c, double fail_on_percent);
 // True when some metric's verdict is slower (or slower_beyond_allowance) and its regression_percent
 // exceeds fail_on_percent, or when AFTER has a failure no BEFORE run had (summary.failures_new).
 bool regressed_beyond(const Comparison& c, double fail_on_percent);

@@ -156,11 +156,7 @@ void render_header(const Comparison& c, std::string& out) {
 }
 
 void render_summary(const Comparison& c, double fail_on_percent, std::string& out) {
-  int beyond = 0;
-  for (const MetricComparison& m : c.metrics) {
-    if ((m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent)
-      ++beyond;
-  }
+  const int beyond = slower_beyond(c, fail_on_percent);
   const ComparisonSummary& sum = c.summary;
   const char* css = beyond > 0 || sum.failures_new > 0                                      ? "fail"
                     : (sum.slower > 0 || !c.comparability.empty() || sum.failures_both > 0) ? "warn"

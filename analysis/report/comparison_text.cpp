@@ -181,11 +181,7 @@ std::string comparison_text(const Comparison& c, double fail_on_percent) {
   out += "\n";
   out += fmt::format("Runs: {} BEFORE, {} AFTER; {}\n", c.runs_before, c.runs_after, method_line(c));
   for (const std::string& w : c.unit_warnings) out += "WARNING: " + w + "\n";
-  int beyond = 0;
-  for (const MetricComparison& m : c.metrics) {
-    if ((m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent)
-      ++beyond;
-  }
+  const int beyond = slower_beyond(c, fail_on_percent);
   if (beyond > 0) {
     out += fmt::format("REGRESSION: {} metric{} slower by more than {:g}% (--fail-on)\n", beyond,
                        beyond == 1 ? "" : "s", fail_on_percent);
