@@ -3,11 +3,11 @@
 
 #include <algorithm>
 
-#include "analysis/correlate.hpp"
-#include "analysis/fs_analysis.hpp"
-#include "analysis/judged_pairs.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/topology_analysis.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/pairs/correlate.hpp"
+#include "analysis/pairs/judged_pairs.hpp"
+#include "analysis/pairs/pair_judge.hpp"
+#include "analysis/topology/topology_analysis.hpp"
 
 namespace podperf {
 namespace {

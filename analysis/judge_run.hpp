@@ -8,8 +8,8 @@
 // nothing of its own.
 #include <vector>
 
-#include "analysis/run.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/model/run.hpp"
 
 namespace podperf {
 

@@ -10,9 +10,9 @@
 #include <chrono>
 #include <cstdio>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/io/run_metadata.hpp"
 #include "analysis/report/formats.hpp"
-#include "analysis/run_metadata.hpp"
 #include "app/cli_checks.hpp"
 #include "app/job_options.hpp"
 #include "bench/watchdog.hpp"

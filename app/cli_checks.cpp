@@ -12,9 +12,9 @@
 #include <set>
 #include <system_error>
 
-#include "analysis/errors.hpp"
-#include "analysis/text.hpp"
-#include "analysis/units.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/text.hpp"
+#include "analysis/base/units.hpp"
 
 namespace podperf::cli_checks {
 namespace {

@@ -26,7 +26,7 @@ CLI::Validator number_in(double low, double high, std::string_view unit);  // lo
 // Whole numbers, written in decimal (no sign for the unsigned form, no fraction, no exponent).
 CLI::Validator whole_number(std::int64_t low, std::int64_t high, std::string_view unit = "");
 CLI::Validator unsigned_number(std::uint64_t low);
-// A size in bytes with an optional K/M/G/T suffix (analysis/units.hpp parse_size), at least `low`.
+// A size in bytes with an optional K/M/G/T suffix (analysis/base/units.hpp parse_size), at least `low`.
 CLI::Validator byte_size(std::uint64_t low);
 // One of `names`, spelled exactly.
 CLI::Validator one_of(std::vector<std::string> names);

@@ -3,7 +3,7 @@
 // offline/), local; CLI11 throws only for a bad definition (a bug), never for user input here.
 #include "app/job_options.hpp"
 
-#include "analysis/fs_probes.hpp"
+#include "analysis/config/fs_probes.hpp"
 #include "app/cli_checks.hpp"
 
 namespace podperf {

@@ -4,7 +4,7 @@
 #include <exception>
 #include <iostream>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 #include "app/cli.hpp"
 #include "bench/accept_command.hpp"
 #include "bench/collective_command.hpp"

@@ -9,15 +9,15 @@
 #include <memory>
 #include <optional>
 
-#include "analysis/acceptance.hpp"
-#include "analysis/errors.hpp"
-#include "analysis/file_write.hpp"
-#include "analysis/node_summary.hpp"
+#include "analysis/accept/acceptance.hpp"
+#include "analysis/accept/node_checks.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/file_write.hpp"
+#include "analysis/io/run_metadata.hpp"
+#include "analysis/report/accept_text.hpp"
 #include "analysis/report/junit.hpp"
+#include "analysis/report/node_rows.hpp"
 #include "analysis/report/prometheus.hpp"
-#include "analysis/report/verdict_text.hpp"
-#include "analysis/run_metadata.hpp"
-#include "analysis/verdict.hpp"
 #include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // `podperf accept` (measuring): the profile's stages through podperf run's machinery (pairs, then the
-// filesystem probes; or the filesystem alone), judged on rank 0 (analysis/acceptance), with the verdict
+// filesystem probes; or the filesystem alone), judged on rank 0 (analysis/accept/acceptance), with the verdict
 // and the drain list printed, run.json carrying the verdict, junit.xml in the results directory and
 // --junit FILE. Bench floor, collective over the job. (`--from`, a finished run judged offline, is
 // offline/accept_from.)

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 

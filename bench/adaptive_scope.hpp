@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "analysis/judge_run.hpp"
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/options.hpp"
 #include "bench/schedule_driver.hpp"
 

@@ -13,7 +13,7 @@
 #include <set>
 #include <thread>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 #include "bench/nccl_comm.hpp"
 #include "bench/nccl_timing.hpp"
 #include "kernels/pattern_device.hpp"

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 #include "bench/backend_host.hpp"
 #ifdef PODPERF_HAVE_NCCL
 #include "bench/backend_nccl.hpp"

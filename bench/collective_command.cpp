@@ -12,13 +12,13 @@
 #include <mutex>
 #include <sstream>
 
-#include "analysis/collective_outcome.hpp"
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/io/run_metadata.hpp"
+#include "analysis/model/collective_outcome.hpp"
+#include "analysis/model/run_blocks.hpp"
 #include "analysis/report/collective_table.hpp"
-#include "analysis/run_blocks.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/run_metadata.hpp"
-#include "analysis/units.hpp"
 #include "bench/backend_select.hpp"
 #include "bench/job.hpp"
 #include "bench/nccl_api.hpp"
@@ -110,7 +110,7 @@ class CollectiveRecorder final : public RunRecorder {
   }
 
   // One op and type on every group, of block `block` (1-based; --repeat): later blocks join the
-  // results of the earlier ones (analysis/run_blocks).
+  // results of the earlier ones (analysis/model/run_blocks).
   void add(std::vector<CollectiveResult> results, int block) {
     std::lock_guard lock(mutex_);
     nlohmann::json event{{"event", "collective"}, {"results", results}};

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/finding.hpp"
+#include "analysis/base/finding.hpp"
 #include "bench/mpi.hpp"
 #include "signals/snapshot.hpp"
 

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <memory>
 
-#include "analysis/errors.hpp"
-#include "analysis/fs_analysis.hpp"
-#include "analysis/report/summary_text.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/report/run_text.hpp"
 #include "bench/fs/fs_plan.hpp"
 #include "bench/fs/fs_stage.hpp"
 #include "bench/job.hpp"

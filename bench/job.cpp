@@ -5,15 +5,15 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <future>
-#include <thread>
 #include <filesystem>
+#include <future>
 #include <mutex>
+#include <thread>
 #include <utility>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/io/run_metadata.hpp"
 #include "bench/node_signals.hpp"
-#include "analysis/run_metadata.hpp"
 
 namespace podperf {
 

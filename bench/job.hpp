@@ -7,11 +7,11 @@
 #include <optional>
 #include <string>
 
-#include "analysis/run.hpp"
-#include "bench/options.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/mpi.hpp"
 #include "bench/nccl_capture.hpp"
 #include "bench/node_map.hpp"
+#include "bench/options.hpp"
 #include "bench/results_dir.hpp"
 #include "bench/run_recorder.hpp"
 #include "bench/watchdog.hpp"

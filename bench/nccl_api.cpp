@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "analysis/errors.hpp"
-#include "analysis/run.hpp"
-#include "analysis/text.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/text.hpp"
+#include "analysis/model/run.hpp"
 #include "signals/dl_library.hpp"
 #include "signals/nvml.hpp"  // nccl_version_text
 

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "analysis/nccl_log.hpp"
+#include "analysis/logs/nccl_log.hpp"
 #include "bench/nccl_api.hpp"
 
 namespace podperf {

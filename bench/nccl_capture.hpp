@@ -1,13 +1,13 @@
 #pragma once
 // Captures NCCL's own debug log for the run (NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,NET,
 // NCCL_DEBUG_FILE=<run dir>/nccl.%h.%p) unless the user set those variables, and turns it into
-// findings on rank 0 (analysis/nccl_log: the same reader and pattern table as podperf triage). NCCL reads the variables
-// once per process, at init, so prepare_nccl_log runs before the NCCL backend starts.
+// findings on rank 0 (analysis/logs/nccl_log: the same reader and pattern table as podperf triage). NCCL reads the
+// variables once per process, at init, so prepare_nccl_log runs before the NCCL backend starts.
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "analysis/finding.hpp"
+#include "analysis/base/finding.hpp"
 #include "bench/mpi.hpp"
 
 namespace podperf {

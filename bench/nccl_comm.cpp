@@ -7,7 +7,7 @@
 #include <thread>
 #include <utility>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 namespace {

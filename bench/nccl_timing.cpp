@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 

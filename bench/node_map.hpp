@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/mpi.hpp"
 
 namespace podperf {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/finding.hpp"
-#include "analysis/run.hpp"
+#include "analysis/base/finding.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/mpi.hpp"
 #include "signals/snapshot.hpp"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/acceptance.hpp"
-#include "analysis/fs_probes.hpp"
+#include "analysis/accept/acceptance.hpp"
+#include "analysis/config/fs_probes.hpp"
 
 namespace podperf {
 
@@ -36,7 +36,7 @@ struct CommonOptions {
 struct FsOptions {
   std::string path;  // where the probe directory podperf-<run id> is created ("" in run: no fs stage)
   std::string path_flag = "--path";  // how the command line spells it (--fs-path in podperf run), for errors
-  std::string probes = fs_probe_options_text(",");  // every probe (analysis/fs_probes)
+  std::string probes = fs_probe_options_text(",");  // every probe (analysis/config/fs_probes)
   std::string block_size = "1M";     // sequential and checkpoint I/O per call
   std::string file_size = "1G";      // seq-write/seq-read file per rank
   bool direct = false;               // O_DIRECT for data probes

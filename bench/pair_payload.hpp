@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/collectives.hpp"
 #include "bench/dtype.hpp"
 #include "bench/runner.hpp"

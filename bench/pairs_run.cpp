@@ -10,15 +10,16 @@
 #include <cstdio>
 #include <mutex>
 
-#include "analysis/anchor_check.hpp"
-#include "analysis/fastest_group.hpp"
-#include "analysis/errors.hpp"
-#include "analysis/fs_analysis.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/io/run_json.hpp"
 #include "analysis/judge_run.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/report/summary_text.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/units.hpp"
+#include "analysis/model/attach_retest.hpp"
+#include "analysis/pairs/anchor_check.hpp"
+#include "analysis/pairs/fastest_group.hpp"
+#include "analysis/pairs/pair_judge.hpp"
+#include "analysis/report/run_text.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
 #include "bench/nccl_api.hpp"
@@ -230,12 +231,12 @@ std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& th
     }
   }
   // A baseline anchored on a few pairs must be reproduced before it condemns the rest: its pairs are
-  // measured again beside the flagged ones (analysis/anchor_check.hpp).
+  // measured again beside the flagged ones (analysis/pairs/anchor_check.hpp).
   for (const NodePair& p : anchor_pairs_to_retest(analyzed, thresholds)) {
     if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   }
   // A fast group that stands apart, but on too few pairs to tell from noise: the retest of its pairs
-  // and of the slower nodes' pairs with it decides (analysis/fastest_group.hpp).
+  // and of the slower nodes' pairs with it decides (analysis/pairs/fastest_group.hpp).
   for (const NodePair& p : fastest_group_pairs_to_retest(analyzed, thresholds)) {
     if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   }

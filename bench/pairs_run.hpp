@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/run.hpp"
-#include "analysis/run_blocks.hpp"
-#include "analysis/thresholds.hpp"
-#include "analysis/topology.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/model/run.hpp"
+#include "analysis/model/run_blocks.hpp"
+#include "analysis/topology/topology.hpp"
 #include "bench/collectives.hpp"
 #include "bench/dtype.hpp"
 #include "bench/node_map.hpp"
@@ -83,7 +83,7 @@ class PairsRecorder final : public RunRecorder {
   PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t);
 
   // --repeat: the steps that follow belong to block `block` (1-based): their results join the pairs'
-  // results of the earlier blocks (analysis/run_blocks), and their events say the block.
+  // results of the earlier blocks (analysis/model/run_blocks), and their events say the block.
   void begin_block(int block);
 
   // The step's receive buffers; rank 0's main thread posts receives into them.

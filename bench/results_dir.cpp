@@ -11,9 +11,9 @@
 #include <functional>
 #include <string_view>
 
-#include "analysis/errors.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/run_json_pairs_file.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/io/run_json_pairs_file.hpp"
 
 namespace podperf {
 namespace {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 
 namespace podperf {
 
@@ -26,7 +26,7 @@ class ResultsDir {
   // The text is exactly nlohmann::json(run).dump(2), streamed (write_run_json: run.pairs is borrowed
   // during the call and given back); a run of kPairsFileMinPairs pairs or more has its pairs in
   // pairs.bin beside it instead (written first, the same way) and run.schema_version set to
-  // kSchemaVersionPairsFile (analysis/run_json_pairs_file.hpp).
+  // kSchemaVersionPairsFile (analysis/io/run_json_pairs_file.hpp).
   void write_run(Run& run, bool durable = true);
 
  private:

@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
-#include "analysis/run_json.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/io/run_metadata.hpp"
 #include "analysis/report/formats.hpp"
-#include "analysis/run_metadata.hpp"
 
 namespace podperf {
 

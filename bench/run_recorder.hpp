@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/results_dir.hpp"
 
 namespace podperf {

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/result_timing.hpp"
-#include "analysis/run.hpp"
+#include "analysis/model/result_timing.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/backend.hpp"
 
 namespace podperf {

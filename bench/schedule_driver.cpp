@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "analysis/units.hpp"
+#include "analysis/base/units.hpp"
 #include "sweep/block_order.hpp"
 
 namespace podperf {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/progress.hpp"
 #include "sweep/adaptive_search.hpp"
 #include "sweep/pair_schedule.hpp"

@@ -8,10 +8,11 @@
 #include <memory>
 #include <optional>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/io/run_metadata.hpp"
 #include "analysis/judge_run.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/run_metadata.hpp"
+#include "analysis/model/attach_retest.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
 #include "bench/progress.hpp"

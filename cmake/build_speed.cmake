@@ -4,7 +4,7 @@
 #   PODPERF_UNITY_BATCH_SIZE files (CMAKE_UNITY_BUILD), so the template-heavy third-party headers are
 #   parsed and instantiated once per batch instead of once per file. File-local names must not clash
 #   within a target (below).
-# - PODPERF_PCH (ON): nlohmann/json, fmt and toml++ are precompiled once for podperf_analysis and reused by
+# - PODPERF_PCH (ON): nlohmann/json, fmt and toml++ are precompiled once for podperf_analysis_base and reused by
 #   the libraries above it, CLI11 with them for podperf_app
 #   (podperf_precompile_headers). ccache caches such objects only with
 #   CCACHE_SLOPPINESS=pch_defines,time_macros (scripts/build.sh sets it).
@@ -57,7 +57,7 @@ function(podperf_precompile_headers target)
   target_precompile_headers(${target} PRIVATE <fmt/format.h> <nlohmann/json.hpp> ${ARGN})
 endfunction()
 
-# Gives TARGET the precompiled headers of FROM (podperf_analysis: fmt, nlohmann/json, toml++) instead
+# Gives TARGET the precompiled headers of FROM (podperf_analysis_base: fmt, nlohmann/json, toml++) instead
 # of precompiling them again. GCC uses a precompiled header only when the compile flags that affect it
 # match (a mismatch is silent unless -Winvalid-pch, and the headers are then parsed as usual), so only
 # targets that add include paths and definitions the headers do not read may share it.

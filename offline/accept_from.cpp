@@ -1,4 +1,4 @@
-// podperf accept --from: read a finished run, judge it (analysis/acceptance), print the verdict, write
+// podperf accept --from: read a finished run, judge it (analysis/accept/acceptance), print the verdict, write
 // the JUnit file. Offline floor: no MPI; errors through run_offline_command.
 #include "offline/accept_from.hpp"
 
@@ -7,18 +7,18 @@
 #include <filesystem>
 #include <ostream>
 
-#include "analysis/errors.hpp"
-#include "analysis/file_write.hpp"
-#include "analysis/node_summary.hpp"
+#include "analysis/accept/node_checks.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/file_write.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/io/run_metadata.hpp"
+#include "analysis/report/accept_text.hpp"
 #include "analysis/report/junit.hpp"
+#include "analysis/report/node_rows.hpp"
 #include "analysis/report/prometheus.hpp"
-#include "analysis/report/verdict_text.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/run_metadata.hpp"
-#include "analysis/thresholds.hpp"
-#include "analysis/topology.hpp"
-#include "analysis/topology_analysis.hpp"
-#include "analysis/verdict.hpp"
+#include "analysis/topology/topology.hpp"
+#include "analysis/topology/topology_analysis.hpp"
 #include "offline/offline_command.hpp"
 
 namespace podperf {

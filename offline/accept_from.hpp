@@ -3,7 +3,7 @@
 // verdict and the drain list printed, --junit FILE written. Offline floor: no MPI, nothing measured.
 #include <iosfwd>
 
-#include "analysis/acceptance.hpp"
+#include "analysis/accept/acceptance.hpp"
 
 namespace podperf {
 

@@ -8,17 +8,17 @@
 #include <optional>
 #include <ostream>
 
-#include "analysis/compare.hpp"
-#include "analysis/compare_comparability.hpp"
-#include "analysis/compare_units.hpp"
-#include "analysis/errors.hpp"
-#include "analysis/file_write.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/file_write.hpp"
+#include "analysis/base/text.hpp"
+#include "analysis/compare/compare.hpp"
+#include "analysis/compare/compare_comparability.hpp"
+#include "analysis/compare/compare_units.hpp"
+#include "analysis/io/run_json.hpp"
 #include "analysis/report/compare_html.hpp"
 #include "analysis/report/comparison_json.hpp"
 #include "analysis/report/comparison_text.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/text.hpp"
-#include "analysis/topology.hpp"
+#include "analysis/topology/topology.hpp"
 #include "offline/offline_command.hpp"
 
 namespace podperf {
@@ -78,7 +78,7 @@ std::vector<Run> read_side(const std::vector<std::string>& args, std::vector<std
     std::vector<CollectiveResult>().swap(run.collectives);
   }
   std::string why = replicate_mismatch(runs, paths);
-  if (why.empty()) why = blocks_mismatch(runs, paths);  // analysis/compare_units
+  if (why.empty()) why = blocks_mismatch(runs, paths);  // analysis/compare/compare_units
   if (!why.empty()) throw InputError(why);
   return runs;
 }

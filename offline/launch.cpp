@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 namespace {

@@ -5,18 +5,18 @@
 #include <filesystem>
 #include <ostream>
 
-#include "analysis/correlate.hpp"
-#include "analysis/errors.hpp"
-#include "analysis/file_write.hpp"
-#include "analysis/fs_analysis.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/file_write.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/io/run_events.hpp"
+#include "analysis/io/run_json.hpp"
 #include "analysis/judge_run.hpp"
-#include "analysis/pair_flags.hpp"
+#include "analysis/pairs/correlate.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "analysis/report/formats.hpp"
-#include "analysis/run_events.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/thresholds.hpp"
-#include "analysis/topology.hpp"
-#include "analysis/topology_analysis.hpp"
+#include "analysis/topology/topology.hpp"
+#include "analysis/topology/topology_analysis.hpp"
 #include "offline/offline_command.hpp"
 
 namespace podperf {

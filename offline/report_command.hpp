@@ -5,7 +5,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 
 namespace podperf {
 

@@ -9,7 +9,7 @@
 #include <iterator>
 #include <thread>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 #include "analysis/report/findings_table.hpp"
 #include "offline/offline_command.hpp"
 #include "signals/host_inputs.hpp"

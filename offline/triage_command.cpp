@@ -8,7 +8,7 @@
 #include <ostream>
 #include <system_error>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 #include "analysis/logs/json_dumps.hpp"
 #include "analysis/logs/log_reader.hpp"
 #include "analysis/logs/triage.hpp"

@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 
 namespace podperf {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 #include "signals/snapshot.hpp"
 
 namespace podperf::host_files {

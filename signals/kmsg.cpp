@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 
 namespace podperf {
 namespace {

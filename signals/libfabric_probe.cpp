@@ -11,7 +11,7 @@
 #include <set>
 #include <string_view>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 #include "signals/dl_library.hpp"
 
 namespace podperf {

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "analysis/base/text.hpp"
 #include "signals/dl_library.hpp"
-#include "analysis/text.hpp"
 
 namespace podperf {
 namespace {

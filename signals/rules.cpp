@@ -10,8 +10,8 @@
 #include <map>
 #include <set>
 
-#include "analysis/errors.hpp"
-#include "analysis/toml_check.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/toml_check.hpp"
 #include "signals/rules_common.hpp"
 #include "signals/rules_efa.hpp"
 #include "signals/rules_gpu.hpp"

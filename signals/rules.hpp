@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/finding.hpp"
+#include "analysis/base/finding.hpp"
 #include "signals/snapshot.hpp"
 
 namespace podperf {

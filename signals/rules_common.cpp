@@ -1,5 +1,5 @@
 // The helpers every rule domain shares (signals/rules_common.hpp): rules.toml key readers in the style of
-// analysis/thresholds.cpp, and the text of findings. Pure, local; only the readers throw (ConfigError).
+// analysis/config/thresholds.cpp, and the text of findings. Pure, local; only the readers throw (ConfigError).
 #include "signals/rules_common.hpp"
 
 #include <fmt/format.h>
@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "analysis/errors.hpp"
-#include "analysis/toml_check.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/toml_check.hpp"
 
 namespace podperf::signal_rules {
 

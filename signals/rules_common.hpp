@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/finding.hpp"
+#include "analysis/base/finding.hpp"
 #include "signals/rules.hpp"
 #include "signals/snapshot.hpp"
 

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "analysis/errors.hpp"
-#include "analysis/toml_check.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/toml_check.hpp"
 
 namespace podperf::signal_rules {
 namespace {

@@ -11,8 +11,8 @@
 #include <set>
 #include <utility>
 
-#include "analysis/errors.hpp"
-#include "analysis/toml_check.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/toml_check.hpp"
 
 namespace podperf::signal_rules {
 namespace {

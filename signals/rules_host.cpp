@@ -10,9 +10,9 @@
 #include <optional>
 #include <set>
 
-#include "analysis/errors.hpp"
-#include "analysis/toml_check.hpp"
-#include "analysis/units.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/toml_check.hpp"
+#include "analysis/base/units.hpp"
 
 namespace podperf::signal_rules {
 namespace {

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "analysis/toml_check.hpp"
-#include "analysis/units.hpp"
+#include "analysis/base/toml_check.hpp"
+#include "analysis/base/units.hpp"
 
 namespace podperf::signal_rules {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 

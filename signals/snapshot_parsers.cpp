@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 #include "signals/snapshot.hpp"
 
 namespace podperf {

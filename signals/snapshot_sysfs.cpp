@@ -7,7 +7,7 @@
 #include <string_view>
 #include <utility>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 #include "signals/host_files.hpp"
 #include "signals/root_path.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <set>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "analysis/errors.hpp"
-#include "analysis/toml_check.hpp"
-#include "analysis/toml_require.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/toml_check.hpp"
+#include "analysis/base/toml_require.hpp"
 
 namespace podperf {
 namespace {

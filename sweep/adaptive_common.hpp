@@ -15,7 +15,7 @@ namespace podperf {
 struct AdaptiveParams {
   // Low pair: below baseline * (1 - threshold) and further below it than spread_factor times the
   // screening pairs' robust spread (capped at max_spread_fraction of the baseline): the same rule
-  // as analysis/pair_flags (configs/thresholds.toml [pairs]).
+  // as analysis/pairs/pair_judge (configs/thresholds.toml [pairs]).
   double threshold = 0.05;
   double spread_factor = 4.0;
   double max_spread_fraction = 0.10;

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdint>
 #include <charconv>
+#include <cstdint>
 #include <set>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 

@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 

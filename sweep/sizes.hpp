@@ -1,5 +1,5 @@
 #pragma once
-// Message size sweeps (-b -e -f -i), nccl-tests semantics; parse_size is in analysis/units.hpp.
+// Message size sweeps (-b -e -f -i), nccl-tests semantics; parse_size is in analysis/base/units.hpp.
 #include <cstdint>
 #include <string_view>
 #include <vector>

@@ -6,10 +6,10 @@
 #include <regex>
 #include <set>
 
-#include "analysis/errors.hpp"
-#include "analysis/toml_check.hpp"
-#include "analysis/toml_require.hpp"
-#include "analysis/units.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/toml_check.hpp"
+#include "analysis/base/toml_require.hpp"
+#include "analysis/base/units.hpp"
 #include "sweep/splitmix.hpp"
 
 namespace podperf {

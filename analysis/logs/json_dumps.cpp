@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 
 namespace podperf::logs {
 namespace {

@@ -5,7 +5,7 @@
 #include <array>
 #include <cctype>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 
 namespace podperf::logs {
 namespace {

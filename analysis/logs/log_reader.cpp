@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/base/text.hpp"
 #include "analysis/logs/log_prefix.hpp"
-#include "analysis/text.hpp"
 
 namespace podperf::logs {
 namespace {

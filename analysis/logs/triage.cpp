@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
+#include "analysis/base/text.hpp"
 #include "analysis/logs/log_patterns.hpp"
 #include "analysis/logs/triage_rules.hpp"
-#include "analysis/text.hpp"
 
 namespace podperf::logs {
 namespace {

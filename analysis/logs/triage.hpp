@@ -38,7 +38,7 @@ struct TriageFinding {
 
 // The transport facts of one host, read from NCCL's and aws-ofi-nccl's INFO lines of every process
 // that logged under that host name; the one fact model of `podperf triage` and of podperf's own
-// captured NCCL log (analysis/nccl_log.hpp). Lists are capped (kMaxListed) so damaged logs stay small.
+// captured NCCL log (analysis/logs/nccl_log.hpp). Lists are capped (kMaxListed) so damaged logs stay small.
 inline constexpr std::size_t kMaxListed = 64;
 
 struct HostTransport {

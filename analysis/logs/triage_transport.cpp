@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "analysis/base/text.hpp"
+#include "analysis/config/sku.hpp"
 #include "analysis/logs/triage_rules.hpp"
-#include "analysis/sku.hpp"
-#include "analysis/text.hpp"
 
 namespace podperf::logs {
 namespace {

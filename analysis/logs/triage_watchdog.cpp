@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <map>
 
+#include "analysis/base/text.hpp"
 #include "analysis/logs/triage_rules.hpp"
-#include "analysis/text.hpp"
 
 namespace podperf::logs {
 namespace {

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 
-#include "analysis/collective_outcome.hpp"
-#include "analysis/errors.hpp"
-#include "analysis/fs_analysis.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/topology_analysis.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/model/collective_outcome.hpp"
+#include "analysis/pairs/pair_judge.hpp"
+#include "analysis/topology/topology_analysis.hpp"
 
 namespace podperf {
 

@@ -8,11 +8,11 @@
 #include <map>
 #include <string_view>
 
+#include "analysis/base/units.hpp"
 #include "analysis/report/comparison_text.hpp"
 #include "analysis/report/format_append.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/svg.hpp"
-#include "analysis/units.hpp"
 
 namespace podperf {
 namespace {

@@ -11,7 +11,7 @@
 // Comparison: layout only, no number is computed. Deterministic: the same Comparison gives the same bytes.
 #include <string>
 
-#include "analysis/compare.hpp"
+#include "analysis/compare/compare.hpp"
 
 namespace podperf {
 

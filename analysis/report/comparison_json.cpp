@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "analysis/chunks.hpp"
+#include "analysis/base/chunks.hpp"
 #include "analysis/report/comparison_text.hpp"
 
 namespace podperf {

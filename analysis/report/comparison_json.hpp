@@ -4,7 +4,7 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 
-#include "analysis/compare.hpp"
+#include "analysis/compare/compare.hpp"
 
 namespace podperf {
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 
 namespace podperf {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/compare.hpp"
+#include "analysis/compare/compare.hpp"
 
 namespace podperf {
 

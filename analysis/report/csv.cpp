@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/fs_probes.hpp"
+#include "analysis/config/fs_probes.hpp"
 #include "analysis/report/common.hpp"
-#include "analysis/topology_analysis.hpp"
+#include "analysis/topology/topology_analysis.hpp"
 
 namespace podperf {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 
 namespace podperf {
 

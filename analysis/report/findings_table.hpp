@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/finding.hpp"
+#include "analysis/base/finding.hpp"
 
 namespace podperf {
 

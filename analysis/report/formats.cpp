@@ -13,15 +13,15 @@
 #include <optional>
 #include <ostream>
 
-#include "analysis/accept_profiles.hpp"
-#include "analysis/errors.hpp"
-#include "analysis/file_write.hpp"
+#include "analysis/accept/node_checks.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/file_write.hpp"
+#include "analysis/config/accept_profiles.hpp"
+#include "analysis/config/sku.hpp"
 #include "analysis/report/csv.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/junit.hpp"
 #include "analysis/report/markdown.hpp"
-#include "analysis/sku.hpp"
-#include "analysis/verdict.hpp"
 
 namespace podperf {
 namespace {

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 
 namespace podperf {
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <iterator>
 
-#include "analysis/fs_analysis.hpp"
-#include "analysis/fs_probes.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/config/fs_probes.hpp"
+#include "analysis/fs/fs_analysis.hpp"
 #include "analysis/report/format_append.hpp"
-#include "analysis/units.hpp"
 
 namespace podperf {
 namespace {

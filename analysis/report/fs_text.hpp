@@ -4,7 +4,7 @@
 // expected throughput when known. A projection of run.fs; computes nothing.
 #include <string>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 
 namespace podperf {
 

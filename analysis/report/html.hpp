@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 
 namespace podperf {
 

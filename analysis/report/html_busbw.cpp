@@ -6,9 +6,9 @@
 #include <map>
 #include <set>
 
+#include "analysis/base/units.hpp"
 #include "analysis/report/common.hpp"
 #include "analysis/report/html_sections.hpp"
-#include "analysis/units.hpp"
 
 namespace podperf::html {
 namespace {

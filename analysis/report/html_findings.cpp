@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
+#include "analysis/base/text.hpp"
+#include "analysis/base/units.hpp"
 #include "analysis/report/common.hpp"
 #include "analysis/report/html_sections.hpp"
-#include "analysis/text.hpp"
-#include "analysis/units.hpp"
 
 namespace podperf::html {
 namespace {

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/fs_analysis.hpp"
-#include "analysis/fs_probes.hpp"
+#include "analysis/base/text.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/config/fs_probes.hpp"
+#include "analysis/fs/fs_analysis.hpp"
 #include "analysis/report/common.hpp"
 #include "analysis/report/html_sections.hpp"
-#include "analysis/text.hpp"
-#include "analysis/units.hpp"
 
 namespace podperf::html {
 namespace {

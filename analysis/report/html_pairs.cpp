@@ -6,11 +6,11 @@
 #include <map>
 #include <set>
 
+#include "analysis/base/text.hpp"
+#include "analysis/base/units.hpp"
 #include "analysis/report/common.hpp"
 #include "analysis/report/html_sections.hpp"
-#include "analysis/text.hpp"
-#include "analysis/topology_analysis.hpp"
-#include "analysis/units.hpp"
+#include "analysis/topology/topology_analysis.hpp"
 
 namespace podperf::html {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/model/run.hpp"
 #include "analysis/report/format_append.hpp"
 #include "analysis/report/svg.hpp"
-#include "analysis/run.hpp"
 
 namespace podperf::html {
 

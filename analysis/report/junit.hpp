@@ -3,7 +3,7 @@
 // directory), for CI systems. A projection of run.verdict: computes nothing. Pure.
 #include <string>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 
 namespace podperf {
 

@@ -6,11 +6,11 @@
 #include <iterator>
 #include <map>
 
-#include "analysis/fs_analysis.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/fs/fs_analysis.hpp"
 #include "analysis/report/common.hpp"
 #include "analysis/report/format_append.hpp"
-#include "analysis/topology_analysis.hpp"
-#include "analysis/units.hpp"
+#include "analysis/topology/topology_analysis.hpp"
 
 namespace podperf {
 namespace {

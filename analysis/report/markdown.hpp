@@ -5,7 +5,7 @@
 // projection of the Run: no numbers are computed. Text from the Run is escaped for Markdown.
 #include <string>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 
 namespace podperf {
 

@@ -4,14 +4,14 @@
 // per node its verdict, straggler flag, median pair busbw at the judged size, pairs and flagged pairs,
 // filesystem MB/s (ops/s for the metadata phases) per probe; labelled host and instance_type. Metrics
 // are documented in docs/prometheus.md. A printer: formats the Run and its NodeSummary rows
-// (analysis/node_summary), computes nothing; values that are not finite are left out. Report floor;
+// (analysis/report/node_rows), computes nothing; values that are not finite are left out. Report floor;
 // local; throws nothing.
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "analysis/node_summary.hpp"
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
+#include "analysis/report/node_rows.hpp"
 
 namespace podperf {
 

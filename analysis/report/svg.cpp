@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <iterator>
 
-#include "analysis/units.hpp"
+#include "analysis/base/units.hpp"
 
 namespace podperf::svg {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "analysis/base/units.hpp"
 #include "analysis/report/csv.hpp"
-#include "analysis/stats.hpp"
-#include "analysis/units.hpp"
+#include "analysis/stats/stats.hpp"
 
 namespace podperf {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/sweep_ranking.hpp"
+#include "analysis/compare/sweep_ranking.hpp"
 
 namespace podperf {
 

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "analysis/text.hpp"
+#include "analysis/base/text.hpp"
 
 namespace podperf {
 namespace {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 

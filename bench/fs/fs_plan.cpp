@@ -7,9 +7,9 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/errors.hpp"
-#include "analysis/fs_probes.hpp"
-#include "analysis/units.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/config/fs_probes.hpp"
 #include "bench/fs/probe_catalog.hpp"
 
 namespace podperf {

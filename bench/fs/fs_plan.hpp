@@ -1,16 +1,16 @@
 #pragma once
 // The filesystem probes' plan, identical on every rank: which probes run (the --probes items chosen,
-// always in catalog order: analysis/fs_probes), their sizes, and who reads whose files. Floor bench/,
+// always in catalog order: analysis/config/fs_probes), their sizes, and who reads whose files. Floor bench/,
 // pure, local; make_fs_plan throws UsageError.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "analysis/fs_capacity.hpp"
-#include "analysis/thresholds.hpp"
-#include "bench/options.hpp"
+#include "analysis/config/fs_capacity.hpp"
+#include "analysis/config/thresholds.hpp"
 #include "bench/node_map.hpp"
+#include "bench/options.hpp"
 
 namespace podperf {
 

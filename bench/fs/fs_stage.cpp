@@ -17,11 +17,11 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "analysis/errors.hpp"
-#include "analysis/fs_analysis.hpp"
-#include "analysis/fs_probes.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/units.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/config/fs_probes.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/io/run_json.hpp"
 #include "bench/fs/probe_catalog.hpp"
 #include "bench/fs/probes.hpp"
 #include "bench/job.hpp"

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run.hpp"
-#include "bench/options.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/fs/fs_plan.hpp"
 #include "bench/mpi.hpp"
 #include "bench/node_map.hpp"
+#include "bench/options.hpp"
 #include "bench/run_recorder.hpp"
 #include "bench/watchdog.hpp"
 

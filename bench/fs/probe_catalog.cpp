@@ -1,5 +1,5 @@
 // The filesystem probe catalog, running half (see probe_catalog.hpp): one runner row per trait row of
-// analysis/fs_probes, checked at compile time. Floor bench/; ckpt-save's run is collective.
+// analysis/config/fs_probes, checked at compile time. Floor bench/; ckpt-save's run is collective.
 #include "bench/fs/probe_catalog.hpp"
 
 #include <fmt/format.h>
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
-#include "analysis/fs_probes.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/config/fs_probes.hpp"
 
 namespace podperf {
 namespace {
@@ -148,8 +148,9 @@ constexpr bool runners_match_traits() {
   }
   return true;
 }
-static_assert(runners_match_traits(),
-              "bench/fs/probe_catalog.cpp: each row of kFsProbes (analysis/fs_probes.hpp) needs its runner, in order");
+static_assert(
+    runners_match_traits(),
+    "bench/fs/probe_catalog.cpp: each row of kFsProbes (analysis/config/fs_probes.hpp) needs its runner, in order");
 
 }  // namespace
 

@@ -1,5 +1,5 @@
 #pragma once
-// The filesystem probe catalog, running half (floor bench/): each row of analysis/fs_probes (kFsProbes)
+// The filesystem probe catalog, running half (floor bench/): each row of analysis/config/fs_probes (kFsProbes)
 // bound to how it runs on one rank (the functions of bench/fs/probes), what run.json records of its
 // sizes, and what the plan and the stage need of it (its space, its checks, its directory, its
 // files' removal). One runner per trait row, in the same order: probe_catalog.cpp does not compile
@@ -10,11 +10,11 @@
 #include <span>
 #include <string_view>
 
-#include "analysis/run.hpp"
-#include "bench/options.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/fs/fs_plan.hpp"
 #include "bench/fs/probes.hpp"
 #include "bench/mpi.hpp"
+#include "bench/options.hpp"
 
 namespace podperf {
 

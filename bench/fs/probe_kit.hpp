@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/errors.hpp"
-#include "analysis/run.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/fs/fs_io.hpp"
 #include "bench/fs/probes.hpp"
 

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 #include "bench/fs/checksum.hpp"
 #include "bench/fs/fs_io.hpp"
 #include "bench/fs/probe_kit.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/fs/fs_plan.hpp"
 
 namespace podperf {

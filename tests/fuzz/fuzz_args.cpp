@@ -1,6 +1,6 @@
 // Command-line values: sizes (K/M/G), size sweeps, pair lists (sweep/sizes, sweep/pair_schedule).
+#include "analysis/base/units.hpp"
 #include "sweep/pair_schedule.hpp"
-#include "analysis/units.hpp"
 #include "sweep/sizes.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf::fuzz {
 

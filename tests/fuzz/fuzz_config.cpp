@@ -1,13 +1,13 @@
 // The TOML configs: thresholds, host-signal rules, filesystem capacities, sweep files, the modelled
-// fabric's models (analysis/thresholds, signals/rules, analysis/fs_capacity, sweep/sweep_points,
-// sim/sim_model, then a 64-node fabric built from it), and the topology files (analysis/topology:
+// fabric's models (analysis/config/thresholds, signals/rules, analysis/config/fs_capacity, sweep/sweep_points,
+// sim/sim_model, then a 64-node fabric built from it), and the topology files (analysis/topology/topology:
 // kubectl JSON, Slurm, CSV). Bad text must give ConfigError / InputError, never anything else.
-#include "analysis/fs_capacity.hpp"
-#include "analysis/thresholds.hpp"
-#include "analysis/topology.hpp"
+#include "analysis/config/fs_capacity.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/topology/topology.hpp"
 #include "signals/rules.hpp"
-#include "sweep/sweep_points.hpp"
 #include "sim/sim_fabric.hpp"
+#include "sweep/sweep_points.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,6 +1,6 @@
 // podperf's captured NCCL / aws-ofi-nccl debug log text -> triage reader -> captured-log findings
-// (analysis/nccl_log over analysis/logs).
-#include "analysis/nccl_log.hpp"
+// (analysis/logs/nccl_log over analysis/logs).
+#include "analysis/logs/nccl_log.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

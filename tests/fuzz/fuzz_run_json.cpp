@@ -1,17 +1,17 @@
 // run.json as `podperf compare`, `report` and `accept --from` read it, then the pure analysis and the
-// terminal projections on whatever it holds (analysis/run_json, pair_flags, fs_analysis, summary), and
+// terminal projections on whatever it holds (analysis/io/run_json, pair_flags, fs_analysis, summary), and
 // podperf compare of the run against itself and against its analyzed copy (text, JSON, HTML).
-#include "analysis/compare.hpp"
-#include "analysis/correlate.hpp"
-#include "analysis/fs_analysis.hpp"
-#include "analysis/pair_flags.hpp"
+#include "analysis/compare/compare.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/io/run_events.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/pairs/correlate.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "analysis/report/compare_html.hpp"
 #include "analysis/report/comparison_json.hpp"
 #include "analysis/report/comparison_text.hpp"
-#include "analysis/report/summary_text.hpp"
-#include "analysis/run_events.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/report/run_text.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

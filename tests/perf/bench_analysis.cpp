@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <ctime>
 
-#include "analysis/correlate.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/pairs/correlate.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "tests/perf/bench_common.hpp"
 
 namespace podperf::perf {

@@ -2,23 +2,22 @@
 // writes: the Run as JSON, indent 2), the terminal summary, HTML, Markdown and CSV. Each reports the
 // output's size ("bytes") and the memory its writing added (peak over the resident size before).
 #include <benchmark/benchmark.h>
-
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
-#include "analysis/correlate.hpp"
-#include "analysis/pair_flags.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/pairs/correlate.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "analysis/report/csv.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/markdown.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/report/summary_text.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/report/run_text.hpp"
 #include "tests/perf/bench_common.hpp"
 
 namespace podperf::perf {

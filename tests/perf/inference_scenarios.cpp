@@ -1,4 +1,4 @@
-// The pair inference (analysis/pair_inference.*) on the modelled fabric, per scenario family, over
+// The pair inference (analysis/pairs/pair_inference.*) on the modelled fabric, per scenario family, over
 // seeds: the full schedule measured by sim/ and judged by the one analysis chain every run goes
 // through (judge_run). Per family and node count: node recall and precision (run.stragglers against
 // the injected slow nodes), link recall and precision, slow crossings found, runs that said
@@ -29,9 +29,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/config/thresholds.hpp"
 #include "analysis/judge_run.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/model/attach_retest.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "bench/pair_payload.hpp"
 #include "bench/sim_pairs.hpp"
 #include "sim/sim_model.hpp"

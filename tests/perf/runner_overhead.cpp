@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/stats.hpp"
-#include "analysis/sweep_ranking.hpp"
-#include "analysis/units.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/compare/sweep_ranking.hpp"
+#include "analysis/stats/stats.hpp"
 #include "bench/backend_host.hpp"
 #include "bench/collectives.hpp"
 #include "bench/runner.hpp"

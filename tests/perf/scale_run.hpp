@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/result_timing.hpp"
-#include "analysis/run.hpp"
-#include "analysis/stats.hpp"
+#include "analysis/model/result_timing.hpp"
+#include "analysis/model/run.hpp"
+#include "analysis/stats/stats.hpp"
 
 namespace podperf::perf {
 

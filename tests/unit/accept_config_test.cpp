@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "analysis/errors.hpp"
-#include "analysis/accept_profiles.hpp"
-#include "analysis/sku.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/config/accept_profiles.hpp"
+#include "analysis/config/sku.hpp"
 
 namespace podperf {
 namespace {

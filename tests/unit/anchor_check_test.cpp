@@ -1,8 +1,8 @@
 // A baseline anchored on a few pairs is reproduced before it condemns the rest
-// (analysis/anchor_check.hpp): offline, through analyze_pairs with and without the anchor's retest,
+// (analysis/pairs/anchor_check.hpp): offline, through analyze_pairs with and without the anchor's retest,
 // and end to end on the modelled fabric, where the retest planning (retest_candidates) measures the
 // anchor pair again beside the flagged ones.
-#include "analysis/anchor_check.hpp"
+#include "analysis/pairs/anchor_check.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/pair_flags.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "bench/pairs_run.hpp"
 #include "bench/sim_pairs.hpp"
 #include "sim/sim_model.hpp"

@@ -1,4 +1,6 @@
 // robust_baseline: the SuperBench iteration with the min_kept_fraction guard (FIELD-NOTES 2).
+#include "analysis/stats/baseline.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,8 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/baseline.hpp"
-#include "analysis/stats.hpp"
+#include "analysis/stats/stats.hpp"
 
 namespace podperf {
 namespace {

@@ -1,7 +1,7 @@
 // Blocks inside one job (--repeat K): the interleaved order (sweep/block_order), the schedule driver
-// running every step once per block, a later block joining its pair's result (analysis/run_blocks),
+// running every step once per block, a later block joining its pair's result (analysis/model/run_blocks),
 // run.json and pairs.bin keeping the blocks (and old run.json without them still reading), and podperf
-// compare using blocks as units (analysis/compare_units): a real shift found, none where there is none.
+// compare using blocks as units (analysis/compare/compare_units): a real shift found, none where there is none.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "analysis/compare.hpp"
-#include "analysis/compare_units.hpp"
+#include "analysis/compare/compare.hpp"
+#include "analysis/compare/compare_units.hpp"
+#include "analysis/io/run_events.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/io/run_json_pairs_file.hpp"
+#include "analysis/model/run_blocks.hpp"
 #include "analysis/report/comparison_json.hpp"
 #include "analysis/report/comparison_text.hpp"
-#include "analysis/run_blocks.hpp"
-#include "analysis/run_events.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/run_json_pairs_file.hpp"
 #include "bench/schedule_driver.hpp"
 #include "noisy_runs.hpp"
 #include "sweep/block_order.hpp"

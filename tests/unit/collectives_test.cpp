@@ -1,13 +1,14 @@
 // The collectives table (FIELD-NOTES 1): one test per op row, checking its busbw factor at
 // n = 2, 8, 16 and whether algbw bytes scale with the rank count.
+#include "bench/collectives.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 #include <string_view>
 
-#include "analysis/errors.hpp"
-#include "bench/collectives.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 namespace {

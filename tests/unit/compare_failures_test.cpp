@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/compare.hpp"
+#include "analysis/compare/compare.hpp"
 #include "analysis/report/compare_html.hpp"
 #include "analysis/report/comparison_json.hpp"
 #include "analysis/report/comparison_text.hpp"

@@ -14,9 +14,9 @@
 #include <sstream>
 #include <string>
 
-#include "analysis/compare.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/units.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/compare/compare.hpp"
+#include "analysis/io/run_json.hpp"
 #include "golden.hpp"
 #include "noisy_runs.hpp"
 #include "offline/compare_command.hpp"

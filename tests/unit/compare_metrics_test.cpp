@@ -1,9 +1,9 @@
-// podperf compare at scale: the metric registry and per-run summaries (analysis/compare_metrics) and
+// podperf compare at scale: the metric registry and per-run summaries (analysis/compare/compare_metrics) and
 // the t quantile's shortcut. A run's summary is the same for any number of threads; a pair is one metric
 // whatever the order or index of its nodes in each run; entries of one metric in one run are summarized
 // together; the quantile gives the same bits as the plain bisection; comparisons built one run at a time
 // (RunComparison, as podperf compare reads runs) equal compare_runs.
-#include "analysis/compare_metrics.hpp"
+#include "analysis/compare/compare_metrics.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/change_stats.hpp"
-#include "analysis/compare.hpp"
+#include "analysis/compare/compare.hpp"
 #include "analysis/report/comparison_json.hpp"
+#include "analysis/stats/change_stats.hpp"
 #include "noisy_runs.hpp"
 
 namespace podperf {

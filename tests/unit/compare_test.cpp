@@ -3,7 +3,7 @@
 // the iteration-level test's false-positive rate against the run-level one's), and fixed sets of
 // synthetic runs (same healthy cluster, one slow pair, everything faster, runs that are not comparable,
 // slower filesystem probes, one run per side).
-#include "analysis/compare.hpp"
+#include "analysis/compare/compare.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -21,11 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/io/run_json.hpp"
 #include "analysis/report/comparison_json.hpp"
 #include "analysis/report/comparison_text.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/stats.hpp"
+#include "analysis/stats/stats.hpp"
 #include "noisy_runs.hpp"
 #include "offline/compare_command.hpp"
 

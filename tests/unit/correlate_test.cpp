@@ -1,4 +1,6 @@
 // correlate: slow results joined with the findings of their hosts.
+#include "analysis/pairs/correlate.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,10 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/correlate.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

@@ -1,8 +1,8 @@
-// The fastest consistent group as the judged size's baseline (analysis/fastest_group.hpp): it anchors
+// The fastest consistent group as the judged size's baseline (analysis/pairs/fastest_group.hpp): it anchors
 // on the nodes whose ceilings stand apart above a slow majority of unequal nodes, and leaves the
 // majority's baseline alone on a continuum (noise), on a baseline already anchored, when every node
 // reaches the top, and when the slower nodes are inside the threshold.
-#include "analysis/fastest_group.hpp"
+#include "analysis/pairs/fastest_group.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "analysis/baseline.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/stats/baseline.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
-#include "analysis/run_json.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/io/run_json.hpp"
 #include "app/cli.hpp"
 
 namespace podperf {

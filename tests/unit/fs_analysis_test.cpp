@@ -1,6 +1,6 @@
 // Filesystem probe analysis (summarize_fs_probe, analyze_fs, fs_exit_code), the FSx capacity table
 // (configs/filesystems.toml, fsx_expected) and the filesystem section of the terminal summary.
-#include "analysis/fs_analysis.hpp"
+#include "analysis/fs/fs_analysis.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
-#include "analysis/fs_capacity.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/config/fs_capacity.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/io/run_json.hpp"
 #include "analysis/report/fs_text.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/thresholds.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

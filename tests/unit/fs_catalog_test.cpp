@@ -1,4 +1,4 @@
-// The filesystem probe catalog: its two halves agree (every trait row in analysis/fs_probes has
+// The filesystem probe catalog: its two halves agree (every trait row in analysis/config/fs_probes has
 // exactly one runner in bench/fs/probe_catalog and the other way round), its rows are consistent
 // (names unique, an option's rows together, a reader's writer declared before it), and the texts
 // made from it (the --probes items, help and errors, profiles' fs.probes) are the ones users know.
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
-#include "analysis/fs_analysis.hpp"
-#include "analysis/fs_probes.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/config/fs_probes.hpp"
+#include "analysis/fs/fs_analysis.hpp"
 #include "bench/fs/fs_plan.hpp"
 #include "bench/fs/probe_catalog.hpp"
 

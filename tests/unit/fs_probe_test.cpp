@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 #include "bench/fs/checksum.hpp"
 #include "bench/fs/fs_io.hpp"
 #include "bench/fs/fs_plan.hpp"

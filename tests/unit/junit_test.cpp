@@ -1,4 +1,4 @@
-// JUnit XML of a verdict (analysis/junit): a golden string, escaping, determinism.
+// JUnit XML of a verdict (analysis/report/junit): a golden string, escaping, determinism.
 #include "analysis/report/junit.hpp"
 
 #include <gtest/gtest.h>

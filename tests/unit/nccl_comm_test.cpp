@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "analysis/errors.hpp"
-#include "analysis/run.hpp"
-#include "analysis/run_json.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/model/run.hpp"
 #include "bench/nccl_api.hpp"
 
 namespace podperf {

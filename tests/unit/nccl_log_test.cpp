@@ -1,10 +1,10 @@
-// podperf's captured NCCL log read by the triage reader (analysis/nccl_log.hpp over analysis/logs/):
+// podperf's captured NCCL log read by the triage reader (analysis/logs/nccl_log.hpp over analysis/logs/):
 // the transport facts of every line of FIELD-NOTES section 5, the prefix variants launchers add, the
 // captured-log findings on the fixtures in tests/fixtures/nccl_logs, parse_nccl_log_dir and
 // describe_transport. (Ported from the tests of the old private parser, analysis/nccl_log_parse.cpp: the
 // facts are now per host, HostTransport, not per (host, pid); where an expectation changed the comment
 // says why.)
-#include "analysis/nccl_log.hpp"
+#include "analysis/logs/nccl_log.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 namespace {

@@ -1,5 +1,7 @@
 // build_node_map: ranks grouped into nodes by shared memory, named by hostname, optionally split
 // into virtual nodes. Pure; gather_node_map (MPI) is covered by the MPI tests.
+#include "bench/node_map.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
-#include "bench/node_map.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 namespace {

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/correlate.hpp"
-#include "analysis/errors.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/pairs/correlate.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "bench/node_signals.hpp"
 #include "signals/libfabric_probe.hpp"
 #include "signals/rules.hpp"

@@ -1,8 +1,8 @@
-// The spread the pair verdicts leave unexplained (analysis/pair_ceiling.hpp): a slow majority of
+// The spread the pair verdicts leave unexplained (analysis/pairs/pair_ceiling.hpp): a slow majority of
 // unequal slow nodes (each 10-40% slower), missed silently before, is never an OK run: the run names
 // them or says it cannot tell, and names no healthy node. Healthy and singly faulty runs get no such
 // finding.
-#include "analysis/pair_ceiling.hpp"
+#include "analysis/pairs/pair_ceiling.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 #include <set>
 #include <string>
 
-#include "analysis/pair_flags.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

@@ -1,7 +1,5 @@
 // analyze_pairs and pairs_exit_code on synthetic Runs, with the thresholds of the embedded
 // configs/thresholds.toml, so the tests follow the config.
-#include "analysis/pair_flags.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,10 +12,11 @@
 #include <set>
 #include <string>
 
-#include "analysis/report/summary_text.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/stats.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/pairs/pair_judge.hpp"
+#include "analysis/report/run_text.hpp"
+#include "analysis/stats/stats.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {
@@ -310,7 +309,7 @@ TEST(PairFlags, StatusTableGivesExitCode) {
 TEST(PairFlags, ThreeNodesOneBadNode) {
   // 2 of 3 pairs slow: the guard keeps floor(0.5 * 3) = 1 pair, the healthy one, as the baseline.
   // A baseline on one pair names a node only once that pair's retest reproduces it
-  // (analysis/anchor_check.hpp): before, the run says it cannot tell. Reproduced, it names the node
+  // (analysis/pairs/anchor_check.hpp): before, the run says it cannot tell. Reproduced, it names the node
   // when it runs at most half as fast (single_pair_anchor_max_ratio); at 60% the one fast pair may as
   // well run on a faster path than the rest, and the run still says it cannot tell.
   for (const double slow : {0.4, 0.6}) {

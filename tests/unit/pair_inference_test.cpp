@@ -1,7 +1,7 @@
-// The pair inference (analysis/pair_inference.hpp) on its own, and through analyze_pairs on a table of
+// The pair inference (analysis/pairs/pair_inference.hpp) on its own, and through analyze_pairs on a table of
 // scenarios over N = 2..64 nodes with noise on every pair: k = 0..4 slow nodes (k >= N/2 included),
 // slow links, a slow crossing with and without a topology, and the cases the pairs cannot decide.
-#include "analysis/pair_inference.hpp"
+#include "analysis/pairs/pair_inference.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/pair_flags.hpp"
-#include "analysis/pair_inference_findings.hpp"
-#include "analysis/thresholds.hpp"
-#include "analysis/topology.hpp"
-#include "analysis/topology_analysis.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/pairs/pair_inference_findings.hpp"
+#include "analysis/pairs/pair_judge.hpp"
+#include "analysis/topology/topology.hpp"
+#include "analysis/topology/topology_analysis.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {
@@ -150,7 +150,7 @@ TEST(PairInferenceTable, SlowNodesAreNamedExactlyEvenAsAMajority) {
         Expect want;
         // Three healthy nodes (three fast pairs) anchor "healthy" and name every slow node, however
         // many. Two (one fast pair): the baseline rests on that one pair, which must be reproduced by
-        // its retest first (analysis/anchor_check.hpp): without one the run says it cannot tell (one
+        // its retest first (analysis/pairs/anchor_check.hpp): without one the run says it cannot tell (one
         // pairs.ambiguous). With fewer, every pair holds a slow node, all look alike and nothing can
         // be told (no healthy node is blamed either).
         if (n - k >= 3) {
@@ -182,7 +182,7 @@ TEST(PairInferenceTable, SlowNodesAreNamedExactlyEvenAsAMajority) {
 }
 
 // Retests of the pairs `fast` says are fast, reproducing them: three nodes keep a baseline of one or
-// two pairs, which names nothing until reproduced (analysis/anchor_check.hpp).
+// two pairs, which names nothing until reproduced (analysis/pairs/anchor_check.hpp).
 void retest_fast(podperf::Run& run, const std::function<bool(int, int)>& fast) {
   for (PairResult& p : run.pairs) {
     if (fast(p.nodes[0], p.nodes[1])) p.retest_samples_s = p.samples_s, p.retest_busbw_gbps = p.busbw_gbps;
@@ -218,7 +218,7 @@ TEST(PairInferenceTable, SlowCrossingBlamesNoNodeWithOrWithoutTopology) {
           run.nodes[static_cast<std::size_t>(i)].topology = {"spine", i < n / 2 ? "leafA" : "leafB"};
       }
       // Four nodes: the baseline rests on the two pairs inside the leaves, fewer than anchor_min_pairs;
-      // their retests reproduce them (analysis/anchor_check.hpp).
+      // their retests reproduce them (analysis/pairs/anchor_check.hpp).
       for (PairResult& p : run.pairs) {
         if (n == 4 && (p.nodes[0] < n / 2) == (p.nodes[1] < n / 2)) {
           p.retest_samples_s = p.samples_s;

@@ -1,6 +1,6 @@
-// A node whose pairs stall for moments (analysis/pair_stalls.hpp): medians healthy, a few iterations
+// A node whose pairs stall for moments (analysis/pairs/pair_stalls.hpp): medians healthy, a few iterations
 // many times slower, in pairs with two or more partners.
-#include "analysis/pair_stalls.hpp"
+#include "analysis/pairs/pair_stalls.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/pair_flags.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

@@ -1,4 +1,4 @@
-// analysis/report/prometheus and analysis/node_summary: the textfile of a small judged run, read back
+// analysis/report/prometheus and analysis/report/node_rows: the textfile of a small judged run, read back
 // by a parser of the exposition format written here (HELP and TYPE once per family and before its
 // samples, label values unescaped, finite values), with label escaping of ", \ and newlines; the
 // per-node facts (median busbw at the judged size, pairs, flagged pairs, straggler, verdict).
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/node_summary.hpp"
+#include "analysis/report/node_rows.hpp"
 
 namespace podperf {
 namespace {

@@ -12,19 +12,19 @@
 #include <sstream>
 #include <string>
 
-#include "analysis/correlate.hpp"
-#include "analysis/fs_analysis.hpp"
-#include "analysis/pair_flags.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/pairs/correlate.hpp"
+#include "analysis/pairs/pair_judge.hpp"
+#include "analysis/report/common.hpp"
 #include "analysis/report/csv.hpp"
 #include "analysis/report/formats.hpp"
 #include "analysis/report/html.hpp"
-#include "analysis/report/common.hpp"
 #include "analysis/report/markdown.hpp"
-#include "analysis/run_json.hpp"
 #include "analysis/report/svg.hpp"
-#include "analysis/thresholds.hpp"
-#include "offline/report_command.hpp"
 #include "golden.hpp"
+#include "offline/report_command.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

@@ -1,6 +1,6 @@
 // A node whose pairs were slow at first and fast in their retest stays visible
-// (analysis/retest_recovered.hpp): an INFO that changes no verdict.
-#include "analysis/retest_recovered.hpp"
+// (analysis/pairs/retest_recovered.hpp): an INFO that changes no verdict.
+#include "analysis/pairs/retest_recovered.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/pair_flags.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

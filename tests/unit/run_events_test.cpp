@@ -1,13 +1,14 @@
 // run_from_events: a Run rebuilt from events.jsonl alone, as `podperf report` does after a crash.
+#include "analysis/io/run_events.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "analysis/errors.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/run_events.hpp"
-#include "analysis/run_json.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/io/run_json.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "tests/unit/synthetic_run.hpp"
 
 namespace podperf {

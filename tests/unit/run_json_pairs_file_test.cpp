@@ -1,7 +1,7 @@
-// pairs.bin (analysis/run_json_pairs_file.hpp): a large run's pairs beside run.json, every field and
+// pairs.bin (analysis/io/run_json_pairs_file.hpp): a large run's pairs beside run.json, every field and
 // sample kept bit for bit; ResultsDir writes it from kPairsFileMinPairs pairs on; a missing, cut or
 // foreign pairs file is an InputError naming it.
-#include "analysis/run_json_pairs_file.hpp"
+#include "analysis/io/run_json_pairs_file.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,8 +12,8 @@
 #include <limits>
 #include <string>
 
-#include "analysis/errors.hpp"
-#include "analysis/run_json.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/io/run_json.hpp"
 #include "bench/results_dir.hpp"
 #include "tests/unit/synthetic_run.hpp"
 

@@ -1,7 +1,7 @@
-// The fast reader of run.json and events.jsonl (analysis/run_json_scan.hpp): on what the writer writes
+// The fast reader of run.json and events.jsonl (analysis/io/run_json_scan.hpp): on what the writer writes
 // it takes the input itself (no fallback) and gives exactly the Run nlohmann's reader gives; on odd
 // input it gives the same Run or leaves the input to nlohmann's reader, so errors stay the same.
-#include "analysis/run_json_scan.hpp"
+#include "analysis/io/run_json_scan.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
-#include "analysis/run_events.hpp"
-#include "analysis/run_json.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/io/run_events.hpp"
+#include "analysis/io/run_json.hpp"
 #include "tests/unit/synthetic_run.hpp"
 
 namespace podperf {
@@ -88,7 +88,7 @@ class TempFile {
 TEST(RunJsonScan, KnowsEveryPairFieldNlohmannWrites) {
   const nlohmann::json pair = PairResult{};
   for (const auto& [name, value] : pair.items()) {
-    EXPECT_TRUE(scan_reads_pair_field(name)) << name << ": add it to analysis/run_json_scan.cpp";
+    EXPECT_TRUE(scan_reads_pair_field(name)) << name << ": add it to analysis/io/run_json_scan.cpp";
   }
   EXPECT_FALSE(scan_reads_pair_field("no_such_field"));
 }

@@ -1,15 +1,16 @@
 // run.json: the Run round-trips through nlohmann::json field by field; read_run_json errors.
+#include "analysis/io/run_json.hpp"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <string_view>
 #include <string>
+#include <string_view>
 
-#include "analysis/errors.hpp"
-#include "analysis/run_json.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 #include "sweep/pair_schedule.hpp"
 
 namespace podperf {

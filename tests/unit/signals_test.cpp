@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis/embedded_configs.hpp"
-#include "analysis/errors.hpp"
+#include "analysis/base/embedded_configs.hpp"
+#include "analysis/base/errors.hpp"
+#include "offline/signals_command.hpp"
 #include "signals/kmsg.hpp"
 #include "signals/rules.hpp"
-#include "offline/signals_command.hpp"
-#include "signals/snapshot_json.hpp"
 #include "signals/snapshot.hpp"
+#include "signals/snapshot_json.hpp"
 
 namespace podperf {
 namespace {

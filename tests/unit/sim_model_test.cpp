@@ -1,5 +1,7 @@
 // The modelled fabric (--backend sim): built-in models parse, the same seed gives the same numbers,
 // faults change what they should and nothing else, and bad model files name file:line.
+#include "sim/sim_model.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -8,9 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 #include "sim/sim_fabric.hpp"
-#include "sim/sim_model.hpp"
 
 namespace podperf {
 namespace {

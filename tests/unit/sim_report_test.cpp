@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "analysis/report/junit.hpp"
-#include "analysis/pair_flags.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "analysis/report/csv.hpp"
 #include "analysis/report/html.hpp"
+#include "analysis/report/junit.hpp"
 #include "analysis/report/markdown.hpp"
-#include "analysis/report/summary_text.hpp"
+#include "analysis/report/run_text.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

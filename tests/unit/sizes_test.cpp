@@ -1,13 +1,14 @@
 // Message sizes: parse_size (binary K/M/G/T suffixes) and size_sweep (nccl-tests -b -e -f -i).
+#include "sweep/sizes.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
-#include "analysis/units.hpp"
-#include "sweep/sizes.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/base/units.hpp"
 
 namespace podperf {
 namespace {

@@ -1,3 +1,5 @@
+#include "analysis/stats/stats.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -5,8 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "analysis/sort_network.hpp"
-#include "analysis/stats.hpp"
+#include "analysis/stats/sort_network.hpp"
 
 TEST(Stats, MedianOfOddAndEven) {
   std::vector<double> odd{3, 1, 2};
@@ -39,7 +40,7 @@ TEST(Stats, InPlaceMedianAndRobustSigmaMatchTheSortedCopies) {
   EXPECT_EQ(podperf::sample_stddev(std::vector<double>{1.0, 3.0}), std::sqrt(2.0));
 }
 
-// The sorting networks (analysis/sort_network.hpp) sort every input of 0 to 16 values: by the 0-1
+// The sorting networks (analysis/stats/sort_network.hpp) sort every input of 0 to 16 values: by the 0-1
 // principle, a comparator network sorts all inputs when it sorts all 2^n inputs of zeros and ones;
 // and random doubles with ties come out as std::sort orders them.
 TEST(Stats, SortingNetworksSortEveryInputUpTo16Values) {

@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <string>
 
-#include "analysis/fs_analysis.hpp"
-#include "analysis/nccl_log.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/report/summary_text.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/logs/nccl_log.hpp"
+#include "analysis/pairs/pair_judge.hpp"
+#include "analysis/report/run_text.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

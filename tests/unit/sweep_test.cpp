@@ -8,9 +8,9 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/compare/sweep_ranking.hpp"
 #include "analysis/report/sweep_tables.hpp"
-#include "analysis/sweep_ranking.hpp"
 #include "offline/launch.hpp"
 #include "sweep/sweep_points.hpp"
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/run.hpp"
-#include "analysis/stats.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/model/run.hpp"
+#include "analysis/stats/stats.hpp"
 
 namespace podperf::synthetic {
 

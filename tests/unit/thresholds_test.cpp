@@ -1,6 +1,6 @@
 // Thresholds config: the embedded configs/thresholds.toml and the validation errors of
 // parse_thresholds (file, line, key, what was expected).
-#include "analysis/thresholds.hpp"
+#include "analysis/config/thresholds.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
+#include "analysis/base/errors.hpp"
 
 namespace podperf {
 namespace {

@@ -1,7 +1,7 @@
 // Topology analysis: pairs grouped by the outermost level their nodes differ at, the
 // topology.cross_layer finding (CONCERN when crossing pairs are slower than same-leaf ones beyond the
 // threshold), topology.unmatched, the heatmap's node order, and the reports' topology table (golden).
-#include "analysis/topology_analysis.hpp"
+#include "analysis/topology/topology_analysis.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis/pair_flags.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/pairs/pair_judge.hpp"
 #include "analysis/report/common.hpp"
 #include "analysis/report/csv.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/markdown.hpp"
-#include "analysis/report/summary_text.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/report/run_text.hpp"
 #include "golden.hpp"
 #include "synthetic_run.hpp"
 

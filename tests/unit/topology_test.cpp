@@ -1,15 +1,15 @@
 // Topology input: Slurm hostlist expansion, the EKS / Slurm / CSV parsers on the fixtures in
 // tests/fixtures/topology (and their errors: file:line and what was wrong), format detection, and
 // matching the run's nodes to the file's names.
-#include "analysis/topology.hpp"
+#include "analysis/topology/topology.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "analysis/errors.hpp"
-#include "analysis/hostlist.hpp"
+#include "analysis/base/errors.hpp"
+#include "analysis/topology/hostlist.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

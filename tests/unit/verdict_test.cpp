@@ -1,19 +1,18 @@
-// Acceptance verdicts (analysis/verdict): fixed runs built with synthetic_run.hpp, analyzed as podperf
+// Acceptance verdicts (analysis/accept/node_checks): fixed runs built with synthetic_run.hpp, analyzed as podperf
 // does (analyze_pairs, analyze_fs), then judged with the built-in profiles and SKUs: healthy, one
 // straggler, one filesystem-slow node, wrong results, blocking and non-blocking host findings, the SKU
 // busbw minimum, and the cases where a check does not apply.
-#include "analysis/verdict.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "analysis/fs_analysis.hpp"
-#include "analysis/pair_flags.hpp"
-#include "analysis/report/verdict_text.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/accept/node_checks.hpp"
+#include "analysis/config/thresholds.hpp"
+#include "analysis/fs/fs_analysis.hpp"
+#include "analysis/pairs/pair_judge.hpp"
+#include "analysis/report/accept_text.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {

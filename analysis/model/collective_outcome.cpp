@@ -1,0 +1,12 @@
+#include "analysis/model/collective_outcome.hpp"
+
+namespace podperf {
+
+int collective_exit_code(const Run& run) {
+  for (const CollectiveResult& r : run.collectives) {
+    if (r.status != "ok" && r.status != "skipped") return 1;
+  }
+  return 0;
+}
+
+}  // namespace podperf
