@@ -25,13 +25,13 @@ bool leaves_any(const std::vector<std::vector<int>>& groups, int a, int b) {
 }  // namespace
 
 void judge_run(Run& run, const Thresholds& thresholds, const JudgeInputs& inputs) {
-  // The pairs judged ok go from analyze_pairs to correlate (neither analysis between changes the
+  // The pairs judged ok go from judge_pairs to correlate (neither analysis between changes the
   // pairs), so correlate need not read every pair again.
   JudgedPairs judged;
-  if (!run.pairs.empty()) analyze_pairs(run, thresholds.pairs, 0, &judged);
+  if (!run.pairs.empty()) judge_pairs(run, thresholds.pairs, 0, &judged);
   explain_slow_groups(run, inputs.slow_groups, thresholds.pairs.intermittent_min_links);
-  if (!run.fs.probes.empty()) analyze_fs(run, thresholds.fs);
-  analyze_topology(run, thresholds.topology);
+  if (!run.fs.probes.empty()) judge_fs(run, thresholds.fs);
+  judge_topology(run, thresholds.topology);
   correlate(run, 6, 0, &judged);
 }
 

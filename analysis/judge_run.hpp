@@ -19,11 +19,11 @@ struct JudgeInputs {
   std::vector<std::vector<int>> slow_groups;
 };
 
-// Judges `run` in place: analyze_pairs (when it has pairs), explain_slow_groups, analyze_fs (when it
-// has probes), analyze_topology, correlate.
+// Judges `run` in place: judge_pairs (when it has pairs), explain_slow_groups, judge_fs (when it
+// has probes), judge_topology, correlate.
 void judge_run(Run& run, const Thresholds& thresholds, const JudgeInputs& inputs = {});
 
-// After analyze_pairs: the links leaving a slow group (one node inside it) are the group's, not links
+// After judge_pairs: the links leaving a slow group (one node inside it) are the group's, not links
 // of their own, so they leave run.links; a pairs.intermittent_node finding goes too unless its node
 // keeps intermittent_min_links links of its own. The pairs stay flagged (the exit code still says
 // something is slow). `slow_groups`: each group's members, ascending.

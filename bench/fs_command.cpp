@@ -25,7 +25,7 @@ class FsRecorder final : public RunRecorder {
   FsRecorder(Run run, ResultsDir& dir, const FsThresholds& t) : RunRecorder(std::move(run), dir), thresholds_(t) {}
 
  private:
-  void analyze(Run& run) override { analyze_fs(run, thresholds_); }
+  void analyze(Run& run) override { judge_fs(run, thresholds_); }
   nlohmann::json end_event(const Run& run) const override {
     nlohmann::json slow = nlohmann::json::array();
     for (const FsSlowNode& n : run.fs.slow_nodes) slow.push_back(n.label);

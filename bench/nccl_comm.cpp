@@ -18,7 +18,7 @@ std::chrono::microseconds next_backoff(std::chrono::microseconds now) {
   return std::min(now * 2, std::chrono::microseconds(50));
 }
 
-void report_close_failure(const NcclApi& api, const char* call, NcclResult r) {
+void warn_close_failure(const NcclApi& api, const char* call, NcclResult r) {
   std::fprintf(stderr, "podperf: %s failed: %s\n", call, api.get_error_string(r));
 }
 
@@ -145,7 +145,7 @@ void NcclComm::check_async(const std::string& what) {
 void NcclComm::abort() noexcept {
   if (comm_ == nullptr) return;
   const NcclResult r = api_->comm_abort(comm_);
-  if (r != kNcclSuccess) report_close_failure(*api_, "ncclCommAbort", r);
+  if (r != kNcclSuccess) warn_close_failure(*api_, "ncclCommAbort", r);
   comm_ = nullptr;
   failed_ = true;
 }
@@ -159,7 +159,7 @@ void NcclComm::close() noexcept {
   try {
     check(api_->comm_finalize(comm_), nccl_deadline_after(60.0), "communicator finalize", "ncclCommFinalize");
     const NcclResult r = api_->comm_destroy(comm_);
-    if (r != kNcclSuccess) report_close_failure(*api_, "ncclCommDestroy", r);
+    if (r != kNcclSuccess) warn_close_failure(*api_, "ncclCommDestroy", r);
     comm_ = nullptr;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "podperf: %s; aborting the communicator\n", e.what());

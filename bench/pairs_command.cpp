@@ -300,7 +300,7 @@ std::vector<Finding> drive_mpi_schedule(const Comm& world, const NodeMap& map, c
   };
   hooks.suspects = [&] { return recorder->suspects(); };
   hooks.begin_block = [&](int block, int /*blocks*/) { recorder->begin_block(block); };
-  report_progress(hooks, progress, plan.sizes.back());
+  publish_progress(hooks, progress, plan.sizes.back());
   const ScheduleOutcome outcome = drive_schedule(static_cast<int>(map.nodes.size()), plan.steps, plan.round_of_step,
                                                  plan.sizes, plan.thresholds.pairs, so, hooks);
   finish_progress(progress, outcome);

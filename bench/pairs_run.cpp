@@ -223,10 +223,10 @@ Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t pla
 
 std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds) {
   Run analyzed = run;
-  analyze_pairs(analyzed, thresholds);
+  judge_pairs(analyzed, thresholds);
   std::vector<NodePair> out;
   for (const PairResult& p : analyzed.pairs) {
-    if (p.flagged && p.status == "ok" && p.size_bytes == analyzed.judged_size_bytes && p.retest_samples_s.empty()) {
+    if (p.flagged && status_ok(p.status) && at_judged_size(analyzed, p) && p.retest_samples_s.empty()) {
       out.push_back(p.nodes);
     }
   }

@@ -104,7 +104,7 @@ std::vector<double> measure_search_round(const SearchRound& r, int number, const
                                          const ScheduleOptions& o, const ScheduleHooks& hooks) {
   Round fresh, repeat;
   for (std::size_t i = 0; i < r.pairs.size(); ++i) (r.repeat[i] ? repeat : fresh).push_back(r.pairs[i]);
-  auto judged_busbw = [](const PairResult& res) { return res.status == "ok" ? res.busbw_gbps : std::nan(""); };
+  auto judged_busbw = [](const PairResult& res) { return status_ok(res.status) ? res.busbw_gbps : std::nan(""); };
   std::vector<std::pair<NodePair, double>> values;
   const std::vector<Round> fresh_steps = split({fresh}, o.sequential);
   for (std::size_t s = 0; s < fresh_steps.size(); ++s) {
@@ -162,7 +162,7 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
   return run_adaptive_schedule(nodes, sizes, thresholds, o, hooks);
 }
 
-void report_progress(ScheduleHooks& hooks, Progress& progress, std::uint64_t judged_bytes) {
+void publish_progress(ScheduleHooks& hooks, Progress& progress, std::uint64_t judged_bytes) {
   hooks.done = [&progress](StepKind, const std::string& what) { progress.next_step_done(what); };
   hooks.retest_pass = [&progress, judged_bytes](int pass, std::size_t pairs, std::size_t steps) {
     progress.plan_more(static_cast<int>(steps), fmt::format("retest {}: {} flagged pair{} at {}, measured again", pass,

@@ -80,7 +80,7 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
 // search's as each says what it was, a retest step as "retest P, step K/N: M flagged pairs A:B, ...";
 // before each retest pass the total grows by its steps, said on one line (`judged_bytes`: the size the
 // retests measure). Sets hooks.done and hooks.retest_pass.
-void report_progress(ScheduleHooks& hooks, Progress& progress, std::uint64_t judged_bytes);
+void publish_progress(ScheduleHooks& hooks, Progress& progress, std::uint64_t judged_bytes);
 // After drive_schedule: an adaptive search that decided before its round budget says so (the counter
 // stopped below the total it started with).
 void finish_progress(Progress& progress, const ScheduleOutcome& outcome);

@@ -155,7 +155,7 @@ void drive_sim_schedule(SimFabric& fabric, const Plan& plan, const NodeMap& map,
   };
   ScheduleHooks hooks{step, [&] { return recorder.suspects(); }, nullptr, nullptr,
                       [&](int block, int /*blocks*/) { recorder.begin_block(block); }};
-  report_progress(hooks, progress, plan.sizes.back());
+  publish_progress(hooks, progress, plan.sizes.back());
   const ScheduleOutcome outcome =
       drive_schedule(o.sim_nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so, hooks);
   finish_progress(progress, outcome);

@@ -23,7 +23,7 @@ Slot sim_slot(SimFabric& fabric, const Plan& plan, const NodeMap& map, const Nod
               const std::vector<std::uint64_t>& sizes, int iters);
 
 // In memory, no files (unit tests, tests/perf/adaptive_search): the steps of run_sim_pairs, then the
-// run's analysis (analyze_pairs), so run.stragglers and run.links are what a run.json would say.
+// run's analysis (judge_pairs), so run.stragglers and run.links are what a run.json would say.
 struct SimRunResult {
   Run run;
   ScheduleOutcome outcome;

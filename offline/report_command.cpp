@@ -51,7 +51,7 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
                                                     : read_run_json(run_json.string());
     if (!options.topology.empty()) {
       apply_topology(run, load_topology(options.topology, options.topology_format));
-      analyze_topology(run, load_thresholds("").topology);
+      judge_topology(run, load_thresholds("").topology);
     }
     // Written as rendered (csv a piece at a time), never the whole text of a run of millions of pairs
     // beside the run in memory. An unknown format is refused before anything is written.

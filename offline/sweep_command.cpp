@@ -213,7 +213,7 @@ SweepPointResult run_job(const Sweep& s, const SweepJob& job, const std::string&
   } else {
     r.status = "failed";
   }
-  if (r.status != "ok" && r.error.empty()) {
+  if (!status_ok(r.status) && r.error.empty()) {
     std::string why;
     if (r.status == "timeout") {
       why = fmt::format("stopped after {:.0f} s (timeout_s)", timeout_s);
@@ -231,7 +231,7 @@ SweepPointResult run_job(const Sweep& s, const SweepJob& job, const std::string&
   return r;
 }
 
-int run(const SweepOptions& o, std::ostream& out, std::ostream& err) {
+int run_sweep_jobs(const SweepOptions& o, std::ostream& out, std::ostream& err) {
   if (!env_or_empty("OMPI_COMM_WORLD_SIZE").empty() || !env_or_empty("PMIX_RANK").empty()) {
     throw UsageError(
         "podperf sweep starts one job per point itself: run it directly (inside the allocation), not under srun or "
@@ -305,7 +305,7 @@ int run(const SweepOptions& o, std::ostream& out, std::ostream& err) {
                        j.point->index, j.repeat, s.spec.repeats);
     err.flush();
     SweepPointResult r = run_job(s, j, exe.string(), s.spec.timeout_s);
-    if (r.status == "ok") {
+    if (status_ok(r.status)) {
       err << fmt::format("sweep [{}/{}] ok     {} in {:.1f} s: {}\n", i + 1, n, j.run_id, r.duration_s, headline(r));
     } else {
       err << fmt::format("sweep [{}/{}] {} {} in {:.1f} s (exit {}): {}\n", i + 1, n,
@@ -324,7 +324,7 @@ int run(const SweepOptions& o, std::ostream& out, std::ostream& err) {
                      s.dir.string());
   if (interrupted) return kExitRuntime;
   for (const SweepPointResult& r : s.results) {
-    if (r.status != "ok") return kExitFlagged;
+    if (!status_ok(r.status)) return kExitFlagged;
   }
   return kExitOk;
 }
@@ -332,7 +332,7 @@ int run(const SweepOptions& o, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& err) {
-  return run_offline_command("podperf", err, [&] { return run(o, out, err); });
+  return run_offline_command("podperf", err, [&] { return run_sweep_jobs(o, out, err); });
 }
 
 }  // namespace podperf

@@ -24,7 +24,7 @@ AcceptSetup prepare_acceptance(const AcceptanceOptions& o) {
 
 void judge_acceptance(Run& run, const AcceptSetup& setup) {
   const std::optional<Sku> sku = choose_sku(run, setup.forced_sku);
-  run.verdict = judge(run, setup.profile, sku ? &*sku : nullptr);
+  run.verdict = check_nodes(run, setup.profile, sku ? &*sku : nullptr);
 }
 
 }  // namespace podperf

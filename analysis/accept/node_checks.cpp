@@ -77,7 +77,7 @@ PairFailures pair_failures(const Run& run) {
     const int a = p.nodes[0], b = p.nodes[1];
     f.partners[a].insert(b);
     f.partners[b].insert(a);
-    if (p.status == "ok") continue;
+    if (status_ok(p.status)) continue;
     auto& table = p.status == "wrong" ? f.wrong : f.failed;
     table[a].emplace(b, &p);
     table[b].emplace(a, &p);
@@ -112,7 +112,7 @@ std::vector<NodePairStats> node_pair_stats(const Run& run, std::uint64_t size) {
     NodePairStats& s = stats[static_cast<std::size_t>(node)];
     ++s.total;
     if (p.flagged) ++s.flagged;
-    if (p.status == "ok") s.busbw.push_back(p.busbw_gbps);
+    if (status_ok(p.status)) s.busbw.push_back(p.busbw_gbps);
   };
   for (const PairResult& p : run.pairs) {
     if (p.size_bytes != size) continue;
@@ -140,9 +140,9 @@ class Judge {
     if (pairs) pair_stats_ = node_pair_stats(run_, judged_size_);
     for (const NodeInfo& node : run_.nodes) {
       if (pairs)
-        judge_pairs(node, failures,
-                    node.index >= 0 ? pair_stats_[static_cast<std::size_t>(node.index)] : NodePairStats{});
-      if (fs) judge_fs(node);
+        check_pairs_stage(node, failures,
+                          node.index >= 0 ? pair_stats_[static_cast<std::size_t>(node.index)] : NodePairStats{});
+      if (fs) check_fs_stage(node);
       judge_findings(node.label, node.hostname);
     }
     judge_run();
@@ -157,7 +157,7 @@ class Judge {
 
   std::string sku_name() const { return fmt::format("{}, {}", sku_->instance_type, sku_->source); }
 
-  void judge_pairs(const NodeInfo& node, const PairFailures& failures, const NodePairStats& stats) {
+  void check_pairs_stage(const NodeInfo& node, const PairFailures& failures, const NodePairStats& stats) {
     const int idx = node.index;
     const std::uint64_t size = judged_size_;
     // busbw_min: the node's median pair busbw at the judged size against the SKU's published figure.
@@ -269,7 +269,7 @@ class Judge {
     }
   }
 
-  void judge_fs(const NodeInfo& node) {
+  void check_fs_stage(const NodeInfo& node) {
     const int idx = node.index;
     auto s = std::find_if(run_.fs.slow_nodes.begin(), run_.fs.slow_nodes.end(),
                           [&](const FsSlowNode& n) { return n.node == idx; });
@@ -285,7 +285,7 @@ class Judge {
     std::vector<std::string> bad;
     for (const FsProbeResult& p : run_.fs.probes) {
       for (const FsRankResult& r : p.ranks) {
-        if (r.node != idx || r.status == "ok") continue;
+        if (r.node != idx || status_ok(r.status)) continue;
         bad.push_back(r.status == "wrong" ? fmt::format("{}: rank {} read {} shard(s) that did not verify", p.probe,
                                                         r.rank, r.checksum_mismatches)
                                           : fmt::format("{}: {}", p.probe, r.error.empty() ? r.status : r.error));
@@ -348,11 +348,11 @@ class Judge {
       add("", "sku", kPass, fmt::format("baseline {}", sku_name()));
     }
 
-    if (profile_.fs_stage && !run_.fs.probes.empty()) judge_fs_floor();
+    if (profile_.fs_stage && !run_.fs.probes.empty()) check_fs_floor();
     judge_findings("", "");
   }
 
-  void judge_fs_floor() {
+  void check_fs_floor() {
     const double write = profile_.fs.floor_write_mb_s;
     const double read = profile_.fs.floor_read_mb_s;
     if (write <= 0.0 && read <= 0.0) {
@@ -413,7 +413,7 @@ class Judge {
 
 }  // namespace
 
-Verdict judge(const Run& run, const Profile& profile, const Sku* sku) {
+Verdict check_nodes(const Run& run, const Profile& profile, const Sku* sku) {
   return Judge(run, profile, sku)();
 }
 

@@ -13,7 +13,7 @@
 
 namespace podperf {
 
-// Judges `run` (already analyzed: analyze_pairs, analyze_fs, correlate). Checks, each with a stable id,
+// Judges `run` (already analyzed: judge_pairs, judge_fs, correlate). Checks, each with a stable id,
 // per node (in node order, then run-wide checks with node ""):
 //   pairs stage (when the profile has it):
 //     busbw_min      FAIL when the node's median busbw over its ok pairs at the judged size is below
@@ -40,7 +40,7 @@ namespace podperf {
 // WARN in words. Run status: FAIL if any node or run-wide check fails, WARN likewise, else PASS.
 // drain: the hostnames of FAIL nodes, deduplicated, in node order.
 // `sku` may be null (unknown instance type): the busbw minimum is skipped with a note.
-Verdict judge(const Run& run, const Profile& profile, const Sku* sku);
+Verdict check_nodes(const Run& run, const Profile& profile, const Sku* sku);
 
 // The SKU to judge with: `forced` (from --sku) when given, else the built-in SKU of the instance type
 // every node reports (none when types are unknown, mixed or have no configs/skus file).

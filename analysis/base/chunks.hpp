@@ -50,10 +50,4 @@ void in_chunks(std::size_t total, std::size_t workers, Work&& work) {
   }
 }
 
-// The status of a pair that finished and checked out, tested by length first ("ok" is nearly every
-// pair at scale).
-inline bool status_ok(const std::string& status) {
-  return status.size() == 2 && status[0] == 'o' && status[1] == 'k';
-}
-
 }  // namespace podperf

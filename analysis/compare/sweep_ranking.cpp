@@ -33,11 +33,11 @@ void add_samples(std::vector<SweepCase>& cases, const std::string& op, const std
 std::vector<SweepCase> sweep_cases(const Run& run) {
   std::vector<SweepCase> cases;
   for (const CollectiveResult& c : run.collectives) {
-    if (c.in_place || c.status != "ok") continue;
+    if (c.in_place || !status_ok(c.status)) continue;
     add_samples(cases, c.op, c.dtype, c.size_bytes, c.samples_s, c.busbw_gbps, c.median_s);
   }
   for (const PairResult& p : run.pairs) {
-    if (p.status != "ok") continue;
+    if (!status_ok(p.status)) continue;
     add_samples(cases, p.op, p.dtype, p.size_bytes, p.samples_s, p.busbw_gbps, p.median_s);
   }
   return cases;

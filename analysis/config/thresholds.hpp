@@ -10,7 +10,8 @@ struct PairThresholds {
   double noise_factor = 0.0;         // gap must exceed noise_factor * pair robust sigma
   double spread_factor = 0.0;        // ...and spread_factor * spread of the healthy pairs
   double max_spread_fraction = 0.0;  // that spread counts at most as this fraction of the baseline
-  double straggler_fraction = 0.0;   // node is a straggler above this fraction of flagged pairs
+  double straggler_fraction = 0.0;   // decides nothing: the share of flagged pairs quoted in the
+                                     // pairs.intermittent_node sentence ("a straggler has more than ...")
   int baseline_max_passes = 0;
   double baseline_min_kept_fraction = 0.0;  // the baseline keeps at least this share of the pairs
   int intermittent_min_links = 0;           // a non-straggler in this many slow links: pairs.intermittent_node

@@ -91,7 +91,7 @@ void summarize_status(FsProbeResult& p) {
   p.status = "ok";
   p.error.clear();
   for (const FsRankResult& r : p.ranks) {
-    const std::string status = r.status == "ok" && r.checksum_mismatches > 0 ? "wrong" : r.status;
+    const std::string status = status_ok(r.status) && r.checksum_mismatches > 0 ? "wrong" : r.status;
     if (status_severity(status) > status_severity(p.status)) p.status = status;
     if (p.error.empty() && !r.error.empty()) p.error = r.error;
   }
@@ -192,7 +192,7 @@ std::vector<FsNodeResult*> judged_nodes(FsProbeResult& p) {
   return judged;
 }
 
-// analyze_fs, step 1 for one probe: summarize it, then its baseline, each judged node's ratio and flag,
+// judge_fs, step 1 for one probe: summarize it, then its baseline, each judged node's ratio and flag,
 // and slowest_node. A node is flagged only when the probe resolves its difference: its time exceeds
 // the median node's by more than spread_factor x the probe's time noise (the larger of
 // t.resolution_seconds and the nodes' robust spread of times, that spread counted at most as
@@ -249,7 +249,7 @@ void summarize_fs_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes) {
   summarize_nodes(p, nodes);
 }
 
-void analyze_fs(Run& run, const FsThresholds& t) {
+void judge_fs(Run& run, const FsThresholds& t) {
   FsRun& fs = run.fs;
   fs.slow_nodes.clear();
   run.findings.erase(

@@ -39,7 +39,7 @@ void summarize_fs_probe(FsProbeResult& p, const std::vector<NodeInfo>& nodes);
 // and findings with source "fs" appended to run.findings (replacing earlier ones, so it can run
 // again): fs.saturation (aggregate >= t.saturation_fraction of expected), fs.cache (a read probe
 // with cached_fraction_max above t.cache_warn_fraction), fs.checksum (wrong), fs.error.
-void analyze_fs(Run& run, const FsThresholds& t);
+void judge_fs(Run& run, const FsThresholds& t);
 
 // 3 when any probe has status error; 1 when any is wrong or a node is flagged; else 0.
 int fs_exit_code(const Run& run);

@@ -2,7 +2,7 @@
 // What the filesystem probes' numbers mean (floor analysis/, pure, local; throws nothing but
 // std::bad_alloc): the slow nodes with their hosts' likely causes and a next step, and the findings
 // with source "fs". The numbers come from analysis/fs/fs_analysis (summarize_fs_probe, the nodes'
-// judgment); analyze_fs calls these after it.
+// judgment); judge_fs calls these after it.
 #include <cstddef>
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@ namespace podperf {
 bool attach_retest(Run& run, const PairResult& retest) {
   for (PairResult& p : run.pairs) {
     if (p.nodes == retest.nodes && p.op == retest.op && p.size_bytes == retest.size_bytes) {
-      if (retest.status != "ok") return true;  // a failed retest confirms nothing either way
+      if (!status_ok(retest.status)) return true;  // a failed retest confirms nothing either way
       p.retest_samples_s = retest.samples_s;
       p.retest_busbw_gbps = retest.busbw_gbps;
       return true;

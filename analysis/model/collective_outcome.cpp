@@ -4,7 +4,7 @@ namespace podperf {
 
 int collective_exit_code(const Run& run) {
   for (const CollectiveResult& r : run.collectives) {
-    if (r.status != "ok" && r.status != "skipped") return 1;
+    if (!status_ok(r.status) && r.status != "skipped") return 1;
   }
   return 0;
 }

@@ -327,4 +327,24 @@ struct Run {
   std::vector<std::string> unfinished;  // pairs that did not finish, "round 3: h1 <-> h4"
 };
 
+// The status of a measurement (a pair, a collective case, a filesystem probe or rank, a sweep job)
+// that finished and checked out, tested by length first ("ok" is nearly every pair at scale).
+inline bool status_ok(const std::string& status) {
+  return status.size() == 2 && status[0] == 'o' && status[1] == 'k';
+}
+
+// A pair (or a per-size baseline) at the size the pair judge judges the nodes at (run.judged_size_bytes).
+template <class AtSize>
+requires requires(const AtSize& m) {
+  m.size_bytes;
+}
+bool at_judged_size(const Run& run, const AtSize& measured) {
+  return measured.size_bytes == run.judged_size_bytes;
+}
+
+// A pair at the judged size that finished and checked out: the pairs every node judgement reads.
+inline bool judged_ok(const Run& run, const PairResult& p) {
+  return at_judged_size(run, p) && status_ok(p.status);
+}
+
 }  // namespace podperf

@@ -10,8 +10,8 @@ namespace {
 
 template <typename Result>
 void merge_timing(Result& into, const Result& block, int block_number) {
-  if (into.status != "ok" && into.status != "wrong") return;
-  if (block.status != "ok" && block.status != "wrong") {
+  if (!status_ok(into.status) && into.status != "wrong") return;
+  if (!status_ok(block.status) && block.status != "wrong") {
     into.status = block.status;
     into.error = fmt::format("block {}: {}", block_number, block.error);
     return;

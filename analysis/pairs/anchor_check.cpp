@@ -91,7 +91,7 @@ Finding anchor_unconfirmed_finding(const Run& run, const AnchorCheck& c, const P
   std::size_t flagged = 0, judged = 0;
   double lowest = 1.0;
   for (const PairResult& p : run.pairs) {
-    if (p.size_bytes != run.judged_size_bytes || p.status != "ok") continue;
+    if (!judged_ok(run, p)) continue;
     ++judged;
     if (p.flagged) ++flagged, lowest = std::min(lowest, p.ratio);
   }
@@ -196,18 +196,18 @@ AnchorCheck check_anchor(const std::vector<PairResult>& pairs, const std::string
 std::vector<std::array<int, 2>> anchor_pairs_to_retest(const Run& analyzed, const PairThresholds& t) {
   std::vector<std::array<int, 2>> out;
   const auto few = [&](const SizeBaseline& b) {
-    return b.size_bytes == analyzed.judged_size_bytes && b.pairs_kept < b.pairs_total &&
+    return at_judged_size(analyzed, b) && b.pairs_kept < b.pairs_total &&
            b.pairs_kept < static_cast<std::size_t>(t.anchor_min_pairs);
   };
   if (std::none_of(analyzed.baselines.begin(), analyzed.baselines.end(), few)) return out;
   std::set<std::string> ops;
   for (const PairResult& p : analyzed.pairs) {
-    if (p.size_bytes == analyzed.judged_size_bytes && p.status == "ok") ops.insert(p.op);
+    if (judged_ok(analyzed, p)) ops.insert(p.op);
   }
   for (const std::string& op : ops) {
     std::vector<double> values;
     for (const PairResult& p : analyzed.pairs) {
-      if (p.size_bytes == analyzed.judged_size_bytes && p.op == op && p.status == "ok") values.push_back(p.busbw_gbps);
+      if (at_judged_size(analyzed, p) && p.op == op && status_ok(p.status)) values.push_back(p.busbw_gbps);
     }
     const Baseline majority = robust_baseline(values, t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
     const Baseline first = anchored_baseline(values, majority, t.threshold, t.anchor_gap_fraction, t.spread_factor);
@@ -220,8 +220,8 @@ std::vector<std::array<int, 2>> anchor_pairs_to_retest(const Run& analyzed, cons
   return out;
 }
 
-void report_anchor_checks(Run& run, const std::vector<AnchorCheck>& checks, const PairThresholds& t,
-                          const std::string& rerun) {
+void add_anchor_findings(Run& run, const std::vector<AnchorCheck>& checks, const PairThresholds& t,
+                         const std::string& rerun) {
   std::erase_if(run.findings, [](const Finding& f) {
     return f.check == kAnchorNotReproduced ||
            (f.check == kAnchorAmbiguous && f.observed.starts_with(kAnchorUnconfirmedTitle));

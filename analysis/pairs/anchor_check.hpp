@@ -44,7 +44,7 @@ struct AnchorCheck {
 AnchorCheck check_anchor(const std::vector<PairResult>& pairs, const std::string& op, std::uint64_t size,
                          const Baseline& first, const PairThresholds& t);
 
-// After analyze_pairs: the pairs of an unconfirmed few-pair anchor at the judged size that have not
+// After judge_pairs: the pairs of an unconfirmed few-pair anchor at the judged size that have not
 // been measured again (for the retest planning to measure beside the flagged pairs), in the order of
 // run.pairs.
 std::vector<std::array<int, 2>> anchor_pairs_to_retest(const Run& analyzed, const PairThresholds& t);
@@ -56,7 +56,7 @@ std::vector<std::array<int, 2>> anchor_pairs_to_retest(const Run& analyzed, cons
 // an anchor that condemned nobody adds nothing. An anchor pair whose
 // retest did not reproduce it gives an INFO pairs.anchor_not_reproduced (the lucky measurement, not
 // counted). Replaces the findings of an earlier pass. `checks`: those of the judged size (one per op).
-void report_anchor_checks(Run& run, const std::vector<AnchorCheck>& checks, const PairThresholds& t,
-                          const std::string& rerun);
+void add_anchor_findings(Run& run, const std::vector<AnchorCheck>& checks, const PairThresholds& t,
+                         const std::string& rerun);
 
 }  // namespace podperf

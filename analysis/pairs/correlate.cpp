@@ -130,7 +130,7 @@ std::map<std::string, double> host_busbw_ratio(const Run& run, std::size_t threa
   // At scale (millions of pairs) the sweep runs in chunks on separate threads, each with its own
   // ratios per host; a host's median is that of all chunks' ratios together (an order statistic:
   // the same value whatever order they were gathered in).
-  // analyze_pairs's judged pairs, when given, are these pairs already (one chunk per thread).
+  // judge_pairs's judged pairs, when given, are these pairs already (one chunk per thread).
   const bool from_judged = judged != nullptr && judged->filled && !judged->chunks.empty();
   const std::size_t workers = from_judged   ? judged->chunks.size()
                               : threads > 0 ? threads
@@ -161,7 +161,7 @@ std::map<std::string, double> host_busbw_ratio(const Run& run, std::size_t threa
       reserve(mine, end - begin);
       for (std::size_t i = begin; i < end; ++i) {
         const PairResult& p = run.pairs[i];
-        if (p.size_bytes != run.judged_size_bytes || !status_ok(p.status)) continue;
+        if (!judged_ok(run, p)) continue;
         add(mine, p.nodes[0], p.ratio);
         add(mine, p.nodes[1], p.ratio);
       }

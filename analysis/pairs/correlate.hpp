@@ -16,9 +16,9 @@ namespace podperf {
 // with at least `min_nodes` hosts, adds a finding for each host signal in run.node_metrics whose
 // Spearman rank correlation with the hosts' median pair busbw (at the judged size) reaches
 // |rho| >= 0.7: INFO when it is the expected direction (more errors, lower busbw), noted as such.
-// `threads`: for the sweep over the pairs, as analyze_pairs (0: one per hardware thread, at most 8,
+// `threads`: for the sweep over the pairs, as judge_pairs (0: one per hardware thread, at most 8,
 // from 200,000 pairs on); the result is the same for any number.
-// `judged`: what analyze_pairs(run, ..., &judged) left (the pairs judged ok and their ratios) when
+// `judged`: what judge_pairs(run, ..., &judged) left (the pairs judged ok and their ratios) when
 // nothing changed the pairs since; the hosts' medians then come from it instead of a sweep over
 // every pair, with the same result. Null or not filled: the sweep.
 void correlate(Run& run, std::size_t min_nodes = 6, std::size_t threads = 0, const JudgedPairs* judged = nullptr);

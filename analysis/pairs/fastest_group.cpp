@@ -160,7 +160,7 @@ void ok_pairs_at(const std::vector<PairResult>& pairs, const std::string& op, st
                  std::vector<std::size_t>& index, std::vector<double>& values) {
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const PairResult& p = pairs[i];
-    if (p.size_bytes == size && p.op == op && p.status == "ok") index.push_back(i), values.push_back(p.busbw_gbps);
+    if (p.size_bytes == size && p.op == op && status_ok(p.status)) index.push_back(i), values.push_back(p.busbw_gbps);
   }
 }
 
@@ -180,7 +180,7 @@ std::vector<std::array<int, 2>> fastest_group_pairs_to_retest(const Run& analyze
   std::vector<std::array<int, 2>> out;
   std::set<std::string> ops;
   for (const PairResult& p : analyzed.pairs) {
-    if (p.size_bytes == analyzed.judged_size_bytes && p.status == "ok") ops.insert(p.op);
+    if (judged_ok(analyzed, p)) ops.insert(p.op);
   }
   for (const std::string& op : ops) {
     std::vector<std::size_t> index;

@@ -52,7 +52,7 @@ Baseline fastest_group_baseline(const std::vector<PairResult>& pairs, const std:
 Baseline judged_size_baseline(const std::vector<PairResult>& pairs, const std::vector<std::size_t>& index,
                               const std::vector<double>& values, const PairThresholds& t);
 
-// After analyze_pairs: at the judged size, when a fast group is suggestive (above), its pairs and the
+// After judge_pairs: at the judged size, when a fast group is suggestive (above), its pairs and the
 // slower nodes' pairs with it that have not been measured again, for the retest planning
 // (bench/pairs_run.cpp retest_candidates), in the order of run.pairs.
 std::vector<std::array<int, 2>> fastest_group_pairs_to_retest(const Run& analyzed, const PairThresholds& t);

@@ -1,5 +1,5 @@
 #pragma once
-// What analyze_pairs hands on to correlate: the pairs it judged ok at the judged size (both need
+// What judge_pairs hands on to correlate: the pairs it judged ok at the judged size (both need
 // exactly these: the stragglers' and the hosts' median ratios), so correlate does not read every
 // pair again (at scale a sweep over gigabytes).
 #include <cstddef>

@@ -31,9 +31,8 @@ std::vector<std::string> ceiling_labels(const Run& run, const std::vector<int>& 
 }
 
 bool ceiling_judged(const Run& run, const PairResult& p, std::size_t n) {
-  return p.size_bytes == run.judged_size_bytes && p.status == "ok" && p.nodes[0] >= 0 && p.nodes[1] >= 0 &&
-         static_cast<std::size_t>(p.nodes[0]) < n && static_cast<std::size_t>(p.nodes[1]) < n &&
-         p.nodes[0] != p.nodes[1];
+  return judged_ok(run, p) && p.nodes[0] >= 0 && p.nodes[1] >= 0 && static_cast<std::size_t>(p.nodes[0]) < n &&
+         static_cast<std::size_t>(p.nodes[1]) < n && p.nodes[0] != p.nodes[1];
 }
 
 // Nodes the inference already speaks of: named, ambiguous, undecided, at the edge of a crossing.
@@ -109,7 +108,7 @@ LaggingNodes find_lagging_nodes(const Run& run, const PairInference& inference, 
   return out;
 }
 
-void report_lagging_nodes(Run& run, const LaggingNodes& lagging, const std::string& rerun) {
+void add_lagging_node_findings(Run& run, const LaggingNodes& lagging, const std::string& rerun) {
   std::erase_if(run.findings,
                 [](const Finding& f) { return f.check == kCeilingAmbiguous && f.observed.starts_with(kCeilingTitle); });
   if (lagging.nodes.empty()) return;

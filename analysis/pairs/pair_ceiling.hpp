@@ -29,11 +29,11 @@ struct LaggingNodes {
   double spread_gbps = 0.0;      // the spread it is judged against
 };
 
-// The lagging nodes of an analyzed run at the judged size (above). `inference`: analyze_pairs' own.
+// The lagging nodes of an analyzed run at the judged size (above). `inference`: judge_pairs' own.
 LaggingNodes find_lagging_nodes(const Run& run, const PairInference& inference, const PairThresholds& t);
 
 // Replaces the run's lagging-node finding (a pairs.ambiguous) with that of `lagging`, if any
 // (`rerun`: pairs_rerun_command of the run).
-void report_lagging_nodes(Run& run, const LaggingNodes& lagging, const std::string& rerun);
+void add_lagging_node_findings(Run& run, const LaggingNodes& lagging, const std::string& rerun);
 
 }  // namespace podperf

@@ -17,7 +17,7 @@ NodePairs pick_pairs_by_node(const Run& run, const std::function<bool(std::size_
   const auto in_run = [n](int node) { return node >= 0 && static_cast<std::size_t>(node) < n; };
   for (std::size_t k = 0; k < run.pairs.size(); ++k) {
     const PairResult& p = run.pairs[k];
-    if (p.size_bytes != run.judged_size_bytes || p.status != "ok" || !in_run(p.nodes[0]) || !in_run(p.nodes[1])) {
+    if (!judged_ok(run, p) || !in_run(p.nodes[0]) || !in_run(p.nodes[1])) {
       continue;
     }
     for (int node : p.nodes) ++out.measured[static_cast<std::size_t>(node)];

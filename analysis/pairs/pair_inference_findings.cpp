@@ -185,8 +185,8 @@ std::string topology_group_name(const Run& run, const std::vector<int>& nodes) {
   return fmt::format("{} {}", level_name, first[level]);
 }
 
-void report_pair_inference(Run& run, const PairInference& inference, const std::vector<InferencePair>& slow_pairs,
-                           const std::string& rerun) {
+void add_inference_findings(Run& run, const PairInference& inference, const std::vector<InferencePair>& slow_pairs,
+                            const std::string& rerun) {
   std::erase_if(run.findings, [](const Finding& f) { return f.check == kAmbiguous || f.check == kCrossing; });
   for (const AmbiguousNode& a : inference.ambiguous) run.findings.push_back(ambiguous_finding(run, a, rerun));
   if (!inference.undecided_slow.empty()) run.findings.push_back(undecided_finding(run, inference, rerun));

@@ -13,8 +13,8 @@ namespace podperf {
 
 // Replaces the run's pairs.ambiguous and pairs.slow_crossing findings with those of `inference`
 // (`slow_pairs` as given to it, `rerun`: pairs_rerun_command of the run).
-void report_pair_inference(Run& run, const PairInference& inference, const std::vector<InferencePair>& slow_pairs,
-                           const std::string& rerun);
+void add_inference_findings(Run& run, const PairInference& inference, const std::vector<InferencePair>& slow_pairs,
+                            const std::string& rerun);
 
 // How the topology names a set of nodes: "<level> <group>" (e.g. "switch leafA") for the deepest group
 // holding all of them when it holds no other node of the run, else "" (no topology, or not one group).

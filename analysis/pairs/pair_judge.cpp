@@ -169,7 +169,7 @@ double link_family_z(std::size_t pairs, const PairThresholds& t) {
 
 // One INFO finding for the flagged pairs between healthy nodes left unnamed by the family margin,
 // replacing any from an earlier pass.
-void report_chance_flags(Run& run, const PairThresholds& t, std::size_t chance, std::size_t judged, double z) {
+void add_chance_flag_finding(Run& run, const PairThresholds& t, std::size_t chance, std::size_t judged, double z) {
   constexpr const char* kCheck = "pairs.chance_flags";
   run.findings.erase(
       std::remove_if(run.findings.begin(), run.findings.end(), [](const Finding& f) { return f.check == kCheck; }),
@@ -280,7 +280,7 @@ struct Tally {
 
 // A pair at the judged size (and measured) into the tally.
 void tally_pair(const Run& run, std::size_t n, const PairResult& p, Tally& tally) {
-  if (p.size_bytes != run.judged_size_bytes || !measured(p)) return;
+  if (!at_judged_size(run, p) || !measured(p)) return;
   for (int node : p.nodes) {
     if (node < 0 || static_cast<std::size_t>(node) >= n) continue;
     const auto i = static_cast<std::size_t>(node);
@@ -384,7 +384,7 @@ PairInference infer_faults(const Run& run, const Judged& j, const PairThresholds
   const auto fast_pairs = [&run] {
     std::vector<InferencePair> fast;
     for (const PairResult& p : run.pairs) {
-      if (p.size_bytes == run.judged_size_bytes && measured(p) && !p.flagged) fast.push_back({p.nodes[0], p.nodes[1]});
+      if (at_judged_size(run, p) && measured(p) && !p.flagged) fast.push_back({p.nodes[0], p.nodes[1]});
     }
     return fast;
   };
@@ -456,7 +456,7 @@ std::size_t name_links(Run& run, const Judged& j, const PairInference& inference
 
 }  // namespace
 
-void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, JudgedPairs* judged) {
+void judge_pairs(Run& run, const PairThresholds& t, std::size_t threads, JudgedPairs* judged) {
   run.baselines.clear();
   run.stragglers.clear();
   run.links.clear();
@@ -493,13 +493,13 @@ void analyze_pairs(Run& run, const PairThresholds& t, std::size_t threads, Judge
   judged_pairs /= 2;
   const double family_z = link_family_z(judged_pairs, t);
   const std::size_t chance_flags = name_links(run, j, inference, kv.keys, baselines, t, family_z);
-  report_pair_inference(run, inference, slow_pairs, pairs_rerun_command(run));
-  report_lagging_nodes(run, find_lagging_nodes(run, inference, t), pairs_rerun_command(run));
+  add_inference_findings(run, inference, slow_pairs, pairs_rerun_command(run));
+  add_lagging_node_findings(run, find_lagging_nodes(run, inference, t), pairs_rerun_command(run));
   name_intermittent_nodes(run, t, j.flagged, j.total);
-  report_chance_flags(run, t, chance_flags, judged_pairs, family_z);
-  report_anchor_checks(run, anchor_checks, t, pairs_rerun_command(run));
-  report_stalling_nodes(run, t, pairs_rerun_command(run));
-  report_recovered_nodes(run, t, pairs_rerun_command(run));
+  add_chance_flag_finding(run, t, chance_flags, judged_pairs, family_z);
+  add_anchor_findings(run, anchor_checks, t, pairs_rerun_command(run));
+  add_stalling_node_findings(run, t, pairs_rerun_command(run));
+  add_recovered_node_findings(run, t, pairs_rerun_command(run));
 }
 
 std::string pairs_rerun_command(const Run& run) {

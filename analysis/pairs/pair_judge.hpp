@@ -35,7 +35,7 @@ namespace podperf {
 // result is the same for any number.
 // `judged`: when given, receives the pairs judged ok at the judged size for correlate() (which then
 // need not read the pairs again).
-void analyze_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0, JudgedPairs* judged = nullptr);
+void judge_pairs(Run& run, const PairThresholds& thresholds, std::size_t threads = 0, JudgedPairs* judged = nullptr);
 
 // The start of a command that measures this run's pairs again the same way: "podperf pairs", or for a
 // modelled fabric (run.simulated) "podperf pairs --backend sim --sim-model NAME --sim-nodes N --seed S"

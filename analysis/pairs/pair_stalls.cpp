@@ -45,7 +45,7 @@ int stalled_iterations(const std::vector<double>& samples_s, double factor) {
   return stall_count(samples_s, factor).iterations;
 }
 
-void report_stalling_nodes(Run& run, const PairThresholds& t, const std::string& rerun) {
+void add_stalling_node_findings(Run& run, const PairThresholds& t, const std::string& rerun) {
   std::erase_if(run.findings, [](const Finding& f) { return f.check == kStallCheck; });
   std::unordered_map<std::size_t, StalledPair> stalled;  // by index into run.pairs
   const NodePairs by_node = pick_pairs_by_node(run, [&](std::size_t k) {

@@ -19,7 +19,7 @@
 namespace podperf {
 
 // Replaces the pairs.stalling_node findings of an earlier pass. `rerun`: pairs_rerun_command.
-void report_stalling_nodes(Run& run, const PairThresholds& t, const std::string& rerun);
+void add_stalling_node_findings(Run& run, const PairThresholds& t, const std::string& rerun);
 
 // The iterations of `samples_s` slower than `factor` times their median (0 when empty).
 int stalled_iterations(const std::vector<double>& samples_s, double factor);

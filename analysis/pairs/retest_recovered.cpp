@@ -28,7 +28,7 @@ bool already_named(const Run& run, int node) {
 
 }  // namespace
 
-void report_recovered_nodes(Run& run, const PairThresholds& t, const std::string& rerun) {
+void add_recovered_node_findings(Run& run, const PairThresholds& t, const std::string& rerun) {
   std::erase_if(run.findings, [](const Finding& f) { return f.check == kRecoveredCheck; });
   const NodePairs by_node = pick_pairs_by_node(run, [&](std::size_t k) { return run.pairs[k].cleared_by_retest; });
   const auto needed = static_cast<std::size_t>(std::max(2, t.min_cleared_partners));

@@ -18,6 +18,6 @@ namespace podperf {
 
 // Replaces the pairs.recovered_in_retest findings of an earlier pass. `rerun`: the command that
 // measures the pairs again (pairs_rerun_command).
-void report_recovered_nodes(Run& run, const PairThresholds& t, const std::string& rerun);
+void add_recovered_node_findings(Run& run, const PairThresholds& t, const std::string& rerun);
 
 }  // namespace podperf

@@ -71,13 +71,13 @@ std::string render_collective_table(const Run& run, const std::string& results_d
       cells(out, pair.second);
       append(out, " {:>6.1f}\n", pair.first != nullptr ? pair.first->cv * 100.0 : 0.0);
       for (const CollectiveResult* r : {pair.first, pair.second}) {
-        if (r != nullptr && r->status != "ok" && r->status != "skipped") {
+        if (r != nullptr && !status_ok(r->status) && r->status != "skipped") {
           failures.push_back(fmt::format(
               "{} {} {} {} bytes {}: {}{}", group, op, dtype, size, r->in_place ? "in-place" : "out-of-place",
               r->status, r->status == "wrong" ? fmt::format(" ({} wrong elements)", r->wrong) : " " + r->error));
         }
       }
-      if (pair.first != nullptr && pair.first->status == "ok") {
+      if (pair.first != nullptr && status_ok(pair.first->status)) {
         last_busbw = pair.first->busbw_gbps;
         last_size = size;
       }

@@ -12,8 +12,8 @@
 
 namespace podperf {
 
-ReportVerdict report_verdict(const Run& run) {
-  ReportVerdict v;
+Headline headline_of(const Run& run) {
+  Headline v;
   if (!run.verdict.status.empty()) {
     v.status = run.verdict.status;
     v.css_class = v.status == "PASS" ? "pass" : v.status == "WARN" ? "warn" : "fail";
@@ -49,11 +49,11 @@ ReportVerdict report_verdict(const Run& run) {
     v.reasons.push_back(fmt::format("{} slow link(s) between healthy nodes: {}", run.links.size(), names));
   }
   const auto failed_pairs =
-      std::count_if(run.pairs.begin(), run.pairs.end(), [](const PairResult& p) { return p.status != "ok"; });
+      std::count_if(run.pairs.begin(), run.pairs.end(), [](const PairResult& p) { return !status_ok(p.status); });
   if (failed_pairs > 0) v.reasons.push_back(fmt::format("{} pair measurement(s) failed", failed_pairs));
   const auto failed_cases =
       std::count_if(run.collectives.begin(), run.collectives.end(),
-                    [](const CollectiveResult& r) { return r.status != "ok" && r.status != "skipped"; });
+                    [](const CollectiveResult& r) { return !status_ok(r.status) && r.status != "skipped"; });
   if (failed_cases > 0) v.reasons.push_back(fmt::format("{} collective case(s) wrong or failed", failed_cases));
   if (!run.fs.slow_nodes.empty()) {
     std::string names;
@@ -61,7 +61,8 @@ ReportVerdict report_verdict(const Run& run) {
     v.reasons.push_back(fmt::format("{} slow filesystem node(s): {}", run.fs.slow_nodes.size(), names));
   }
   for (const FsProbeResult& p : run.fs.probes) {
-    if (p.status != "ok") v.reasons.push_back(fmt::format("filesystem probe {} {}: {}", p.probe, p.status, p.error));
+    if (!status_ok(p.status))
+      v.reasons.push_back(fmt::format("filesystem probe {} {}: {}", p.probe, p.status, p.error));
   }
   const bool flagged = pairs_exit_code(run) != kExitOk || collective_exit_code(run) != kExitOk ||
                        fs_exit_code(run) != kExitOk || !v.reasons.empty();

@@ -11,7 +11,7 @@
 
 namespace podperf {
 
-struct ReportVerdict {
+struct Headline {
   std::string status;                // PASS | WARN | FAIL (podperf accept), else OK | FLAGGED | INCOMPLETE
   std::string css_class;             // pass | warn | fail
   std::string source;                // who decided: "podperf accept (profile quick, sku p5.48xlarge)" or
@@ -22,7 +22,7 @@ struct ReportVerdict {
 // run.verdict when judged (status non-empty); otherwise the run's own outcome: INCOMPLETE when the
 // run did not complete, FLAGGED when pairs_exit_code / collective_exit_code / fs_exit_code say so,
 // else OK.
-ReportVerdict report_verdict(const Run& run);
+Headline headline_of(const Run& run);
 
 // The pair matrix's node order. With a topology (nodes carry NodeInfo::topology): by topology path,
 // then index, so nodes under one leaf sit together (stragglers stay visible by their red labels);

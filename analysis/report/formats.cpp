@@ -32,7 +32,7 @@ std::string render_junit_of_run(const Run& run) {
   if (!run.verdict.status.empty()) return render_junit(run);
   // Judged beside the run, not on a copy of it (a copy of a run of millions of pairs is gigabytes).
   const std::optional<Sku> sku = choose_sku(run, std::nullopt);
-  return render_junit(run, judge(run, load_profile("quick"), sku ? &*sku : nullptr));
+  return render_junit(run, check_nodes(run, load_profile("quick"), sku ? &*sku : nullptr));
 }
 
 // One row per format: {name, file name, help note, render, written after every run}.

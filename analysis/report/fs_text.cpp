@@ -135,12 +135,13 @@ std::string render_fs_section(const Run& run) {
 
   bool any_error = false;
   for (const FsProbeResult& p : fs.probes) {
-    if (p.status == "ok") continue;
+    if (status_ok(p.status)) continue;
     if (!any_error) out += "Probe failures:\n";
     any_error = true;
     append(out, "  {} {}: {}\n", p.probe, p.status, p.error.empty() ? "(no message)" : p.error);
     for (const FsRankResult& r : p.ranks) {
-      if (r.status != "ok" && !r.error.empty() && r.error != p.error) append(out, "    rank {}: {}\n", r.rank, r.error);
+      if (!status_ok(r.status) && !r.error.empty() && r.error != p.error)
+        append(out, "    rank {}: {}\n", r.rank, r.error);
     }
   }
   return out;

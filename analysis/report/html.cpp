@@ -59,7 +59,7 @@ void render_header(const Run& run, std::string& out) {
 }
 
 void render_verdict(const Run& run, std::string& out) {
-  const ReportVerdict v = report_verdict(run);
+  const Headline v = headline_of(run);
   append(out, "<section id=\"verdict\" class=\"verdict {}\">\n<h2>Verdict: {}</h2>\n<p>{}</p>\n", v.css_class,
          escape(v.status), escape(v.source));
   out += list(v.reasons, "ul");

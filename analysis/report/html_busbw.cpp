@@ -134,7 +134,7 @@ void render_busbw_charts(const Run& run, std::string& out) {
       s.in_legend = flagged ? !legend_flagged : !legend_ok;
       (flagged ? legend_flagged : legend_ok) = true;
       for (const PairResult* p : results) {
-        if (p->status != "ok") continue;
+        if (!status_ok(p->status)) continue;
         sizes.push_back(p->size_bytes);
         s.points.push_back(
             {static_cast<double>(p->size_bytes), p->busbw_gbps,
@@ -148,7 +148,7 @@ void render_busbw_charts(const Run& run, std::string& out) {
     std::vector<std::string> keys;
     std::map<std::string, svg::Series> by_key;
     for (const CollectiveResult& r : run.collectives) {
-      if (r.op != op || r.status != "ok") continue;
+      if (r.op != op || !status_ok(r.status)) continue;
       const std::string key = fmt::format("{} {} {}", r.group, r.dtype, r.in_place ? "in-place" : "out-of-place");
       if (!by_key.count(key)) keys.push_back(key);
       svg::Series& s = by_key[key];

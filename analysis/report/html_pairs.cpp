@@ -36,7 +36,7 @@ void render_pair_matrix(const Run& run, std::string& out) {
   const std::vector<int> order = matrix_node_order(run);
   std::map<std::pair<int, int>, const PairResult*> by_nodes;
   for (const PairResult& p : run.pairs) {
-    if (p.size_bytes != run.judged_size_bytes) continue;
+    if (!at_judged_size(run, p)) continue;
     by_nodes[{p.nodes[0], p.nodes[1]}] = &p;
     by_nodes[{p.nodes[1], p.nodes[0]}] = &p;
   }
@@ -69,7 +69,7 @@ void render_pair_matrix(const Run& run, std::string& out) {
       }
       const PairResult& p = *it->second;
       cl.flagged = p.flagged;
-      if (p.status != "ok") {
+      if (!status_ok(p.status)) {
         cl.kind = svg::HeatmapCell::Kind::kFailed;
         cl.text = "x";
         cl.tooltip = fmt::format("{} <-> {} at {}: {}{}", node_label(run, r), node_label(run, c),
@@ -106,7 +106,7 @@ void render_pair_matrix(const Run& run, std::string& out) {
                "leaves; nodes the topology does not name last). Hover a cell for its numbers.</p>\n";
   out += svg::heatmap(h);
   for (const SizeBaseline& b : run.baselines) {
-    if (b.size_bytes != run.judged_size_bytes) continue;
+    if (!at_judged_size(run, b)) continue;
     append(out,
            "<p>Baseline at {}: {:.3f} GB/s (robust mean of {} of {} pairs, spread {:.3f} GB/s); threshold {:.0f}% "
            "below.</p>\n",

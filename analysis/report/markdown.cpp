@@ -32,7 +32,7 @@ std::string causes(const std::vector<std::string>& likely_causes) {
 void render_key_numbers(const Run& run, std::string& out) {
   std::vector<std::string> lines;
   for (const SizeBaseline& b : run.baselines) {
-    if (b.size_bytes != run.judged_size_bytes) continue;
+    if (!at_judged_size(run, b)) continue;
     lines.push_back(
         fmt::format("pair busbw baseline at {}: **{:.3f} GB/s** (robust mean of {} of {} pairs, spread "
                     "{:.3f} GB/s; threshold {:.0f}% below)",
@@ -40,11 +40,10 @@ void render_key_numbers(const Run& run, std::string& out) {
                     run.options.threshold * 100.0));
   }
   if (!run.pairs.empty()) {
-    const auto flagged = std::count_if(run.pairs.begin(), run.pairs.end(), [&run](const PairResult& p) {
-      return p.flagged && p.size_bytes == run.judged_size_bytes;
-    });
+    const auto flagged = std::count_if(run.pairs.begin(), run.pairs.end(),
+                                       [&run](const PairResult& p) { return p.flagged && at_judged_size(run, p); });
     const auto at_judged = std::count_if(run.pairs.begin(), run.pairs.end(),
-                                         [&run](const PairResult& p) { return p.size_bytes == run.judged_size_bytes; });
+                                         [&run](const PairResult& p) { return at_judged_size(run, p); });
     lines.push_back(
         fmt::format("flagged pairs at {}: {} of {}", format_size(run.judged_size_bytes), flagged, at_judged));
   }
@@ -52,7 +51,7 @@ void render_key_numbers(const Run& run, std::string& out) {
   std::vector<std::string> keys;
   std::map<std::string, const CollectiveResult*> largest;
   for (const CollectiveResult& r : run.collectives) {
-    if (r.status != "ok") continue;
+    if (!status_ok(r.status)) continue;
     const std::string key =
         fmt::format("{} {} {} {}", r.op, r.dtype, r.group, r.in_place ? "in-place" : "out-of-place");
     auto it = largest.find(key);
@@ -70,7 +69,7 @@ void render_key_numbers(const Run& run, std::string& out) {
         fmt::format("fs {}: aggregate **{}**, first done {:.2f} s, last done {:.2f} s, slowest node {}{}", md(p.probe),
                     meta ? fmt::format("{:.0f} ops/s", p.ops_per_s) : fmt::format("{:.1f} MB/s", p.mb_per_s),
                     p.first_done_s, p.duration_s, md(p.slowest_node.empty() ? "-" : p.slowest_node),
-                    p.status == "ok" ? "" : fmt::format(" ({})", md(p.status))));
+                    status_ok(p.status) ? "" : fmt::format(" ({})", md(p.status))));
   }
   if (lines.empty()) return;
   out += "\n### Key numbers\n\n";
@@ -116,7 +115,7 @@ std::string escape_markdown(const std::string& text) {
 
 std::string render_markdown(const Run& run) {
   std::string out;
-  const ReportVerdict v = report_verdict(run);
+  const Headline v = headline_of(run);
   append(out, "## podperf {} {}: {}\n\n", md(run.command), md(run.run_id), md(v.status));
   append(out, "{} backend, {} ranks on {} nodes; {} to {}; status {}{}\n\n", md(run.backend), run.ranks,
          run.nodes.size(), md(run.started_at.empty() ? "?" : run.started_at),

@@ -18,13 +18,13 @@ std::vector<NodeSummary> summarize_nodes(const Run& run) {
     out.push_back(std::move(s));
   }
   for (const PairResult& p : run.pairs) {
-    if (p.size_bytes != run.judged_size_bytes) continue;
+    if (!at_judged_size(run, p)) continue;
     for (int node : p.nodes) {
       if (node < 0 || static_cast<std::size_t>(node) >= out.size()) continue;
       NodeSummary& s = out[static_cast<std::size_t>(node)];
       ++s.pairs;
       if (p.flagged) ++s.flagged_pairs;
-      if (p.status == "ok") {
+      if (status_ok(p.status)) {
         ++s.ok_pairs;
         busbw[static_cast<std::size_t>(node)].push_back(p.busbw_gbps);
       }

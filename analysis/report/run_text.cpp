@@ -28,7 +28,7 @@ std::string node_label_of(const Run& run, int node) {
 void render_matrix(const Run& run, std::string& out) {
   std::map<std::pair<int, int>, const PairResult*> cell;
   for (const PairResult& p : run.pairs) {
-    if (p.size_bytes != run.judged_size_bytes) continue;
+    if (!at_judged_size(run, p)) continue;
     cell[{p.nodes[0], p.nodes[1]}] = &p;
     cell[{p.nodes[1], p.nodes[0]}] = &p;
   }
@@ -52,7 +52,7 @@ void render_matrix(const Run& run, std::string& out) {
       std::string text = r == c ? "-" : ".";
       if (it != cell.end()) {
         const PairResult& p = *it->second;
-        text = p.status != "ok" ? "x" : fmt::format("{:.3f}{}", p.busbw_gbps, p.flagged ? "!" : " ");
+        text = !status_ok(p.status) ? "x" : fmt::format("{:.3f}{}", p.busbw_gbps, p.flagged ? "!" : " ");
       }
       fmt::format_to(std::back_inserter(out), " {:>9}", text);
     }
@@ -112,7 +112,7 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
       append(out, "({} nodes: pair matrix omitted from the terminal; see run.json)\n", run.nodes.size());
     }
     for (const SizeBaseline& b : run.baselines) {
-      if (b.size_bytes == run.judged_size_bytes) {
+      if (at_judged_size(run, b)) {
         append(out, "baseline at {}: {:.3f} GB/s (robust mean of {} of {} pairs)\n", format_size(b.size_bytes),
                b.baseline_gbps, b.pairs_kept, b.pairs_total);
       }
@@ -133,7 +133,7 @@ namespace {
 void render_pairs_outcome(const Run& run, std::string& out) {
   std::vector<const PairResult*> flagged;
   for (const PairResult& p : run.pairs) {
-    if (p.flagged && (p.size_bytes == run.judged_size_bytes || p.status != "ok")) flagged.push_back(&p);
+    if (p.flagged && (at_judged_size(run, p) || !status_ok(p.status))) flagged.push_back(&p);
   }
   std::sort(flagged.begin(), flagged.end(),
             [](const PairResult* a, const PairResult* b) { return a->ratio < b->ratio; });
@@ -144,7 +144,7 @@ void render_pairs_outcome(const Run& run, std::string& out) {
            run.options.threshold * 100.0);
     for (std::size_t i = 0; i < flagged.size() && i < kMaxListedPairs; ++i) {
       const PairResult& p = *flagged[i];
-      if (p.status != "ok") {
+      if (!status_ok(p.status)) {
         append(out, "  {} <-> {} {} {}: {}{}\n", node_label_of(run, p.nodes[0]), node_label_of(run, p.nodes[1]),
                format_size(p.size_bytes), p.status, p.wrong > 0 ? fmt::format("{} wrong elements ", p.wrong) : "",
                p.error);

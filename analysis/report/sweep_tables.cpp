@@ -68,11 +68,11 @@ std::string sweep_ranking_text(const std::vector<SweepRankGroup>& groups, const 
     }
   }
   std::size_t failed = 0;
-  for (const SweepPointResult& p : points) failed += p.status != "ok" ? 1 : 0;
+  for (const SweepPointResult& p : points) failed += !status_ok(p.status) ? 1 : 0;
   if (failed > 0) {
     out += fmt::format("\nJobs that did not complete ({}):\n", failed);
     for (const SweepPointResult& p : points) {
-      if (p.status == "ok") continue;
+      if (status_ok(p.status)) continue;
       if (p.status == "not_run") {
         out += fmt::format("  #{} repeat {} {}: not run\n", p.index, p.repeat, p.label);
       } else {

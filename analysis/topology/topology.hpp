@@ -38,7 +38,7 @@ Topology parse_csv_topology(std::string_view text, const std::string& source);
 
 // Sets every node's topology (matched by label, then hostname, then short hostname: the part before
 // the first dot, on either side), run.topology_levels and run.topology_source. Nodes not found get an
-// empty topology (analyze_topology lists them in an INFO finding).
+// empty topology (judge_topology lists them in an INFO finding).
 void apply_topology(Run& run, const Topology& topology);
 
 }  // namespace podperf

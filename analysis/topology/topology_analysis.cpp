@@ -145,7 +145,7 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
     busbw.clear();
     cmp.straggler_pairs_left_out = 0;
     for (const PairResult& p : run.pairs) {
-      if (p.size_bytes != run.judged_size_bytes || p.status != "ok") continue;
+      if (!judged_ok(run, p)) continue;
       if (leave_out_stragglers && (stragglers.count(p.nodes[0]) != 0 || stragglers.count(p.nodes[1]) != 0)) {
         ++cmp.straggler_pairs_left_out;
         continue;
@@ -165,7 +165,7 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
     cmp.reference_pairs = same_leaf->second.size();
   } else {
     for (const SizeBaseline& b : run.baselines) {
-      if (b.size_bytes == run.judged_size_bytes && b.baseline_gbps > 0.0) {
+      if (at_judged_size(run, b) && b.baseline_gbps > 0.0) {
         cmp.reference = "run baseline";
         cmp.reference_gbps = b.baseline_gbps;
         cmp.reference_pairs = b.pairs_kept;
@@ -190,7 +190,7 @@ TopologyComparison compare_topology(const Run& run, int min_pairs) {
   return cmp;
 }
 
-void analyze_topology(Run& run, const TopologyThresholds& thresholds) {
+void judge_topology(Run& run, const TopologyThresholds& thresholds) {
   // Its own findings only: the adaptive search's (topology.slow_uplink) come from measurements the
   // analysis cannot redo, so a re-report keeps them.
   run.findings.erase(std::remove_if(run.findings.begin(), run.findings.end(),

@@ -42,7 +42,7 @@ bool topology_level_is_slurm(const Run& run, std::size_t level);
 // for a Slurm level (its group is then the switch's own name).
 std::string topology_level_label(const Run& run, std::size_t level);
 
-// The per-class numbers of the ok pairs at run.judged_size_bytes (after analyze_pairs). Empty classes
+// The per-class numbers of the ok pairs at run.judged_size_bytes (after judge_pairs). Empty classes
 // when the run has no topology or no pairs at that size. `min_pairs` decides TopologyClass::judged.
 TopologyComparison compare_topology(const Run& run, int min_pairs);
 
@@ -50,7 +50,7 @@ TopologyComparison compare_topology(const Run& run, int min_pairs);
 // topology.cross_layer (CONCERN when a judged crossing class is more than slower_fraction below the
 // reference, else INFO) and topology.unmatched (INFO: nodes the topology did not name). Nothing more
 // when the run has no topology.
-void analyze_topology(Run& run, const TopologyThresholds& thresholds);
+void judge_topology(Run& run, const TopologyThresholds& thresholds);
 
 // Node indices sorted by topology path (nodes without one last), then index: nodes under one leaf
 // next to each other. The identity order when the run has no topology.

@@ -314,11 +314,11 @@ std::string run_one_probe(const Comm& world, const NodeMap& map, const FsPlan& p
     FsProbeResult probe = collect_probe(step, plan, map, texts, outcome.commit_s);
     if (probe.status == "error") error = probe.error;
     probe.block = blocks >= 2 ? block : 0;
-    overall.step_done(done,
-                      fmt::format("{}{}: {:.1f} {} aggregate over {} ranks (first done {:.2f} s, last {:.2f} s){}",
-                                  blocks >= 2 ? fmt::format("block {}/{}: ", block, blocks) : "", name,
-                                  fs_probe_metric(probe), fs_metric_unit(probe), probe.ranks.size(), probe.first_done_s,
-                                  probe.duration_s, probe.status == "ok" ? "" : "; " + probe.status));
+    overall.step_done(
+        done, fmt::format("{}{}: {:.1f} {} aggregate over {} ranks (first done {:.2f} s, last {:.2f} s){}",
+                          blocks >= 2 ? fmt::format("block {}/{}: ", block, blocks) : "", name, fs_probe_metric(probe),
+                          fs_metric_unit(probe), probe.ranks.size(), probe.first_done_s, probe.duration_s,
+                          status_ok(probe.status) ? "" : "; " + probe.status));
     recorder->add_fs_probe(std::move(probe));
   }
   error = broadcast_string(world, error, 0);

@@ -107,10 +107,10 @@ bool parse_shards(const std::vector<std::string>& texts, std::vector<ShardRecord
 FsProbeOutcome run_ckpt_save(const Comm& world, const ProbeContext& c) {
   std::vector<ShardRecord> saved;
   FsProbeOutcome out{probe_ckpt_save(c, saved), 0.0, {}};
-  const std::vector<std::string> all = gather_strings(world, out.mine.status == "ok" ? shards_text(saved) : "", 0);
+  const std::vector<std::string> all = gather_strings(world, status_ok(out.mine.status) ? shards_text(saved) : "", 0);
   if (world.rank() == 0) {
     std::vector<ShardRecord> every;
-    if (parse_shards(all, every) && out.mine.status == "ok") out.commit_s = write_ckpt_metadata(c, every, out.mine);
+    if (parse_shards(all, every) && status_ok(out.mine.status)) out.commit_s = write_ckpt_metadata(c, every, out.mine);
   }
   out.after = [&c, saved = std::move(saved)] { drop_saved_shards(c, saved); };
   return out;

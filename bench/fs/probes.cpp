@@ -256,7 +256,7 @@ double write_ckpt_metadata(const ProbeContext& c, const std::vector<ShardRecord>
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
-    if (r.status == "ok") {
+    if (status_ok(r.status)) {
       r.status = "error";
       r.error = fmt::format("node {} rank {}: {}", c.node_label, c.rank, e.what());
     }

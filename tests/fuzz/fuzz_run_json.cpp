@@ -20,8 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (run.nodes.size() > 256 || run.pairs.size() > 4096) return;  // keep each input fast
     const podperf::Run read = run;
     static const podperf::Thresholds t = podperf::load_thresholds("");
-    podperf::analyze_pairs(run, t.pairs);
-    podperf::analyze_fs(run, t.fs);
+    podperf::judge_pairs(run, t.pairs);
+    podperf::judge_fs(run, t.fs);
     podperf::correlate(run);
     (void)podperf::render_summary(run, "");
     (void)podperf::pairs_exit_code(run);
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     podperf::RebuiltRun r = podperf::run_from_events(podperf::fuzz::text_of(data, size), "fuzz.jsonl");
     if (r.run.nodes.size() > 256 || r.run.pairs.size() > 4096) return;
     static const podperf::Thresholds t = podperf::load_thresholds("");
-    podperf::analyze_pairs(r.run, t.pairs);
+    podperf::judge_pairs(r.run, t.pairs);
     (void)podperf::render_summary(r.run, "");
   });
   return 0;

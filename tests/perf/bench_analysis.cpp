@@ -1,4 +1,4 @@
-// The analysis a pairs run does after measuring (the Recorder's analyze(): analyze_pairs, then
+// The analysis a pairs run does after measuring (the Recorder's analyze(): judge_pairs, then
 // correlate), on a synthetic full pair matrix with noise, slow nodes and a slow link. Besides time it
 // reports memory: the input Run's resident size and the peak while analyzing (VmHWM, reset before).
 #include <benchmark/benchmark.h>
@@ -53,7 +53,7 @@ void BM_Analysis(benchmark::State& state, int n) {
   for (auto _ : state) {
     // As PairsRecorder::analyze (bench/pairs_run.cpp): the judged pairs handed on to correlate.
     JudgedPairs judged;
-    analyze_pairs(run, thresholds(), 0, &judged);
+    judge_pairs(run, thresholds(), 0, &judged);
     correlate(run, 6, 0, &judged);
     benchmark::DoNotOptimize(run.stragglers.data());
   }
@@ -71,7 +71,7 @@ void BM_AnalyzePairs(benchmark::State& state, int n) {
   const ProcessCpu cpu;
   for (auto _ : state) {
     JudgedPairs judged;
-    analyze_pairs(run, thresholds(), 0, &judged);
+    judge_pairs(run, thresholds(), 0, &judged);
     benchmark::DoNotOptimize(run.stragglers.data());
   }
   cpu.report(state);
@@ -82,7 +82,7 @@ void BM_AnalyzePairs(benchmark::State& state, int n) {
 void BM_Correlate(benchmark::State& state, int n) {
   Run& run = cached_run(n);
   JudgedPairs judged;
-  analyze_pairs(run, thresholds(), 0, &judged);
+  judge_pairs(run, thresholds(), 0, &judged);
   const MemoryWatch memory;
   const ProcessCpu cpu;
   for (auto _ : state) {

@@ -27,7 +27,7 @@ Run& analyzed_run(int n) {
   static int analyzed_n = 0;
   Run& run = cached_run(n);
   if (analyzed_n != n) {
-    analyze_pairs(run, load_thresholds("").pairs);
+    judge_pairs(run, load_thresholds("").pairs);
     correlate(run);
     analyzed_n = n;
   }

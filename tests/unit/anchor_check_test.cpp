@@ -1,5 +1,5 @@
 // A baseline anchored on a few pairs is reproduced before it condemns the rest
-// (analysis/pairs/anchor_check.hpp): offline, through analyze_pairs with and without the anchor's retest,
+// (analysis/pairs/anchor_check.hpp): offline, through judge_pairs with and without the anchor's retest,
 // and end to end on the modelled fabric, where the retest planning (retest_candidates) measures the
 // anchor pair again beside the flagged ones.
 #include "analysis/pairs/anchor_check.hpp"
@@ -68,7 +68,7 @@ Run lucky_pair_run() {
 
 TEST(AnchorCheck, ALuckyPairWhoseRetestFallsBackCondemnsNobody) {
   podperf::Run run = lucky_pair_run();
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   // Before the retest: the anchor rests on one pair and is not confirmed, so the run names nothing
   // and says it cannot tell (on main it named a slow crossing {0,3} / {1,2}).
   EXPECT_TRUE(run.stragglers.empty());
@@ -91,7 +91,7 @@ TEST(AnchorCheck, ALuckyPairWhoseRetestFallsBackCondemnsNobody) {
   for (PairResult& p : run.pairs) {
     if (p.retest_samples_s.empty()) retest(p, p.busbw_gbps);
   }
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_TRUE(run.stragglers.empty());
   EXPECT_TRUE(run.links.empty());
   EXPECT_EQ(count_check(run, "pairs.slow_crossing"), 0U);
@@ -125,7 +125,7 @@ TEST(AnchorCheck, OneReproducedFastPairNamesOnlyNodesFarBelowIt) {
   // A pair on a faster path explains that as well as h2 and h4 slow: the run cannot tell, drains no one.
   podperf::Run healthy = measured_run(
       {{0, 3, 377, 374}, {1, 2, 327, 369}, {0, 2, 552, 527}, {1, 3, 354, 350}, {0, 1, 366, 327}, {2, 3, 350, 312}});
-  analyze_pairs(healthy, config());
+  judge_pairs(healthy, config());
   EXPECT_TRUE(healthy.stragglers.empty());
   EXPECT_TRUE(healthy.links.empty());
   ASSERT_EQ(count_check(healthy, "pairs.ambiguous"), 1U);
@@ -136,7 +136,7 @@ TEST(AnchorCheck, OneReproducedFastPairNamesOnlyNodesFarBelowIt) {
   // pairs with h1 and h2 at 38-53% of it. Their mean (44%), not the best (53%), judges h4: named.
   podperf::Run shaped = measured_run(
       {{0, 3, 134, 138}, {1, 2, 133, 138}, {0, 2, 163, 185}, {1, 3, 188, 162}, {0, 1, 353, 365}, {2, 3, 193, 173}});
-  analyze_pairs(shaped, config());
+  judge_pairs(shaped, config());
   EXPECT_EQ(named(shaped), (std::set<int>{2, 3}));
   EXPECT_EQ(count_check(shaped, "pairs.ambiguous"), 0U);
 }
@@ -144,13 +144,13 @@ TEST(AnchorCheck, OneReproducedFastPairNamesOnlyNodesFarBelowIt) {
 TEST(AnchorCheck, TwoSlowHostsOfFourAreNamedOnceTheFastPairIsReproduced) {
   // The real case: h1-h2 (0:1) the one fast pair, the other five at ~40%.
   podperf::Run run = make_run(4, [](int a, int b) { return a == 0 && b == 1 ? 1.00 : 0.40 + 0.01 * (a + b); });
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_TRUE(run.stragglers.empty()) << "unconfirmed: nothing named yet";
   EXPECT_EQ(count_check(run, "pairs.ambiguous"), 1U);
   EXPECT_EQ(anchor_pairs_to_retest(run, config()), (std::vector<std::array<int, 2>>{{0, 1}}));
   // Retests: the fast pair reproduces (0.97), the slow pairs stay slow.
   for (PairResult& p : run.pairs) retest(p, p.nodes == std::array<int, 2>{0, 1} ? 0.97 : p.busbw_gbps * 1.02);
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_EQ(named(run), (std::set<int>{2, 3}));
   EXPECT_EQ(count_check(run, "pairs.ambiguous"), 0U);
   EXPECT_EQ(count_check(run, "pairs.anchor_not_reproduced"), 0U);
@@ -160,14 +160,14 @@ TEST(AnchorCheck, TwoSlowHostsOfFourAreNamedOnceTheFastPairIsReproduced) {
 TEST(AnchorCheck, AnAnchorOfEnoughPairsNeedsNoRetest) {
   // Three healthy nodes of six: three fast pairs anchor "healthy" on their own.
   podperf::Run run = make_run(6, [](int a, int b) { return a < 3 && b < 3 ? 1.0 + 0.005 * (a + b) : 0.40; });
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_EQ(named(run), (std::set<int>{3, 4, 5}));
   EXPECT_EQ(count_check(run, "pairs.ambiguous"), 0U);
   EXPECT_TRUE(anchor_pairs_to_retest(run, config()).empty());
   // anchor_min_pairs 4 asks for a retest of all three before naming.
   PairThresholds strict = config();
   strict.anchor_min_pairs = 4;
-  analyze_pairs(run, strict);
+  judge_pairs(run, strict);
   EXPECT_TRUE(run.stragglers.empty());
   EXPECT_EQ(anchor_pairs_to_retest(run, strict).size(), 3U);
 }
@@ -177,7 +177,7 @@ TEST(AnchorCheck, ASecondLuckyPairIsCheckedTheSameWay) {
   // is not measured again: cannot tell, never a verdict.
   podperf::Run run = lucky_pair_run();
   retest(pair_of(run, 0, 3), 1.30);
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_TRUE(run.stragglers.empty());
   EXPECT_EQ(count_check(run, "pairs.slow_crossing"), 0U);
   EXPECT_EQ(count_check(run, "pairs.anchor_not_reproduced"), 1U);

@@ -32,7 +32,7 @@ Finding concern(const std::string& host, const std::string& check, const std::st
 // an unrelated concern.
 podperf::Run straggler_run() {
   podperf::Run run = synthetic::make_run(6, [](int a, int b) { return a == 3 || b == 3 ? 55.0 : 100.0; });
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   return run;
 }
 
@@ -62,7 +62,7 @@ TEST(Correlate, StragglerWithoutConcernGetsTheNextDiagnosticStep) {
 
 TEST(Correlate, SlowLinkGetsTheConcernsOfBothHosts) {
   podperf::Run run = synthetic::make_run(6, [](int a, int b) { return a == 1 && b == 2 ? 50.0 : 100.0; });
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   ASSERT_EQ(run.links.size(), 1U);
   run.findings = {concern(run.nodes[2].hostname, "nccl.tcp_fallback", "NET/Socket")};
   correlate(run);
@@ -118,7 +118,7 @@ TEST(Spearman, Table) {
 // 8 nodes whose busbw falls with their EFA error counter rise: a run-wide correlation finding.
 TEST(Correlate, HostSignalTrackingBusbwIsReported) {
   podperf::Run run = synthetic::make_run(8, [](int a, int b) { return 100.0 - 1.5 * (a + b); });
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   for (const NodeInfo& n : run.nodes) {
     run.node_metrics.push_back(NodeMetric{n.hostname, "efa_error_counter_rise", 10.0 * n.index});
     run.node_metrics.push_back(NodeMetric{n.hostname, "iowait_percent", n.index % 2 == 0 ? 1.0 : 1.1});
@@ -175,9 +175,9 @@ TEST(Correlate, ChunkedHostMediansMatchOneSortedListPerHost) {
   JudgedPairs judged_three;
   {
     podperf::Run copy = run;
-    analyze_pairs(copy, load_thresholds("").pairs, 3, &judged_three);
+    judge_pairs(copy, load_thresholds("").pairs, 3, &judged_three);
   }
-  analyze_pairs(run, load_thresholds("").pairs, 1, &judged_one);
+  judge_pairs(run, load_thresholds("").pairs, 1, &judged_one);
   for (const NodeInfo& n : run.nodes) {
     run.node_metrics.push_back(NodeMetric{n.hostname, "efa_error_counter_rise", 3.0 * n.index});
   }
@@ -186,12 +186,12 @@ TEST(Correlate, ChunkedHostMediansMatchOneSortedListPerHost) {
   for (std::size_t threads : {1u, 2u, 3u, 7u, 64u}) {
     EXPECT_EQ(host_busbw_ratio(run, threads), expected) << threads << " threads";
   }
-  // From the pairs analyze_pairs judged (one chunk, or three), without reading the pairs again.
+  // From the pairs judge_pairs judged (one chunk, or three), without reading the pairs again.
   ASSERT_TRUE(judged_one.filled);
   ASSERT_EQ(judged_three.chunks.size(), 3u);
   EXPECT_EQ(host_busbw_ratio(run, 1, &judged_one), expected);
   EXPECT_EQ(host_busbw_ratio(run, 1, &judged_three), expected);
-  const JudgedPairs unfilled;  // not from analyze_pairs: the sweep over the pairs
+  const JudgedPairs unfilled;  // not from judge_pairs: the sweep over the pairs
   EXPECT_EQ(host_busbw_ratio(run, 2, &unfilled), expected);
   podperf::Run one = run;
   podperf::Run four = run;

@@ -1,4 +1,4 @@
-// Filesystem probe analysis (summarize_fs_probe, analyze_fs, fs_exit_code), the FSx capacity table
+// Filesystem probe analysis (summarize_fs_probe, judge_fs, fs_exit_code), the FSx capacity table
 // (configs/filesystems.toml, fsx_expected) and the filesystem section of the terminal summary.
 #include "analysis/fs/fs_analysis.hpp"
 
@@ -223,7 +223,7 @@ TEST(FsAnalysis, MetaPhasesAreJudgedOnOpsPerSecond) {
   EXPECT_TRUE(fs_probe_is_meta("meta-unlink"));
   EXPECT_FALSE(fs_probe_is_meta("seq-read"));
   podperf::Run run = fs_run({5000, 5100, 4900, 1000}, "meta-stat");
-  analyze_fs(run, thresholds());  // node 3 takes 1.6 s longer than the others' 0.4 s: resolved
+  judge_fs(run, thresholds());  // node 3 takes 1.6 s longer than the others' 0.4 s: resolved
   const FsProbeResult& p = run.fs.probes[0];
   EXPECT_STREQ(fs_metric_unit(p), "ops/s");
   EXPECT_DOUBLE_EQ(fs_node_metric(p, p.nodes[0]), p.nodes[0].ops_per_s);
@@ -234,11 +234,11 @@ TEST(FsAnalysis, MetaPhasesAreJudgedOnOpsPerSecond) {
   EXPECT_STREQ(fs_metric_unit(fs_run({1, 1, 1}).fs.probes[0]), "MB/s");
 }
 
-// ---- analyze_fs: judging nodes ----
+// ---- judge_fs: judging nodes ----
 
 TEST(FsAnalysis, SlowNodeAmongFourIsFlaggedAndNamedSlowest) {
   podperf::Run run = fs_run({1000, 980, 1010, 500});
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const FsProbeResult& p = run.fs.probes[0];
   EXPECT_NEAR(p.baseline, (1000.0 + 980.0 + 1010.0) / 3.0, 1e-6);  // the slow node is not in the baseline
   EXPECT_EQ(p.slowest_node, "node3");
@@ -265,7 +265,7 @@ TEST(FsAnalysis, ADifferenceWithinTheProbesResolutionIsNotJudgedAndSaysSo) {
   // 0.1 s resolution): cannot tell, and the finding says which node and by how much.
   podperf::Run run = fs_run({1000, 980, 1010, 500});
   scale_times(run, 0.005);
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const FsProbeResult& p = run.fs.probes[0];
   EXPECT_FALSE(p.nodes[3].flagged);
   EXPECT_EQ(p.slowest_node, "node3");  // still named, not judged
@@ -279,7 +279,7 @@ TEST(FsAnalysis, ADifferenceWithinTheProbesResolutionIsNotJudgedAndSaysSo) {
   // A timer that resolves 1 ms (and nodes that agree within it) resolves 10 ms: judged, flagged.
   FsThresholds fine = thresholds();
   fine.resolution_seconds = 0.001;
-  analyze_fs(run, fine);
+  judge_fs(run, fine);
   EXPECT_TRUE(run.fs.probes[0].nodes[3].flagged);
   EXPECT_TRUE(findings_with(run, "fs.short_probe").empty());
 }
@@ -289,7 +289,7 @@ TEST(FsAnalysis, AShortProbeStillNamesANodeManyTimesSlower) {
   // slower, 6.5 s). Its 6.2 s more is far beyond the probe's resolution: flagged, named, exit 1.
   podperf::Run run = fs_run({1000, 980, 1010, 40});
   scale_times(run, 0.13);
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const FsProbeResult& p = run.fs.probes[0];
   EXPECT_NEAR(p.nodes[0].end_s - p.nodes[0].start_s, 0.26, 1e-9);
   EXPECT_TRUE(p.nodes[3].flagged);
@@ -301,7 +301,7 @@ TEST(FsAnalysis, AShortProbeStillNamesANodeManyTimesSlower) {
   // The same node at 70% of the others in that probe is 0.11 s slower: within the resolution, said.
   podperf::Run mild = fs_run({1000, 980, 1010, 700});
   scale_times(mild, 0.13);
-  analyze_fs(mild, thresholds());
+  judge_fs(mild, thresholds());
   EXPECT_FALSE(mild.fs.probes[0].nodes[3].flagged);
   ASSERT_EQ(findings_with(mild, "fs.short_probe").size(), 1U);
   EXPECT_TRUE(has(findings_with(mild, "fs.short_probe")[0]->observed, "node3"))
@@ -313,7 +313,7 @@ TEST(FsAnalysis, TheNodesSpreadOfTimesCountsAtMostTenPercent) {
   // their spread of times (about 1 s) counts at most as max_spread_fraction (10%) of the median time
   // (2.4 s), so node 3 at half the others' speed (4 s, 1.6 s more) is still judged.
   podperf::Run run = fs_run({1000, 700, 1300, 500});
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_TRUE(run.fs.probes[0].nodes[3].flagged);
   EXPECT_FALSE(run.fs.probes[0].nodes[1].flagged);
   EXPECT_TRUE(findings_with(run, "fs.short_probe").empty());
@@ -322,7 +322,7 @@ TEST(FsAnalysis, TheNodesSpreadOfTimesCountsAtMostTenPercent) {
 TEST(FsAnalysis, SlowInSeveralProbesListsThemAndTheWorstRatio) {
   podperf::Run run = fs_run({1000, 980, 1010, 600}, "seq-write");
   run.fs.probes.push_back(probe_at("seq-read", {2000, 2050, 1990, 600}));
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   ASSERT_EQ(run.fs.slow_nodes.size(), 1U);
   const FsSlowNode& s = run.fs.slow_nodes[0];
   EXPECT_EQ(s.probes, (std::vector<std::string>{"seq-write", "seq-read"}));
@@ -334,7 +334,7 @@ TEST(FsAnalysis, SlowInSeveralProbesListsThemAndTheWorstRatio) {
 TEST(FsAnalysis, HealthyNoisyNodesAreNotFlagged) {
   // +-12% around 1000 MB/s: a noisy but healthy filesystem, within the 15% threshold.
   podperf::Run run = fs_run({1000, 1120, 880, 1050, 950, 1100, 900, 1000});
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const FsProbeResult& p = run.fs.probes[0];
   for (const FsNodeResult& n : p.nodes) EXPECT_FALSE(n.flagged) << n.label << " ratio " << n.ratio;
   EXPECT_TRUE(run.fs.slow_nodes.empty());
@@ -347,16 +347,16 @@ TEST(FsAnalysis, NodeBelowThresholdButWithinTheSpreadIsNotFlagged) {
   // within 4 x that cap (40%) and not flagged; one at 40% of the baseline is.
   const FsThresholds t = thresholds();
   podperf::Run run = fs_run({1000, 1150, 850, 1100, 900, 1000, 800});
-  analyze_fs(run, t);
+  judge_fs(run, t);
   EXPECT_FALSE(run.fs.probes[0].nodes[6].flagged);
   podperf::Run slow = fs_run({1000, 1150, 850, 1100, 900, 1000, 400});
-  analyze_fs(slow, t);
+  judge_fs(slow, t);
   EXPECT_TRUE(slow.fs.probes[0].nodes[6].flagged);
 }
 
 TEST(FsAnalysis, FewerThanThreeNodesAreNotJudged) {
   podperf::Run run = fs_run({1000, 100});
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const FsProbeResult& p = run.fs.probes[0];
   EXPECT_FALSE(p.nodes[0].flagged);
   EXPECT_FALSE(p.nodes[1].flagged);  // 10% of the other, but two nodes are no baseline
@@ -368,7 +368,7 @@ TEST(FsAnalysis, FewerThanThreeNodesAreNotJudged) {
   EXPECT_TRUE(has(single[0]->observed, "2 node(s)")) << single[0]->observed;
 
   podperf::Run three = fs_run({1000, 1000, 1000});
-  analyze_fs(three, thresholds());
+  judge_fs(three, thresholds());
   EXPECT_TRUE(findings_with(three, "fs.single_node").empty());
 }
 
@@ -376,14 +376,14 @@ TEST(FsAnalysis, NodeWithAFailedRankIsNotJudged) {
   podperf::Run run = fs_run({1000, 1000, 1000, 1000});
   run.fs.probes[0].ranks[7].status = "error";
   run.fs.probes[0].ranks[7].error = "node node3 rank 7: read: Input/output error";
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const FsProbeResult& p = run.fs.probes[0];
   EXPECT_FALSE(p.nodes[3].flagged);  // half its data is missing: reported as an error, not as slow
   EXPECT_EQ(p.status, "error");
   EXPECT_EQ(fs_exit_code(run), kExitRuntime);
 }
 
-// ---- analyze_fs: findings ----
+// ---- judge_fs: findings ----
 
 TEST(FsAnalysis, SaturationAtEightyPercentAndNotBelow) {
   // 4 nodes x 250 MB/s, all ranks over the same 8 s: the aggregate is 1000 MB/s.
@@ -391,7 +391,7 @@ TEST(FsAnalysis, SaturationAtEightyPercentAndNotBelow) {
   run.fs.expected_read_mb_s = 1250.0;  // 1000 is exactly 80%
   run.fs.expected_write_mb_s = 100.0;  // not for a read probe
   run.fs.expected_source = "FSx PERSISTENT_2-250 x 5 TiB";
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   ASSERT_DOUBLE_EQ(run.fs.probes[0].mb_per_s, 1000.0);
   const auto sat = findings_with(run, "fs.saturation");
   ASSERT_EQ(sat.size(), 1U);
@@ -407,7 +407,7 @@ TEST(FsAnalysis, SaturationAtEightyPercentAndNotBelow) {
   EXPECT_TRUE(findings_with(run, "fs.expected").empty());  // it was given
 
   run.fs.expected_read_mb_s = 1251.0;  // 79.9%
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_TRUE(findings_with(run, "fs.saturation").empty());
 }
 
@@ -415,10 +415,10 @@ TEST(FsAnalysis, SaturationOfWritesUsesTheWriteThroughput) {
   podperf::Run run = fs_run({250, 250, 250, 250}, "seq-write");
   run.fs.expected_read_mb_s = 100.0;    // reads would saturate; this probe writes
   run.fs.expected_write_mb_s = 2000.0;  // 50%
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_TRUE(findings_with(run, "fs.saturation").empty());
   run.fs.expected_write_mb_s = 1100.0;  // 91%
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   ASSERT_EQ(findings_with(run, "fs.saturation").size(), 1U);
   EXPECT_TRUE(has(findings_with(run, "fs.saturation")[0]->observed, "expected write 1100 MB/s"));
   EXPECT_DOUBLE_EQ(fs_expected_mb_s(run.fs, "ckpt-save"), 1100.0);
@@ -428,7 +428,7 @@ TEST(FsAnalysis, SaturationOfWritesUsesTheWriteThroughput) {
 
 TEST(FsAnalysis, NoExpectedThroughputSaysHowToGiveIt) {
   podperf::Run run = fs_run({250, 250, 250, 250});
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const auto info = findings_with(run, "fs.expected");
   ASSERT_EQ(info.size(), 1U);
   EXPECT_EQ(info[0]->tag, Tag::kInfo);
@@ -440,7 +440,7 @@ TEST(FsAnalysis, CachedReadWarnsAndNamesTheHost) {
   podperf::Run run = fs_run({1000, 1000, 1000, 1000});
   run.fs.probes[0].ranks[5].cached_fraction = 0.30;  // node2
   run.fs.probes[0].ranks[0].cached_fraction = 0.01;
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_DOUBLE_EQ(run.fs.probes[0].cached_fraction_max, 0.30);
   const auto cache = findings_with(run, "fs.cache");
   ASSERT_EQ(cache.size(), 1U);
@@ -451,18 +451,18 @@ TEST(FsAnalysis, CachedReadWarnsAndNamesTheHost) {
   EXPECT_TRUE(has(cache[0]->next_step, "--direct")) << cache[0]->next_step;
 
   run.fs.probes[0].ranks[5].cached_fraction = 0.05;  // at the limit: fine
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_TRUE(findings_with(run, "fs.cache").empty());
 }
 
 TEST(FsAnalysis, ErrorAndWrongFindingsAndExitCodes) {
   podperf::Run run = fs_run({1000, 1000, 1000, 1000}, "ckpt-load");
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_EQ(fs_exit_code(run), kExitOk);
 
   run.fs.probes[0].ranks[3].status = "wrong";
   run.fs.probes[0].ranks[3].checksum_mismatches = 1;
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_EQ(run.fs.probes[0].status, "wrong");
   EXPECT_EQ(fs_exit_code(run), kExitFlagged);
   const auto wrong = findings_with(run, "fs.checksum");
@@ -473,7 +473,7 @@ TEST(FsAnalysis, ErrorAndWrongFindingsAndExitCodes) {
   run.fs.probes.push_back(probe_at("seq-write", {1000, 1000, 1000, 1000}));
   run.fs.probes[1].ranks[6].status = "error";
   run.fs.probes[1].ranks[6].error = "node node3 rank 6: write rank6.dat at offset 0: No space left on device";
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_EQ(fs_exit_code(run), kExitRuntime);  // an error outranks wrong
   const auto error = findings_with(run, "fs.error");
   ASSERT_EQ(error.size(), 1U);
@@ -492,11 +492,11 @@ TEST(FsAnalysis, AnalyzeTwiceGivesTheSameFindings) {
   podperf::Run run = fs_run({1000, 980, 1010, 500});
   run.findings.push_back(host_finding(Tag::kConcern, "signals.iowait", "node3", "iowait 35%"));
   run.fs.probes[0].ranks[0].cached_fraction = 0.5;
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const std::size_t findings = run.findings.size();
   const std::size_t slow = run.fs.slow_nodes.size();
   EXPECT_GE(findings, 3U);  // the host's own, fs.cache, fs.expected
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_EQ(run.findings.size(), findings);
   EXPECT_EQ(run.fs.slow_nodes.size(), slow);
   EXPECT_EQ(run.fs.slow_nodes[0].likely_causes.size(), 1U);  // its own fs findings are not causes
@@ -510,7 +510,7 @@ TEST(FsAnalysis, LikelyCausesPutFilesystemConcernsFirst) {
   run.findings.push_back(host_finding(Tag::kConcern, "signals.iowait", "node3", "iowait 35% over the run"));
   run.findings.push_back(host_finding(Tag::kOk, "signals.root_fs", "node3", "root 40% full"));   // not a concern
   run.findings.push_back(host_finding(Tag::kConcern, "signals.iowait", "node1", "iowait 20%"));  // another host
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   ASSERT_EQ(run.fs.slow_nodes.size(), 1U);
   const FsSlowNode& s = run.fs.slow_nodes[0];
   ASSERT_EQ(s.likely_causes.size(), 3U);
@@ -522,7 +522,7 @@ TEST(FsAnalysis, LikelyCausesPutFilesystemConcernsFirst) {
 
 TEST(FsAnalysis, SlowNodeWithoutConcernGetsAReadOnlyNextStep) {
   podperf::Run run = fs_run({1000, 980, 1010, 500});
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   ASSERT_EQ(run.fs.slow_nodes.size(), 1U);
   const std::string& next = run.fs.slow_nodes[0].next_step;
   EXPECT_TRUE(run.fs.slow_nodes[0].likely_causes.empty());
@@ -532,7 +532,7 @@ TEST(FsAnalysis, SlowNodeWithoutConcernGetsAReadOnlyNextStep) {
   EXPECT_TRUE(has(next, "iostat -x 1")) << next;
 
   run.fs.fs_type = "ext4";
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_FALSE(has(run.fs.slow_nodes[0].next_step, "lfs")) << run.fs.slow_nodes[0].next_step;
   EXPECT_TRUE(has(run.fs.slow_nodes[0].next_step, "findmnt -T /fsx/podperf")) << run.fs.slow_nodes[0].next_step;
 }
@@ -540,7 +540,7 @@ TEST(FsAnalysis, SlowNodeWithoutConcernGetsAReadOnlyNextStep) {
 TEST(FsAnalysis, NoProbesNoFindings) {
   podperf::Run run;
   run.findings.push_back(host_finding(Tag::kConcern, "signals.iowait", "h1", "iowait 35%"));
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   EXPECT_EQ(run.findings.size(), 1U);
   EXPECT_EQ(fs_exit_code(run), kExitOk);
   EXPECT_EQ(render_fs_section(run), "");
@@ -560,7 +560,7 @@ TEST(FsAnalysis, RunJsonRoundTripKeepsTheAnalysis) {
   run.options.sizes_bytes = {1};
   run.options.iters = 1;
   run.options.timeout_s = 1.0;
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const nlohmann::json json = run;
   if (const char* out = std::getenv("PODPERF_FS_RUN_JSON"); out != nullptr) std::ofstream(out) << json.dump(2);
   EXPECT_FALSE(json["fs"]["probes"][0]["ranks"][0].contains("latency_us"));  // samples stay out of run.json
@@ -569,7 +569,7 @@ TEST(FsAnalysis, RunJsonRoundTripKeepsTheAnalysis) {
   EXPECT_DOUBLE_EQ(back.fs.probes[0].lat_p99_us, 400.0);
   EXPECT_EQ(back.fs.slow_nodes.size(), 1U);
   const std::size_t findings = back.findings.size();
-  analyze_fs(back, thresholds());  // podperf report on a run.json: same conclusions without the samples
+  judge_fs(back, thresholds());  // podperf report on a run.json: same conclusions without the samples
   EXPECT_EQ(back.findings.size(), findings);
   EXPECT_DOUBLE_EQ(back.fs.probes[0].lat_p99_us, 400.0);
   EXPECT_DOUBLE_EQ(back.fs.probes[0].mb_per_s, run.fs.probes[0].mb_per_s);
@@ -704,7 +704,7 @@ Run analyzed_text_run() {
   run.fs.free_bytes = 3ULL << 40;
   run.fs.needed_bytes = 16ULL << 30;
   run.findings.push_back(host_finding(Tag::kConcern, "signals.iowait", "node3", "iowait 35% over the run"));
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   return run;
 }
 
@@ -743,7 +743,7 @@ TEST(FsText, SaturationAndErrorsAreShown) {
   run.fs.probes.push_back(probe_at("ckpt-save", {100, 100, 100, 100}));
   run.fs.probes[1].ranks[1].status = "error";
   run.fs.probes[1].ranks[1].error = "node node0 rank 1: write shard at offset 0: No space left on device";
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const std::string text = render_fs_section(run);
   EXPECT_TRUE(has(text, "seq-write: 100% of the expected 1000 MB/s — SATURATED")) << text;
   EXPECT_TRUE(has(text, "Probe failures:")) << text;
@@ -755,7 +755,7 @@ TEST(FsText, FewNodesAndNoExpectedThroughputSaySo) {
   podperf::Run run = fs_run({1000});
   run.fs.shared = false;
   run.fs.kept = true;
-  analyze_fs(run, thresholds());
+  judge_fs(run, thresholds());
   const std::string text = render_fs_section(run);
   EXPECT_TRUE(has(text, "node-local")) << text;
   EXPECT_TRUE(has(text, "kept: --keep")) << text;

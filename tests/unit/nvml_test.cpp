@@ -595,7 +595,7 @@ TEST(GpuMetrics, HottestGpuAtTheEndOfTheRun) {
 // 8 hosts whose busbw falls as their GPUs run hotter: correlate() reports it as a CONCERN.
 TEST(GpuMetrics, HotterHostsWithLowerBusbwCorrelate) {
   podperf::Run run = synthetic::make_run(8, [](int x, int y) { return 100.0 - 1.5 * (x + y); });
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   std::vector<HostSnapshot> after;
   for (const NodeInfo& n : run.nodes) {
     NvmlGpu g = healthy_gpu(0);

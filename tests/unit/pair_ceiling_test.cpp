@@ -51,7 +51,7 @@ TEST(PairCeiling, UnequalSlowMajorityIsNamedOrSaidUndecidedNeverMissed) {
       std::map<int, double> speed;
       for (int i = 0; i < n / 2; ++i) speed[order[static_cast<std::size_t>(i)]] = 0.9 - 0.3 * i / (n / 2 - 1);
       podperf::Run run = unequal_run(n, speed, seed);
-      analyze_pairs(run, config());
+      judge_pairs(run, config());
       const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
       std::set<int> accounted;
       for (const Straggler& s : run.stragglers) {
@@ -84,11 +84,11 @@ TEST(PairCeiling, HealthyAndSinglyFaultyRunsGetNoSuchFinding) {
   for (int n : {4, 6, 8, 16, 32}) {
     for (std::uint32_t seed = 1; seed <= 5; ++seed) {
       podperf::Run healthy = unequal_run(n, {}, seed, 0.03);
-      analyze_pairs(healthy, config());
+      judge_pairs(healthy, config());
       EXPECT_EQ(lagging_finding(healthy), nullptr) << "healthy n=" << n << " seed=" << seed;
       EXPECT_EQ(pairs_exit_code(healthy), 0) << "healthy n=" << n << " seed=" << seed;
       podperf::Run one_slow = unequal_run(n, {{1, 0.7}}, seed, 0.02);
-      analyze_pairs(one_slow, config());
+      judge_pairs(one_slow, config());
       EXPECT_EQ(lagging_finding(one_slow), nullptr) << "one slow n=" << n << " seed=" << seed;
       ASSERT_EQ(one_slow.stragglers.size(), 1U) << "one slow n=" << n << " seed=" << seed;
       EXPECT_EQ(one_slow.stragglers[0].node, 1);
@@ -101,7 +101,7 @@ TEST(PairCeiling, ARetestCountsInTheNodesFavour) {
   // (no inference given) it would lag, until a retest of one of its pairs at full speed lifts its
   // ceiling.
   podperf::Run run = unequal_run(8, {{7, 0.85}}, 3);
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_EQ(lagging_finding(run), nullptr);
   ASSERT_EQ(run.stragglers.size(), 1U);
   const PairInference none;

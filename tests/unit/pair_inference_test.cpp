@@ -1,4 +1,4 @@
-// The pair inference (analysis/pairs/pair_inference.hpp) on its own, and through analyze_pairs on a table of
+// The pair inference (analysis/pairs/pair_inference.hpp) on its own, and through judge_pairs on a table of
 // scenarios over N = 2..64 nodes with noise on every pair: k = 0..4 slow nodes (k >= N/2 included),
 // slow links, a slow crossing with and without a topology, and the cases the pairs cannot decide.
 #include "analysis/pairs/pair_inference.hpp"
@@ -97,7 +97,7 @@ TEST(PairInference, SlowPairsBetweenClearedNodesAreLinksOrOneCrossing) {
   EXPECT_EQ(again.links.size(), 4U);
 }
 
-// --- the scenario table through analyze_pairs ------------------------------------------------------
+// --- the scenario table through judge_pairs ------------------------------------------------------
 
 struct Expect {
   std::set<int> slow_nodes;
@@ -145,7 +145,7 @@ TEST(PairInferenceTable, SlowNodesAreNamedExactlyEvenAsAMajority) {
         if (static_cast<int>(bad.size()) != k) continue;
         podperf::Run run =
             scenario(n, seed, [&](int a, int b) { return bad.contains(a) || bad.contains(b) ? 0.4 : 1.0; });
-        analyze_pairs(run, config());
+        judge_pairs(run, config());
         const std::string what = "n=" + std::to_string(n) + " k=" + std::to_string(k) + " seed=" + std::to_string(seed);
         Expect want;
         // Three healthy nodes (three fast pairs) anchor "healthy" and name every slow node, however
@@ -168,7 +168,7 @@ TEST(PairInferenceTable, SlowNodesAreNamedExactlyEvenAsAMajority) {
           p.retest_samples_s = p.samples_s;
           p.retest_busbw_gbps = p.busbw_gbps;
         }
-        analyze_pairs(run, config());
+        judge_pairs(run, config());
         Expect retested;
         if (k <= 2) {
           retested.slow_nodes = bad;
@@ -193,7 +193,7 @@ TEST(PairInferenceTable, SlowLinksAreLinksNotNodes) {
   for (int n : {3, 4, 6, 16, 64}) {
     podperf::Run run = scenario(n, 5, [](int a, int b) { return a == 0 && b == 1 ? 0.5 : 1.0; });
     if (n == 3) retest_fast(run, [](int a, int b) { return !(a == 0 && b == 1); });  // a baseline of 2 pairs
-    analyze_pairs(run, config());
+    judge_pairs(run, config());
     Expect want;
     want.links = {{0, 1}};
     check(run, want, "one link, n=" + std::to_string(n));
@@ -201,7 +201,7 @@ TEST(PairInferenceTable, SlowLinksAreLinksNotNodes) {
   // Two unrelated links among 16.
   podperf::Run run =
       scenario(16, 6, [](int a, int b) { return (a == 2 && b == 9) || (a == 4 && b == 11) ? 0.5 : 1.0; });
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   Expect want;
   want.links = {{2, 9}, {4, 11}};
   check(run, want, "two links, n=16");
@@ -225,7 +225,7 @@ TEST(PairInferenceTable, SlowCrossingBlamesNoNodeWithOrWithoutTopology) {
           p.retest_busbw_gbps = p.busbw_gbps;
         }
       }
-      analyze_pairs(run, config());
+      judge_pairs(run, config());
       Expect want;
       want.crossing = true;
       const std::string what = "crossing n=" + std::to_string(n) + (with_topology ? " topology" : "");
@@ -249,7 +249,7 @@ TEST(PairInferenceTable, SlowUplinkOfOneGroupAmongThree) {
   for (int i = 0; i < 12; ++i) {
     run.nodes[static_cast<std::size_t>(i)].topology = {"sp1", "leaf" + std::to_string(i / 4)};
   }
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   Expect want;
   want.crossing = true;
   check(run, want, "uplink of leaf0");
@@ -268,7 +268,7 @@ TEST(PairInferenceTable, ANodeALittleSlowIsNotClearedByAPairInsideTheThreshold) 
       const bool spared = (a == 5 && b < 2) || (b == 5 && a < 2);
       return with5 && !spared ? 0.85 : 1.0;
     });
-    analyze_pairs(run, config());
+    judge_pairs(run, config());
     Expect want;
     want.slow_nodes = {5};
     check(run, want, "mostly slow, n=" + std::to_string(n));
@@ -282,7 +282,7 @@ TEST(PairInferenceTable, ANodeSlowInSomePairsOnlyIsIntermittentNotAStraggler) {
     const int other = a == 5 ? b : b == 5 ? a : -1;
     return other >= 8 && other < 13 ? 0.6 : 1.0;
   });
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_TRUE(named(run).empty());
   EXPECT_EQ(linked(run).size(), 5U);
   EXPECT_EQ(count_check(run, "pairs.intermittent_node"), 1U);
@@ -303,8 +303,8 @@ TEST(PairInferenceTable, ASlowGroupNamesItsNodesAndASlowUplinkNone) {
         run->nodes[static_cast<std::size_t>(i)].topology = {"sp1", "leaf" + std::to_string(leaf(i))};
       }
     }
-    analyze_pairs(group, config());
-    analyze_pairs(uplink, config());
+    judge_pairs(group, config());
+    judge_pairs(uplink, config());
     const std::string what = with_topology ? " (topology)" : " (no topology)";
     Expect slow_group;
     slow_group.slow_nodes = {0, 1, 2, 3};
@@ -335,7 +335,7 @@ TEST(PairInferenceTable, UnequalSlowNodesAsAMajorityAreNamedAgainstTheFastestGro
                (1.0 + noise(rng));
       });
       retest_fast(run, [&](int a, int b) { return !bad.contains(a) && !bad.contains(b); });
-      analyze_pairs(run, config());
+      judge_pairs(run, config());
       const std::string what = "n=" + std::to_string(n) + " seed=" + std::to_string(seed);
       Expect want;
       if (n == 4) {
@@ -373,7 +373,7 @@ TEST(PairInferenceTable, AgainstOneFastPairOnlyANodeFarBelowItIsNamed) {
       return 100.0 * std::min(speed[static_cast<std::size_t>(a)], speed[static_cast<std::size_t>(b)]);
     });
     retest_fast(run, [](int a, int b) { return a < 2 && b < 2; });
-    analyze_pairs(run, config());
+    judge_pairs(run, config());
     const std::string what = fmt::format("slow nodes at {} and {}", c.slow2, c.slow3);
     Expect want;
     want.slow_nodes = c.named;
@@ -386,18 +386,18 @@ TEST(PairInferenceTable, ThreeNodesOneSlowNodeIsNamedOneSlowLinkIsALink) {
   // Node 2 slow with both others, which are fast with each other: one slow node explains two slow
   // pairs (two slow links would be two faults). One slow link: both its nodes fast with the third.
   podperf::Run node = scenario(3, 15, [](int a, int b) { return a == 2 || b == 2 ? 0.5 : 1.0; });
-  analyze_pairs(node, config());
+  judge_pairs(node, config());
   Expect unconfirmed;
   unconfirmed.ambiguous = 1;
   check(node, unconfirmed, "three nodes, one slow node, the fast pair not measured again");
   retest_fast(node, [](int a, int b) { return a != 2 && b != 2; });
-  analyze_pairs(node, config());
+  judge_pairs(node, config());
   Expect one_node;
   one_node.slow_nodes = {2};
   check(node, one_node, "three nodes, one slow node");
   podperf::Run link = scenario(3, 16, [](int a, int b) { return a == 0 && b == 2 ? 0.5 : 1.0; });
   retest_fast(link, [](int a, int b) { return !(a == 0 && b == 2); });
-  analyze_pairs(link, config());
+  judge_pairs(link, config());
   Expect one_link;
   one_link.links = {{0, 2}};
   check(link, one_link, "three nodes, one slow link");
@@ -407,7 +407,7 @@ TEST(PairInferenceTable, OneFastPairAndThreeSlowNodesCannotBeTold) {
   // Five nodes, three slow: the one fast pair (0-1) may be the odd one (a faster path between its
   // nodes) as well as three nodes being slow. Said plainly, nobody named; the finding says what decides.
   podperf::Run run = scenario(5, 17, [](int a, int b) { return a >= 2 || b >= 2 ? 0.5 : 1.0; });
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   Expect ambiguous;
   ambiguous.ambiguous = 1;
   check(run, ambiguous, "five nodes, three slow");
@@ -427,7 +427,7 @@ TEST(PairInferenceTable, OnePairPerNodeNamesNobody) {
   run.pairs.push_back(synthetic::make_pair(0, 5, kJudgedSize, 99.0));
   run.pairs.push_back(synthetic::make_pair(1, 4, kJudgedSize, 82.0));
   run.pairs.push_back(synthetic::make_pair(2, 3, kJudgedSize, 101.0));
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   Expect want;
   want.ambiguous = 2;  // 1 and 4: either may be slow, or only their link
   check(run, want, "one round");
@@ -438,7 +438,7 @@ TEST(PairInferenceTable, ANodeWithOneMeasuredPairIsAmbiguousWithItsRetest) {
   podperf::Run run = scenario(8, 10, [](int, int) { return 1.0; });
   run.nodes = synthetic::make_nodes(9);
   run.pairs.push_back(synthetic::make_pair(0, 8, kJudgedSize, 50.0));
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   Expect want;
   want.ambiguous = 1;
   check(run, want, "ninth node");
@@ -472,7 +472,7 @@ TEST(PairInferenceTable, SlurmSwitchesAreNamedAsSlurmNamesThem) {
   for (PairResult& p : run.pairs) {
     if ((p.nodes[0] < 2) == (p.nodes[1] < 2)) p.retest_samples_s = p.samples_s, p.retest_busbw_gbps = p.busbw_gbps;
   }
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   const auto f = std::find_if(run.findings.begin(), run.findings.end(),
                               [](const Finding& x) { return x.check == "pairs.slow_crossing"; });
   ASSERT_NE(f, run.findings.end());

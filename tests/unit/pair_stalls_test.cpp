@@ -46,7 +46,7 @@ TEST(PairStalls, ANodeStallingInTwoPairsIsNamedWhileItsMediansLookHealthy) {
   for (PairResult& p : run.pairs) p.samples_s.resize(50, p.samples_s.front());
   stall(run, 1, 2, 3, 17.0);
   stall(run, 0, 2, 2, 19.0);
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_TRUE(run.stragglers.empty());
   EXPECT_TRUE(run.links.empty());
   const auto found = stalls(run);
@@ -58,7 +58,7 @@ TEST(PairStalls, ANodeStallingInTwoPairsIsNamedWhileItsMediansLookHealthy) {
   EXPECT_NE(found[0]->next_step.find("--pairs node2:node0,node2:node1"), std::string::npos) << found[0]->next_step;
   EXPECT_EQ(pairs_exit_code(run), 1) << "a stalling node is something slow";
   // Judged again: replaced, not added twice.
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_EQ(stalls(run).size(), 1U);
 }
 
@@ -67,7 +67,7 @@ TEST(PairStalls, OneStalledPairOneStallPerPairOrMildTailsNameNobody) {
     podperf::Run run = make_run(4, [](int, int) { return 100.0; });
     for (PairResult& p : run.pairs) p.samples_s.resize(50, p.samples_s.front());
     shape(run);
-    analyze_pairs(run, config());
+    judge_pairs(run, config());
     return run;
   };
   // One stalled pair: the node or the link, cannot tell.
@@ -91,7 +91,7 @@ TEST(PairStalls, RetestIterationsCountAgainstTheRetestsMedian) {
   for (PairResult& p : run.pairs) {
     if (p.nodes[1] == 3 && p.nodes[0] < 2) p.samples_s[0] *= 10.0, p.retest_samples_s[5] *= 10.0;
   }
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   const auto found = stalls(run);
   ASSERT_EQ(found.size(), 1U);
   EXPECT_EQ(found[0]->host, run.nodes[3].hostname);

@@ -109,7 +109,7 @@ podperf::Run pairs_run() {
   run.findings.push_back(finding(Tag::kInfo, "signals.nccl_env", "", "NCCL_ALGO unset"));
   run.findings.push_back(finding(Tag::kOk, "signals.cpu_governor", "node0", "performance"));
   run.nccl_log = "captured in nccl.<host>.<pid>";
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   correlate(run);
   return run;
 }
@@ -204,7 +204,7 @@ podperf::Run fs_run() {
   run.fs.probes.push_back(fs_probe("seq-read", {1200, 1190, 1210, 1180}));
   run.fs.probes.push_back(fs_probe("meta-create", {500, 510, 490, 200}));
   run.findings.push_back(finding(Tag::kConcern, "signals.iowait", "node3", "iowait 38%"));
-  analyze_fs(run, load_thresholds("").fs);
+  judge_fs(run, load_thresholds("").fs);
   return run;
 }
 

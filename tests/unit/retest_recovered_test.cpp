@@ -41,7 +41,7 @@ TEST(RetestRecovered, ANodeSlowAtFirstInTwoPairsAndFastInTheirRetestsIsShownNotN
   // NIC seen twice. Too few links for pairs.intermittent_node, cleared by the retests.
   podperf::Run run = make_run(6, [](int a, int b) { return (b == 3 && (a == 0 || a == 1)) ? 50.0 : 100.0; });
   retest_all(run, 100.0, [](int, int) { return false; });
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_TRUE(run.stragglers.empty());
   EXPECT_TRUE(run.links.empty());
   EXPECT_EQ(pairs_exit_code(run), 0) << "an INFO changes no verdict";
@@ -59,25 +59,25 @@ TEST(RetestRecovered, OnePairRecoveredOrNodesAlreadyNamedGiveNone) {
   // One pair slow once: noise, nothing shown.
   podperf::Run once = make_run(6, [](int a, int b) { return a == 0 && b == 3 ? 50.0 : 100.0; });
   retest_all(once, 100.0, [](int, int) { return false; });
-  analyze_pairs(once, config());
+  judge_pairs(once, config());
   EXPECT_TRUE(recovered(once).empty());
   // Two recovered pairs that share no node: no node to show.
   podperf::Run apart =
       make_run(6, [](int a, int b) { return (a == 0 && b == 1) || (a == 2 && b == 3) ? 50.0 : 100.0; });
   retest_all(apart, 100.0, [](int, int) { return false; });
-  analyze_pairs(apart, config());
+  judge_pairs(apart, config());
   EXPECT_TRUE(recovered(apart).empty());
   // A straggler (every pair slow again in its retest) is named, not shown here too.
   podperf::Run slow = make_run(6, [](int a, int b) { return a == 3 || b == 3 ? 50.0 : 100.0; });
   retest_all(slow, 100.0, [](int a, int b) { return a == 3 || b == 3; });
-  analyze_pairs(slow, config());
+  judge_pairs(slow, config());
   ASSERT_EQ(slow.stragglers.size(), 1U);
   EXPECT_TRUE(recovered(slow).empty());
   // Judged again, the finding is replaced, not added twice.
   podperf::Run twice = make_run(6, [](int a, int b) { return (b == 3 && (a == 0 || a == 1)) ? 50.0 : 100.0; });
   retest_all(twice, 100.0, [](int, int) { return false; });
-  analyze_pairs(twice, config());
-  analyze_pairs(twice, config());
+  judge_pairs(twice, config());
+  judge_pairs(twice, config());
   EXPECT_EQ(recovered(twice).size(), 1U);
 }
 

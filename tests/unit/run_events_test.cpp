@@ -47,7 +47,7 @@ TEST(RunEvents, CompleteRunRebuildsEveryPair) {
   EXPECT_EQ(r.run.finished_at, "2026-12-03T08:08:38.195Z");
   EXPECT_EQ(r.run.rounds_completed, 6);
   podperf::Run run = r.run;
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   ASSERT_EQ(run.stragglers.size(), 1U);
   EXPECT_EQ(run.stragglers[0].node, 3);
 }

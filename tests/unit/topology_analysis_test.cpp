@@ -39,7 +39,7 @@ Run topology_run(double leaf_factor, double spine_factor) {
   run.topology_levels = {"spine", "leaf"};
   run.topology_source = "racks.csv";
   for (std::size_t i = 0; i < run.nodes.size(); ++i) run.nodes[i].topology = kPaths[i];
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   return run;
 }
 
@@ -121,7 +121,7 @@ TEST(TopologyAnalysis, ClassifiesByOutermostDifferingLevel) {
 
 TEST(TopologyAnalysis, CrossLayerTwentyPercentSlowerIsAConcern) {
   podperf::Run run = topology_run(1.0, 0.8);
-  analyze_topology(run, load_thresholds("").topology);
+  judge_topology(run, load_thresholds("").topology);
   const Finding* f = finding(run, "topology.cross_layer");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->tag, Tag::kConcern);
@@ -134,15 +134,15 @@ TEST(TopologyAnalysis, CrossLayerTwentyPercentSlowerIsAConcern) {
 
 TEST(TopologyAnalysis, EqualPairsAreInfo) {
   podperf::Run run = topology_run(1.0, 1.0);
-  analyze_topology(run, load_thresholds("").topology);
+  judge_topology(run, load_thresholds("").topology);
   const Finding* f = finding(run, "topology.cross_layer");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->tag, Tag::kInfo);
   // Within the threshold (10%): 95% is not a concern; a stricter threshold makes it one.
   run = topology_run(1.0, 0.95);
-  analyze_topology(run, load_thresholds("").topology);
+  judge_topology(run, load_thresholds("").topology);
   EXPECT_EQ(finding(run, "topology.cross_layer")->tag, Tag::kInfo);
-  analyze_topology(run, TopologyThresholds{0.03, 2});
+  judge_topology(run, TopologyThresholds{0.03, 2});
   EXPECT_EQ(finding(run, "topology.cross_layer")->tag, Tag::kConcern);
   EXPECT_EQ(std::count_if(run.findings.begin(), run.findings.end(),
                           [](const Finding& x) { return x.check == "topology.cross_layer"; }),
@@ -165,9 +165,9 @@ TEST(TopologyAnalysis, StragglerPairsAreLeftOut) {
   podperf::Run run = synthetic::make_run(8, [](int a, int b) { return a == 7 || b == 7 ? 60.0 : 100.0; });
   run.topology_levels = {"spine", "leaf"};
   for (std::size_t i = 0; i < run.nodes.size(); ++i) run.nodes[i].topology = kPaths[i];
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   ASSERT_EQ(run.stragglers.size(), 1U);
-  analyze_topology(run, load_thresholds("").topology);
+  judge_topology(run, load_thresholds("").topology);
   EXPECT_EQ(finding(run, "topology.cross_layer")->tag, Tag::kInfo);
   EXPECT_EQ(compare_topology(run, 2).straggler_pairs_left_out, 7U);
   // Every node a straggler (no healthy majority): nothing would be left to compare, so all pairs count.
@@ -188,7 +188,7 @@ TEST(TopologyAnalysis, UnmatchedNodesAreListed) {
   podperf::Run run = topology_run(1.0, 1.0);
   run.nodes[5].topology.clear();
   run.nodes[6].topology.clear();
-  analyze_topology(run, load_thresholds("").topology);
+  judge_topology(run, load_thresholds("").topology);
   const Finding* f = finding(run, "topology.unmatched");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->tag, Tag::kInfo);
@@ -200,8 +200,8 @@ TEST(TopologyAnalysis, UnmatchedNodesAreListed) {
 
 TEST(TopologyAnalysis, NoTopologyNoFinding) {
   podperf::Run run = synthetic::make_run(4, [](int, int) { return 100.0; });
-  analyze_pairs(run, load_thresholds("").pairs);
-  analyze_topology(run, load_thresholds("").topology);
+  judge_pairs(run, load_thresholds("").pairs);
+  judge_topology(run, load_thresholds("").topology);
   EXPECT_TRUE(run.findings.empty());
   EXPECT_TRUE(compare_topology(run, 2).classes.empty());
   EXPECT_EQ(matrix_node_order(run), (std::vector<int>{0, 1, 2, 3}));
@@ -228,7 +228,7 @@ TEST(TopologyReport, Golden) {
   run.started_at = "2025-01-02T03:04:05.678Z";
   run.finished_at = "2025-01-02T03:09:10.123Z";
   run.launcher.kind = "slurm";
-  analyze_topology(run, load_thresholds("").topology);
+  judge_topology(run, load_thresholds("").topology);
   const std::string text = render_summary(run, "");
   EXPECT_NE(text.find("Topology (spine > leaf; ratio against the same leaf median)"), std::string::npos) << text;
   golden::expect_golden("report_topology.html", render_html(run));

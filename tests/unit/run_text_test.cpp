@@ -1,4 +1,6 @@
 // render_summary: the terminal summary of an analyzed Run.
+#include "analysis/report/run_text.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -8,7 +10,6 @@
 #include "analysis/fs/fs_analysis.hpp"
 #include "analysis/logs/nccl_log.hpp"
 #include "analysis/pairs/pair_judge.hpp"
-#include "analysis/report/run_text.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {
@@ -16,7 +17,9 @@ namespace {
 
 using synthetic::make_run;
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 // 6 nodes; node 4 runs at 60%.
 Run analyzed_run_with_straggler() {
@@ -25,7 +28,7 @@ Run analyzed_run_with_straggler() {
   run.rounds_completed = 5;
   run.launcher.kind = "slurm";
   run.launcher.job_id = "4242";
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   return run;
 }
 
@@ -40,9 +43,9 @@ TEST(SummaryText, ShowsMatrixStragglerFlaggedPairsAndResults) {
   EXPECT_TRUE(has(text, "job 4242")) << text;
   EXPECT_TRUE(has(text, "5 of 5 rounds")) << text;
   EXPECT_TRUE(has(text, "Pair busbw (GB/s) at 1G")) << text;
-  EXPECT_TRUE(has(text, "4 node4")) << text;       // a matrix row header
-  EXPECT_TRUE(has(text, "60.000!")) << text;       // a flagged cell
-  EXPECT_TRUE(has(text, "100.000")) << text;       // a healthy cell
+  EXPECT_TRUE(has(text, "4 node4")) << text;  // a matrix row header
+  EXPECT_TRUE(has(text, "60.000!")) << text;  // a flagged cell
+  EXPECT_TRUE(has(text, "100.000")) << text;  // a healthy cell
   EXPECT_TRUE(has(text, "baseline at 1G: 100.000 GB/s (robust mean of 10 of 15 pairs)")) << text;
   EXPECT_TRUE(has(text, "Flagged pairs (5;")) << text;
   EXPECT_TRUE(has(text, "node0 <-> node4 1G: 60.000 GB/s, 60% of baseline 100.000")) << text;
@@ -55,7 +58,7 @@ TEST(SummaryText, ShowsMatrixStragglerFlaggedPairsAndResults) {
 
 TEST(SummaryText, HealthyRunSaysNone) {
   auto run = make_run(4, [](int, int) { return 100.0; });
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   const std::string text = render_summary(run, "");
   EXPECT_TRUE(has(text, "Flagged pairs: none (threshold 5% below baseline)")) << text;
   EXPECT_TRUE(has(text, "Straggler nodes: none")) << text;
@@ -64,7 +67,7 @@ TEST(SummaryText, HealthyRunSaysNone) {
 
 TEST(SummaryText, LinkFindingIsListed) {
   auto run = make_run(6, [](int a, int b) { return a == 1 && b == 2 ? 50.0 : 100.0; });
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   ASSERT_EQ(run.links.size(), 1U);
   const std::string text = render_summary(run, "r");
   EXPECT_TRUE(has(text, "Slow links between healthy nodes (1):")) << text;
@@ -74,7 +77,7 @@ TEST(SummaryText, LinkFindingIsListed) {
 TEST(SummaryText, VirtualNodesAreNoted) {
   auto run = make_run(4, [](int, int) { return 100.0; });
   run.nodes = synthetic::make_nodes(4, /*is_virtual=*/true);
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   const std::string text = render_summary(run, "r");
   EXPECT_TRUE(has(text, "VIRTUAL nodes")) << text;
   EXPECT_TRUE(has(text, "box/v3")) << text;
@@ -90,7 +93,7 @@ TEST(SummaryText, TimeoutShowsErrorAndUnfinishedPairs) {
   run.pairs.resize(4);  // rounds 1 and 2 only
   run.pairs[3].status = "timeout";
   run.pairs[3].error = "did not finish";
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   const std::string text = render_summary(run, "r");
 
   EXPECT_TRUE(has(text, "2 of 3 rounds; status timeout")) << text;
@@ -105,14 +108,14 @@ TEST(SummaryText, WrongPairShowsItsCount) {
   auto run = make_run(4, [](int, int) { return 100.0; });
   run.pairs[0].status = "wrong";
   run.pairs[0].wrong = 17;
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   const std::string text = render_summary(run, "r");
   EXPECT_TRUE(has(text, "node0 <-> node1 1G wrong: 17 wrong elements")) << text;
 }
 
 TEST(SummaryText, LargeRunsOmitTheMatrix) {
   auto run = make_run(30, [](int, int) { return 100.0; });
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   const std::string text = render_summary(run, "r");
   EXPECT_TRUE(has(text, "30 nodes: pair matrix omitted")) << text;
   EXPECT_FALSE(has(text, "Pair busbw (GB/s)")) << text;
@@ -183,7 +186,7 @@ TEST(SummaryText, FsOnlyRunShowsTheFilesystemAndNoPairSection) {
   run.fs.fs_type = "lustre";
   run.fs.shared = true;
   run.fs.probes.push_back(fs_probe("seq-write"));
-  analyze_fs(run, load_thresholds("").fs);
+  judge_fs(run, load_thresholds("").fs);
   const std::string text = render_summary(run, "results/fs-run");
   EXPECT_TRUE(has(text, "podperf fs")) << text;
   EXPECT_TRUE(has(text, "Filesystem /fsx/x (lustre, shared by every node)")) << text;
@@ -199,7 +202,7 @@ TEST(SummaryText, RunWithPairsAndFsShowsBoth) {
   podperf::Run run = analyzed_run_with_straggler();
   run.fs.path = "/fsx/x";
   run.fs.probes.push_back(fs_probe("seq-read"));
-  analyze_fs(run, load_thresholds("").fs);
+  judge_fs(run, load_thresholds("").fs);
   const std::string text = render_summary(run, "");
   EXPECT_TRUE(has(text, "Straggler nodes (1):")) << text;
   EXPECT_TRUE(has(text, "Filesystem /fsx/x")) << text;

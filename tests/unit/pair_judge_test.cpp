@@ -1,5 +1,7 @@
-// analyze_pairs and pairs_exit_code on synthetic Runs, with the thresholds of the embedded
+// judge_pairs and pairs_exit_code on synthetic Runs, with the thresholds of the embedded
 // configs/thresholds.toml, so the tests follow the config.
+#include "analysis/pairs/pair_judge.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 
 #include "analysis/config/thresholds.hpp"
 #include "analysis/io/run_json.hpp"
-#include "analysis/pairs/pair_judge.hpp"
 #include "analysis/report/run_text.hpp"
 #include "analysis/stats/stats.hpp"
 #include "synthetic_run.hpp"
@@ -26,7 +27,9 @@ using synthetic::kJudgedSize;
 using synthetic::make_pair;
 using synthetic::make_run;
 
-const PairThresholds& config() { return synthetic::builtin_pair_thresholds(); }
+const PairThresholds& config() {
+  return synthetic::builtin_pair_thresholds();
+}
 
 bool contains(const PairResult& p, int node) {
   return p.nodes[0] == node || p.nodes[1] == node;
@@ -61,7 +64,7 @@ TEST(PairFlags, ConfigIsTheOneTheseTestsAssume) {
 
 TEST(PairFlags, HealthyEightNodesNoFlags) {
   auto run = make_run(8, healthy(100.0, 0.02, 1));
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
 
   for (const PairResult& p : run.pairs) {
     EXPECT_FALSE(p.flagged) << p.nodes[0] << ":" << p.nodes[1] << " ratio " << p.ratio;
@@ -82,7 +85,7 @@ TEST(PairFlags, HealthyEightNodesNoFlags) {
 TEST(PairFlags, OneBadNodeAmongEight) {
   const int bad = 3;
   auto run = make_run(8, with_bad_nodes(healthy(100.0, 0.02, 2), {bad}, 0.6));
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
 
   for (const PairResult& p : run.pairs) {
     EXPECT_EQ(p.flagged, contains(p, bad)) << p.nodes[0] << ":" << p.nodes[1] << " ratio " << p.ratio;
@@ -104,7 +107,7 @@ TEST(PairFlags, OneBadNodeAmongEight) {
 
 TEST(PairFlags, TwoBadNodesAmongEight) {
   auto run = make_run(8, with_bad_nodes(healthy(100.0, 0.02, 3), {2, 5}, 0.6));
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
 
   for (const PairResult& p : run.pairs) {
     EXPECT_EQ(p.flagged, contains(p, 2) || contains(p, 5)) << p.nodes[0] << ":" << p.nodes[1];
@@ -119,7 +122,7 @@ TEST(PairFlags, TwoBadNodesAmongEight) {
 TEST(PairFlags, OneBadLinkBetweenHealthyNodes) {
   auto base = healthy(100.0, 0.02, 4);
   auto run = make_run(6, [&](int a, int b) { return base(a, b) * (a == 1 && b == 4 ? 0.6 : 1.0); });
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
 
   for (const PairResult& p : run.pairs) {
     EXPECT_EQ(p.flagged, p.nodes == (std::array<int, 2>{1, 4})) << p.nodes[0] << ":" << p.nodes[1];
@@ -140,10 +143,10 @@ TEST(PairFlags, OneBadLinkBetweenHealthyNodes) {
 TEST(PairFlags, NodeInSeveralSlowLinksIsNamedIntermittent) {
   auto base = healthy(100.0, 0.02, 4);
   auto run = make_run(12, [&](int a, int b) { return base(a, b) * (a < 4 && b == 5 ? 0.6 : 1.0); });
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_TRUE(run.stragglers.empty());
   ASSERT_EQ(run.links.size(), 4U);
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   std::vector<const Finding*> named;
   for (const Finding& f : run.findings) {
     if (f.check == "pairs.intermittent_node") named.push_back(&f);
@@ -160,19 +163,19 @@ TEST(PairFlags, NodeInSeveralSlowLinksIsNamedIntermittent) {
 
   PairThresholds more = config();
   more.intermittent_min_links = 5;
-  analyze_pairs(run, more);
+  judge_pairs(run, more);
   EXPECT_TRUE(std::none_of(run.findings.begin(), run.findings.end(),
                            [](const Finding& f) { return f.check == "pairs.intermittent_node"; }));
 
   auto one_link = make_run(6, [&](int a, int b) { return base(a, b) * (a == 1 && b == 4 ? 0.6 : 1.0); });
-  analyze_pairs(one_link, config());
+  judge_pairs(one_link, config());
   EXPECT_TRUE(one_link.findings.empty());
 }
 
 TEST(PairFlags, FourNodesOneBadNode) {
   // 3 of 6 pairs slow: exactly half, which the baseline guard still allows dropping.
   auto run = make_run(4, with_bad_nodes(healthy(100.0, 0.02, 5), {0}, 0.6));
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
 
   for (const PairResult& p : run.pairs) EXPECT_EQ(p.flagged, contains(p, 0)) << p.nodes[0] << ":" << p.nodes[1];
   ASSERT_EQ(run.stragglers.size(), 1U);
@@ -202,7 +205,7 @@ TEST(PairFlags, PureNoiseNeverMakesAStraggler) {
     for (PairResult& p : run.pairs) {
       p = make_pair(p.nodes[0], p.nodes[1], kJudgedSize, 100.0 * (1.0 + pair_noise(rng)), noisy_samples(rng, 0.02));
     }
-    analyze_pairs(run, config());
+    judge_pairs(run, config());
     EXPECT_TRUE(run.stragglers.empty()) << "seed " << seed << ": " << run.stragglers[0].evidence;
     EXPECT_TRUE(run.links.empty()) << "seed " << seed;
     EXPECT_EQ(pairs_exit_code(run), 0) << "seed " << seed;
@@ -224,7 +227,7 @@ TEST(PairFlags, GaussianNoiseRarelyMakesAStraggler) {
     for (PairResult& p : run.pairs) {
       p = make_pair(p.nodes[0], p.nodes[1], kJudgedSize, 100.0 * (1.0 + pair_noise(rng)), noisy_samples(rng, 0.02));
     }
-    analyze_pairs(run, config());
+    judge_pairs(run, config());
     for (const PairResult& p : run.pairs) flagged_pairs += p.flagged ? 1 : 0;
     runs_exiting_1 += pairs_exit_code(run);
     if (!run.stragglers.empty()) {
@@ -248,7 +251,7 @@ TEST(PairFlags, GapSmallerThanOwnNoiseIsNotFlagged) {
   });
   ASSERT_NE(it, run.pairs.end());
   *it = make_pair(2, 6, kJudgedSize, 93.0, 0.30);
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
 
   EXPECT_LT(it->ratio, 1.0 - config().threshold) << "the gap is above the threshold";
   EXPECT_GT(it->noise_gbps * config().noise_factor, it->baseline_gbps - it->busbw_gbps) << "...but within its noise";
@@ -257,7 +260,7 @@ TEST(PairFlags, GapSmallerThanOwnNoiseIsNotFlagged) {
 
   // Control: the same gap with quiet samples is flagged.
   *it = make_pair(2, 6, kJudgedSize, 93.0, 0.01);
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_TRUE(it->flagged);
   EXPECT_EQ(pairs_exit_code(run), 1);
 }
@@ -273,7 +276,7 @@ TEST(PairFlags, FailedPairsAreFlaggedAndFailTheRun) {
   error.error = "ncclCommInitRank: unhandled system error";
   error.busbw_gbps = 0.0;
   error.samples_s.clear();
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
 
   EXPECT_TRUE(wrong.flagged);
   EXPECT_TRUE(error.flagged);
@@ -299,7 +302,7 @@ TEST(PairFlags, StatusTableGivesExitCode) {
   for (const char* status : {"ok", "wrong", "error", "timeout"}) {
     auto run = make_run(4, healthy(100.0, 0.01, 8));
     run.pairs[2].status = status;
-    analyze_pairs(run, config());
+    judge_pairs(run, config());
     const bool ok = std::string(status) == "ok";
     EXPECT_EQ(run.pairs[2].flagged, !ok) << status;
     EXPECT_EQ(pairs_exit_code(run), ok ? 0 : 1) << status;
@@ -314,7 +317,7 @@ TEST(PairFlags, ThreeNodesOneBadNode) {
   // well run on a faster path than the rest, and the run still says it cannot tell.
   for (const double slow : {0.4, 0.6}) {
     auto run = make_run(3, with_bad_nodes(healthy(100.0, 0.01, 11), {1}, slow));
-    analyze_pairs(run, config());
+    judge_pairs(run, config());
     EXPECT_EQ(run.baselines[0].pairs_kept, 1U) << slow;
     for (const PairResult& p : run.pairs) EXPECT_EQ(p.flagged, contains(p, 1)) << p.nodes[0] << ":" << p.nodes[1];
     EXPECT_TRUE(straggler_nodes(run).empty()) << slow;
@@ -323,7 +326,7 @@ TEST(PairFlags, ThreeNodesOneBadNode) {
       p.retest_samples_s = p.samples_s;
       p.retest_busbw_gbps = p.busbw_gbps;
     }
-    analyze_pairs(run, config());
+    judge_pairs(run, config());
     EXPECT_EQ(straggler_nodes(run), slow < 0.5 ? std::set<int>{1} : std::set<int>{}) << slow;
     EXPECT_EQ(pairs_exit_code(run), 1) << slow;
   }
@@ -340,7 +343,7 @@ TEST(PairFlags, DeadNodeIsAStraggler) {
       p.samples_s.clear();
     }
   }
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   ASSERT_EQ(run.stragglers.size(), 1U);
   EXPECT_EQ(run.stragglers[0].node, 6);
   EXPECT_EQ(run.stragglers[0].flagged_pairs, 7);
@@ -356,7 +359,7 @@ TEST(PairFlags, SmallSizeFlagsAreReportedButDoNotFailTheRun) {
   for (int a = 0; a < 6; ++a) {
     for (int b = a + 1; b < 6; ++b) run.pairs.push_back(make_pair(a, b, small, a == 0 && b == 5 ? 5.0 : 10.0));
   }
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
 
   EXPECT_EQ(run.judged_size_bytes, kJudgedSize);
   EXPECT_EQ(run.baselines.size(), 2U);
@@ -374,16 +377,16 @@ TEST(PairFlags, SmallSizeFlagsAreReportedButDoNotFailTheRun) {
 
   // A failure at the small size does fail the run.
   run.pairs.back().status = "timeout";
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_EQ(pairs_exit_code(run), 1);
 }
 
 TEST(PairFlags, AnalyzingTwiceGivesTheSameResult) {
   auto run = make_run(8, with_bad_nodes(healthy(100.0, 0.02, 10), {7}, 0.6));
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   const std::size_t stragglers = run.stragglers.size();
   const std::size_t baselines = run.baselines.size();
-  analyze_pairs(run, config());
+  judge_pairs(run, config());
   EXPECT_EQ(run.stragglers.size(), stragglers);
   EXPECT_EQ(run.baselines.size(), baselines);
 }
@@ -403,7 +406,7 @@ TEST(PairFlags, NoisyClusterStillFlagsAHostAtAFractionOfTheBaseline) {
     const double healthy[4][4] = {{0, 0.359, 0, 0.315}, {0, 0, 0, 0.512}, {}, {}};
     return healthy[a][b];
   });
-  analyze_pairs(run, t);
+  judge_pairs(run, t);
   ASSERT_EQ(run.stragglers.size(), 1U);
   EXPECT_EQ(run.stragglers[0].node, 2);
   for (const PairResult& p : run.pairs) EXPECT_EQ(p.flagged, p.nodes[0] == 2 || p.nodes[1] == 2);
@@ -427,8 +430,8 @@ TEST(PairFlags, ThreadsGiveTheSameResultAsOne) {
   one.pairs[5].status = "error";
   podperf::Run three = one;
   const podperf::Thresholds t = podperf::load_thresholds("");
-  podperf::analyze_pairs(one, t.pairs, 1);
-  podperf::analyze_pairs(three, t.pairs, 3);
+  podperf::judge_pairs(one, t.pairs, 1);
+  podperf::judge_pairs(three, t.pairs, 3);
   ASSERT_EQ(one.stragglers.size(), 1u);
   EXPECT_EQ(one.stragglers[0].node, 7);
   EXPECT_FALSE(one.links.empty());
@@ -468,11 +471,11 @@ TEST(PairFlags, FamilyMarginKeepsChanceFlagsFromBecomingLinks) {
   podperf::PairThresholds t = podperf::load_thresholds("").pairs;
   ASSERT_DOUBLE_EQ(t.link_family_alpha, 0.05);
   podperf::Run guarded = measured;
-  podperf::analyze_pairs(guarded, t);
+  podperf::judge_pairs(guarded, t);
   podperf::PairThresholds off = t;
   off.link_family_alpha = 1.0;
   podperf::Run unguarded = measured;
-  podperf::analyze_pairs(unguarded, off);
+  podperf::judge_pairs(unguarded, off);
   for (const podperf::Run* run : {&guarded, &unguarded}) {
     ASSERT_EQ(run->stragglers.size(), 1U);
     EXPECT_EQ(run->stragglers[0].node, 7);
@@ -498,7 +501,7 @@ TEST(PairFlags, FamilyMarginKeepsChanceFlagsFromBecomingLinks) {
   // but name nothing and do not make the exit code.
   std::size_t next = 0;
   podperf::Run healthy = podperf::synthetic::make_run(kNodes, [&](int, int) { return 100.0 * noise[next++]; });
-  podperf::analyze_pairs(healthy, t);
+  podperf::judge_pairs(healthy, t);
   EXPECT_TRUE(healthy.stragglers.empty());
   EXPECT_TRUE(healthy.links.empty());
   EXPECT_TRUE(
@@ -511,7 +514,7 @@ TEST(PairFlags, FamilyMarginKeepsChanceFlagsFromBecomingLinks) {
     p.retest_samples_s = p.samples_s;
     p.retest_busbw_gbps = p.busbw_gbps;
   }
-  podperf::analyze_pairs(retested, t);
+  podperf::judge_pairs(retested, t);
   EXPECT_EQ(retested.links.size(), unguarded.links.size());
 }
 

@@ -1,14 +1,15 @@
 // Acceptance verdicts (analysis/accept/node_checks): fixed runs built with synthetic_run.hpp, analyzed as podperf
-// does (analyze_pairs, analyze_fs), then judged with the built-in profiles and SKUs: healthy, one
+// does (judge_pairs, judge_fs), then judged with the built-in profiles and SKUs: healthy, one
 // straggler, one filesystem-slow node, wrong results, blocking and non-blocking host findings, the SKU
 // busbw minimum, and the cases where a check does not apply.
+#include "analysis/accept/node_checks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "analysis/accept/node_checks.hpp"
 #include "analysis/config/thresholds.hpp"
 #include "analysis/fs/fs_analysis.hpp"
 #include "analysis/pairs/pair_judge.hpp"
@@ -32,13 +33,13 @@ Run p5_run(int n, const std::function<double(int, int)>& busbw) {
     node.ranks = {8 * node.index,     8 * node.index + 1, 8 * node.index + 2, 8 * node.index + 3,
                   8 * node.index + 4, 8 * node.index + 5, 8 * node.index + 6, 8 * node.index + 7};
   }
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   return run;
 }
 
 Verdict judge_with(const Run& run, const std::string& profile = "quick") {
   const std::optional<Sku> sku = choose_sku(run, std::nullopt);
-  return judge(run, load_profile(profile), sku ? &*sku : nullptr);
+  return check_nodes(run, load_profile(profile), sku ? &*sku : nullptr);
 }
 
 const VerdictCheck* find_check(const Verdict& v, const std::string& node, const std::string& check) {
@@ -146,7 +147,7 @@ TEST(Verdict, WrongResultsBlameTheNodeInMostFailedPairs) {
       p.wrong = 12;
     }
   }
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   run.verdict = judge_with(run);
   const Verdict& v = run.verdict;
   EXPECT_EQ(v.status, "FAIL");
@@ -160,7 +161,7 @@ TEST(Verdict, WrongResultsBlameTheNodeInMostFailedPairs) {
 TEST(Verdict, OneWrongPairFailsBothItsNodes) {
   podperf::Run run = synthetic::make_run(4, [](int, int) { return 440.0; });
   run.pairs[0].status = "wrong";  // node0 <-> node1
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   run.verdict = judge_with(run);
   EXPECT_EQ(run.verdict.drain, (std::vector<std::string>{"node0", "node1"}));
   EXPECT_EQ(status_of(run.verdict, "node2", "wrong_results"), "PASS");
@@ -170,7 +171,7 @@ TEST(Verdict, FailedPairsFail) {
   podperf::Run run = synthetic::make_run(2, [](int, int) { return 440.0; });
   run.pairs[0].status = "error";
   run.pairs[0].error = "NCCL error: remote process exited";
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   run.verdict = judge_with(run);
   EXPECT_EQ(status_of(run.verdict, "node0", "failed_pairs"), "FAIL");
   EXPECT_TRUE(has(find_check(run.verdict, "node0", "failed_pairs")->detail, "remote process exited"));
@@ -250,7 +251,7 @@ TEST(Verdict, TwoSlowHostsOfFourAreDrainedExactly) {
   run.verdict = judge_with(run);
   EXPECT_TRUE(run.verdict.drain.empty());
   for (PairResult& p : run.pairs) p.retest_samples_s = p.samples_s, p.retest_busbw_gbps = p.busbw_gbps;
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   run.verdict = judge_with(run);
   EXPECT_EQ(run.verdict.status, "FAIL");
   EXPECT_EQ(run.verdict.drain, (std::vector<std::string>{"node2", "node3"}));
@@ -262,7 +263,7 @@ TEST(Verdict, SlowCrossingBetweenTwoLeavesDrainsNobody) {
   run.command = "accept";
   run.topology_levels = {"switch-level-1", "switch-level-0"};
   for (NodeInfo& node : run.nodes) node.topology = {"spine", node.index < 2 ? "leafA" : "leafB"};
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   EXPECT_TRUE(run.stragglers.empty());
   EXPECT_TRUE(run.links.empty());
   run.verdict = judge_with(run);
@@ -278,7 +279,7 @@ TEST(Verdict, AnAmbiguousNodeIsNotDrained) {
   run.pairs.push_back(synthetic::make_pair(1, 4, synthetic::kJudgedSize, 80.0));
   run.pairs.push_back(synthetic::make_pair(2, 3, synthetic::kJudgedSize, 101.0));
   run.backend = "host";
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   EXPECT_TRUE(run.stragglers.empty());
   run.verdict = judge_with(run);
   EXPECT_TRUE(run.verdict.drain.empty());
@@ -291,7 +292,7 @@ TEST(Verdict, WhatThePairsCannotTellDrainsNobody) {
     const int slow_from = slow_from_binding;  // a lambda may not capture a structured binding (clang 14)
     podperf::Run run = p5_run(n, [&](int a, int b) { return a >= slow_from || b >= slow_from ? 40.0 : 100.0; });
     run.backend = "host";
-    analyze_pairs(run, load_thresholds("").pairs);
+    judge_pairs(run, load_thresholds("").pairs);
     EXPECT_TRUE(run.stragglers.empty()) << n << " nodes";
     EXPECT_TRUE(std::any_of(run.findings.begin(), run.findings.end(),
                             [](const Finding& f) { return f.check == "pairs.ambiguous"; }))
@@ -314,7 +315,7 @@ TEST(Verdict, UnknownOrMixedInstanceTypesGiveNoSku) {
   // --sku wins over the nodes; judged as p4d, whose 2-node figure is not published.
   const std::optional<Sku> forced = choose_sku(run, load_sku("p4d.24xlarge"));
   ASSERT_TRUE(forced);
-  const Verdict v = judge(run, load_profile("quick"), &*forced);
+  const Verdict v = check_nodes(run, load_profile("quick"), &*forced);
   EXPECT_EQ(status_of(v, "node0", "busbw_min"), "SKIP");
   EXPECT_TRUE(has(find_check(v, "node0", "busbw_min")->detail, "no published 2-node busbw figure for p4d.24xlarge"));
 }
@@ -324,7 +325,7 @@ TEST(Verdict, SkuWithoutAFigureAtTheJudgedSizeSkips) {
       4, [](int, int) { return 440.0; }, 0.01, 4ULL << 20);
   run.backend = "nccl";
   for (NodeInfo& n : run.nodes) n.instance_type = "p5.48xlarge";
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   const Verdict v = judge_with(run);
   EXPECT_EQ(status_of(v, "node0", "busbw_min"), "SKIP");
   EXPECT_TRUE(has(find_check(v, "node0", "busbw_min")->detail, "no published figure for p5.48xlarge at 4M"));
@@ -350,7 +351,7 @@ void add_fs(Run& run, const std::vector<double>& mb_s) {
   }
   run.fs.path = "/fsx";
   run.fs.shared = true;
-  analyze_fs(run, load_thresholds("").fs);
+  judge_fs(run, load_thresholds("").fs);
 }
 
 TEST(Verdict, FilesystemSlowNodeFails) {
@@ -376,7 +377,7 @@ TEST(Verdict, FilesystemBelowTheFloorFailsTheRun) {
   Profile profile = load_profile("fs");
   profile.fs.floor_write_mb_s = 5000.0;  // the aggregate is ~3200 MB/s
   profile.fs.floor_read_mb_s = 1000.0;
-  const Verdict v = judge(run, profile, nullptr);
+  const Verdict v = check_nodes(run, profile, nullptr);
   EXPECT_EQ(v.status, "FAIL");
   EXPECT_EQ(status_of(v, "", "fs_floor"), "FAIL");
   EXPECT_TRUE(has(find_check(v, "", "fs_floor")->detail, "seq-write")) << find_check(v, "", "fs_floor")->detail;
@@ -398,7 +399,7 @@ TEST(Verdict, IncompleteRunFails) {
 TEST(Verdict, VirtualNodesOfOneHostAreDrainedOnce) {
   podperf::Run run = synthetic::make_run(4, [](int a, int b) { return a == 1 || b == 1 ? 200.0 : 440.0; });
   run.nodes = synthetic::make_nodes(4, /*is_virtual=*/true);
-  analyze_pairs(run, load_thresholds("").pairs);
+  judge_pairs(run, load_thresholds("").pairs);
   run.findings.push_back(concern("signals.xid", "box"));  // the host's: every virtual node
   run.verdict = judge_with(run);
   EXPECT_EQ(run.verdict.drain, std::vector<std::string>{"box"});
