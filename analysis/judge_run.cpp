@@ -24,7 +24,8 @@ bool leaves_any(const std::vector<std::vector<int>>& groups, int a, int b) {
 
 }  // namespace
 
-void judge_run(Run& run, const Thresholds& thresholds, const JudgeInputs& inputs) {
+void judge_run(Run& run, const JudgeInputs& inputs) {
+  const Thresholds& thresholds = run.thresholds;
   // The pairs judged ok go from judge_pairs to correlate (neither analysis between changes the
   // pairs), so correlate need not read every pair again.
   JudgedPairs judged;

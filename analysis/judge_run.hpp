@@ -21,7 +21,9 @@ struct JudgeInputs {
 
 // Judges `run` in place: judge_pairs (when it has pairs), explain_slow_groups, judge_fs (when it
 // has probes), judge_topology, correlate.
-void judge_run(Run& run, const Thresholds& thresholds, const JudgeInputs& inputs = {});
+// With the thresholds the run records (run.thresholds: record_thresholds), the one copy every judge,
+// rebuild and printer reads.
+void judge_run(Run& run, const JudgeInputs& inputs = {});
 
 // After judge_pairs: the links leaving a slow group (one node inside it) are the group's, not links
 // of their own, so they leave run.links; a pairs.intermittent_node finding goes too unless its node

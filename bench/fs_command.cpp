@@ -22,10 +22,10 @@ namespace {
 // Rank 0's record of a filesystem run.
 class FsRecorder final : public RunRecorder {
  public:
-  FsRecorder(Run run, ResultsDir& dir, const FsThresholds& t) : RunRecorder(std::move(run), dir), thresholds_(t) {}
+  FsRecorder(Run run, ResultsDir& dir) : RunRecorder(std::move(run), dir) {}
 
  private:
-  void analyze(Run& run) override { judge_fs(run, thresholds_); }
+  void analyze(Run& run) override { judge_fs(run, run.thresholds.fs); }
   nlohmann::json end_event(const Run& run) const override {
     nlohmann::json slow = nlohmann::json::array();
     for (const FsSlowNode& n : run.fs.slow_nodes) slow.push_back(n.label);
@@ -38,7 +38,6 @@ class FsRecorder final : public RunRecorder {
   }
   int exit_code(const Run& run) const override { return fs_exit_code(run); }
 
-  FsThresholds thresholds_;
 };
 
 int run_fs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
@@ -66,8 +65,7 @@ int run_fs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
     Run run = base_run(cli, o, job->run_id, world.size(), map);
     run.backend = "posix";
     run.options.sizes_bytes = {};
-    run.options.thresholds_source = plan.thresholds_source;
-    run.options.threshold = plan.thresholds.threshold;
+    record_thresholds(run, plan.thresholds);
     if (o.repeat >= 2) {
       // The chain runs whole in every block, in its order (a read needs its write): no shuffle.
       run.blocks.count = o.repeat;
@@ -76,7 +74,7 @@ int run_fs(const Cli& cli, const Comm& world, const VerdictHook* verdict_hook) {
       for (std::size_t i = 0; i < chain.size(); ++i) chain[i] = static_cast<int>(i);
       run.blocks.order.assign(static_cast<std::size_t>(o.repeat), chain);
     }
-    recorder = std::make_unique<FsRecorder>(std::move(run), *job->dir, plan.thresholds);
+    recorder = std::make_unique<FsRecorder>(std::move(run), *job->dir);
     recorder->set_fs(setup.info);
     if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
     std::fprintf(stderr,

@@ -142,7 +142,7 @@ std::unique_ptr<PairsRecorder> make_pairs_recorder(const Cli& cli, const Comm& w
   ResultsDir& dir = *job.start->dir;
   Run run = make_run(cli, job.plan, map, job.start->run_id, world.size(), job.backend->name());
   if (job.topology) place_nodes(run, *job.topology);
-  auto recorder = std::make_unique<PairsRecorder>(std::move(run), dir, map, job.plan.thresholds);
+  auto recorder = std::make_unique<PairsRecorder>(std::move(run), dir, map);
   if (job.with_fs) recorder->set_fs(job.fs_setup.info);
   if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
   if (o.schedule == "adaptive") {

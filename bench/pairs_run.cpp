@@ -105,8 +105,7 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   run.options.sizes_bytes = plan.sizes;
   run.options.concurrency = cli.pairs.concurrency;
   run.options.retest = cli.pairs.retest;
-  run.options.threshold = plan.thresholds.pairs.threshold;
-  run.options.thresholds_source = plan.thresholds.source;
+  record_thresholds(run, plan.thresholds);
   run.options.schedule = cli.pairs.schedule;
   run.options.seed = cli.pairs.seed;
   run.rounds_planned = plan.rounds * std::max(1, cli.pairs.repeat);
@@ -122,8 +121,8 @@ Run make_run(const Cli& cli, const Plan& plan, const NodeMap& map, const std::st
   return run;
 }
 
-PairsRecorder::PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t)
-    : RunRecorder(std::move(run), dir), map_(map), thresholds_(t) {}
+PairsRecorder::PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map)
+    : RunRecorder(std::move(run), dir), map_(map) {}
 
 void PairsRecorder::begin_block(int block) {
   std::lock_guard lock(mutex_);
@@ -185,7 +184,7 @@ std::vector<Finding> PairsRecorder::finish_schedule(const ScheduleOutcome& outco
 
 std::vector<NodePair> PairsRecorder::suspects() {
   std::lock_guard lock(mutex_);
-  return retest_candidates(run_, thresholds_.pairs);
+  return retest_candidates(run_);
 }
 
 ScheduleOptions schedule_options(const PairsOptions& o) {
@@ -221,7 +220,8 @@ Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t pla
       so.sequential && !adaptive ? "pair" : "round");
 }
 
-std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds) {
+std::vector<NodePair> retest_candidates(const Run& run) {
+  const PairThresholds& thresholds = run.thresholds.pairs;
   Run analyzed = run;
   judge_pairs(analyzed, thresholds);
   std::vector<NodePair> out;
@@ -244,7 +244,7 @@ std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& th
 }
 
 void PairsRecorder::analyze(Run& run) {
-  judge_run(run, thresholds_, judge_inputs(slow_groups_));
+  judge_run(run, judge_inputs(slow_groups_));
 }
 nlohmann::json PairsRecorder::end_event(const Run& run) const {
   return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};

@@ -66,8 +66,8 @@ Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t pla
 
 // Pairs the analysis flags at the judged size, measured (not failed), not yet retested, then the
 // pairs of a few-pair anchor not yet measured again (anchor_pairs_to_retest): the retest list.
-// Analyzes a copy of `run`.
-std::vector<NodePair> retest_candidates(const Run& run, const PairThresholds& thresholds);
+// Analyzes a copy of `run`, with the thresholds it records.
+std::vector<NodePair> retest_candidates(const Run& run);
 
 // One pair of the current step, as rank 0 sees it: where its results land and how to read them.
 struct Slot {
@@ -80,7 +80,7 @@ struct Slot {
 // end keeps (pairs of the current step whose results had landed) and names (those that had not).
 class PairsRecorder final : public RunRecorder {
  public:
-  PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map, const Thresholds& t);
+  PairsRecorder(Run run, ResultsDir& dir, const NodeMap& map);
 
   // --repeat: the steps that follow belong to block `block` (1-based): their results join the pairs'
   // results of the earlier blocks (analysis/model/run_blocks), and their events say the block.
@@ -112,7 +112,6 @@ class PairsRecorder final : public RunRecorder {
   void keep_partial(Run& run, const std::string& status, const std::string& error) override;
 
   const NodeMap& map_;
-  Thresholds thresholds_;
   int step_round_ = 0;
   bool retest_ = false;
   int block_ = 1;

@@ -60,6 +60,8 @@ Slot sim_slot(SimFabric& fabric, const Plan& plan, const NodeMap& map, const Nod
 SimRunResult simulate_pairs(SimFabric& fabric, const Plan& plan, const NodeMap& map, const ScheduleOptions& so,
                             int iters) {
   SimRunResult out;
+  out.run.command = "pairs";
+  record_thresholds(out.run, plan.thresholds);
   out.run.nodes = map.nodes;
   const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
                           bool /*round_complete*/) {
@@ -77,12 +79,12 @@ SimRunResult simulate_pairs(SimFabric& fabric, const Plan& plan, const NodeMap& 
     }
     return results;
   };
-  const SuspectsFn suspects = [&] { return retest_candidates(out.run, plan.thresholds.pairs); };
+  const SuspectsFn suspects = [&] { return retest_candidates(out.run); };
   out.outcome = drive_schedule(fabric.nodes(), plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
                                {step, suspects, nullptr, nullptr, nullptr});
   out.run.rounds_completed = out.outcome.rounds;
   out.run.rounds_planned = out.outcome.rounds_planned;
-  judge_run(out.run, plan.thresholds, judge_inputs(out.outcome.search.slow_groups));
+  judge_run(out.run, judge_inputs(out.outcome.search.slow_groups));
   return out;
 }
 
@@ -175,7 +177,7 @@ int run_sim_pairs(const Cli& cli, const Comm& world, const VerdictHook* verdict_
   ScheduleOptions so = schedule_options(o);
   resolve_adaptive_scope(o, run.topology_levels, run.nodes, so);  // before the results directory exists
   std::unique_ptr<ResultsDir> dir = std::make_unique<ResultsDir>(o.out, run_id);
-  auto recorder = std::make_unique<PairsRecorder>(std::move(run), *dir, map, plan.thresholds);
+  auto recorder = std::make_unique<PairsRecorder>(std::move(run), *dir, map);
   if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);
   log_sim_start(cli, plan, map, fabric, so, *dir);
 

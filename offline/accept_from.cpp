@@ -44,7 +44,7 @@ int accept_from(const AcceptanceOptions& o, std::ostream& out) {
   Run run = read_run_json(path);
   if (!o.topology.empty()) {
     apply_topology(run, load_topology(o.topology, o.topology_format));
-    judge_topology(run, load_thresholds("").topology);
+    judge_topology(run, run.thresholds.topology);
   }
   judge_acceptance(run, setup);
   out << fmt::format("podperf accept --from {}: {} nodes, command {}, backend {}{}\n", path, run.nodes.size(),

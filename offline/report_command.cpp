@@ -25,13 +25,14 @@ namespace {
 namespace fs = std::filesystem;
 
 // events.jsonl -> Run, analyzed as the command that wrote it would have (pairs and filesystem
-// judgments with the built-in thresholds, correlation). Says on `err` that it was rebuilt.
+// judgments with the thresholds its start event recorded, correlation). Says on `err` that it was rebuilt.
 Run rebuild_from_events(const std::string& path, std::ostream& err) {
   RebuiltRun rebuilt = run_from_events_file(path);  // line by line, never the whole file
   Run& run = rebuilt.run;
-  judge_run(run, load_thresholds(""));
-  err << fmt::format("podperf: report rebuilt from {} ({} events{}{}); judged with the built-in thresholds\n", path,
-                     rebuilt.events, rebuilt.ended ? "" : ", no end event", rebuilt.cut ? ", last line cut" : "");
+  judge_run(run);
+  err << fmt::format("podperf: report rebuilt from {} ({} events{}{}); judged with the run's thresholds ({})\n", path,
+                     rebuilt.events, rebuilt.ended ? "" : ", no end event", rebuilt.cut ? ", last line cut" : "",
+                     run.thresholds.source);
   return std::move(rebuilt.run);  // moved: a copy would double the memory of a run of millions of pairs
 }
 
@@ -51,7 +52,7 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
                                                     : read_run_json(run_json.string());
     if (!options.topology.empty()) {
       apply_topology(run, load_topology(options.topology, options.topology_format));
-      judge_topology(run, load_thresholds("").topology);
+      judge_topology(run, run.thresholds.topology);
     }
     // Written as rendered (csv a piece at a time), never the whole text of a run of millions of pairs
     // beside the run in memory. An unknown format is refused before anything is written.

@@ -145,7 +145,7 @@ class Judge {
       if (fs) check_fs_stage(node);
       judge_findings(node.label, node.hostname);
     }
-    judge_run();
+    check_run_wide();
     conclude();
     return std::move(verdict_);
   }
@@ -315,7 +315,7 @@ class Judge {
         concerns.empty() ? "no other concern" : fmt::format("{}", fmt::join(concerns, "; ")));
   }
 
-  void judge_run() {
+  void check_run_wide() {
     if (run_.status == "complete") {
       add("", "run_complete", kPass, "the run finished");
     } else {

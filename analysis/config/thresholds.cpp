@@ -99,6 +99,47 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   return out;
 }
 
+std::string thresholds_toml(const Thresholds& t) {
+  std::string out;
+  const auto number = [&out](std::string_view key, double value) { out += fmt::format("{} = {:.17g}\n", key, value); };
+  const auto count = [&out](std::string_view key, int value) { out += fmt::format("{} = {}\n", key, value); };
+  const PairThresholds& p = t.pairs;
+  out += "[pairs]\n";
+  number("threshold", p.threshold);
+  number("noise_factor", p.noise_factor);
+  number("spread_factor", p.spread_factor);
+  number("max_spread_fraction", p.max_spread_fraction);
+  number("straggler_fraction", p.straggler_fraction);
+  count("baseline_max_passes", p.baseline_max_passes);
+  number("baseline_min_kept_fraction", p.baseline_min_kept_fraction);
+  count("intermittent_min_links", p.intermittent_min_links);
+  number("link_family_alpha", p.link_family_alpha);
+  count("min_cleared_partners", p.min_cleared_partners);
+  number("mostly_slow_fraction", p.mostly_slow_fraction);
+  number("anchor_gap_fraction", p.anchor_gap_fraction);
+  count("anchor_min_pairs", p.anchor_min_pairs);
+  count("lagging_reference_nodes", p.lagging_reference_nodes);
+  number("fastest_group_confidence", p.fastest_group_confidence);
+  number("fastest_group_max_link_fraction", p.fastest_group_max_link_fraction);
+  number("single_pair_anchor_max_ratio", p.single_pair_anchor_max_ratio);
+  number("stall_factor", p.stall_factor);
+  count("stall_min_iterations", p.stall_min_iterations);
+  const FsThresholds& f = t.fs;
+  out += "[fs]\n";
+  number("threshold", f.threshold);
+  number("spread_factor", f.spread_factor);
+  number("max_spread_fraction", f.max_spread_fraction);
+  count("baseline_max_passes", f.baseline_max_passes);
+  number("baseline_min_kept_fraction", f.baseline_min_kept_fraction);
+  number("saturation_fraction", f.saturation_fraction);
+  number("cache_warn_fraction", f.cache_warn_fraction);
+  number("resolution_seconds", f.resolution_seconds);
+  out += "[topology]\n";
+  number("slower_fraction", t.topology.slower_fraction);
+  count("min_pairs", t.topology.min_pairs);
+  return out;
+}
+
 Thresholds load_thresholds(const std::string& path) {
   std::string source;
   const std::string text = config_text(path, "thresholds.toml", "config file", source);

@@ -77,6 +77,10 @@ struct Thresholds {
   std::string source;  // "embedded:thresholds.toml" or the file path
 };
 
+// The same thresholds as TOML text that parse_thresholds reads back to equal values (doubles with 17
+// digits): how a run's recorded thresholds (run.json "thresholds") are checked with the file's rules.
+std::string thresholds_toml(const Thresholds& t);
+
 // Parses TOML text; `source` names it in errors. Throws ConfigError (file, line, key, expected).
 Thresholds parse_thresholds(std::string_view toml_text, const std::string& source);
 // Loads `path`, or the embedded configs/thresholds.toml when path is empty. Throws ConfigError.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/base/errors.hpp"
+#include "analysis/io/run_checks.hpp"
 #include "analysis/io/run_json.hpp"
 #include "analysis/io/run_json_scan.hpp"
 #include "analysis/model/attach_retest.hpp"
@@ -57,6 +58,7 @@ class EventsBuilder {
   RebuiltRun finish() {
     out_.cut = bad_line_.has_value();
     if (!started_) throw InputError(fmt::format("{}: no start event (empty or not a podperf events.jsonl)", path_));
+    check_run_fields(out_.run, path_);
     if (!out_.ended) {
       out_.run.status = "aborted";
       out_.run.error = fmt::format("rebuilt from events.jsonl: the run has no end event (the process died{})",

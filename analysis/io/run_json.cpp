@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/base/errors.hpp"
+#include "analysis/io/run_checks.hpp"
 #include "analysis/io/run_json_pairs_file.hpp"
 #include "analysis/io/run_json_scan.hpp"
 
@@ -326,34 +327,43 @@ std::optional<Run> scan_run_json(JsonCursor& in, const std::string& path) {
 
 }  // namespace
 
+// Every reader's last step: the fields checked against docs/run.schema.json (analysis/io/run_checks).
+static Run checked_against_schema(Run run, const std::string& path) {
+  check_run_fields(run, path);
+  return run;
+}
+
 Run read_run_json(const std::string& path) {
   {
     JsonCursor in(open_run_json(path), path);
-    if (std::optional<Run> run = scan_run_json(in, path)) return std::move(*run);
+    if (std::optional<Run> run = scan_run_json(in, path)) return checked_against_schema(std::move(*run), path);
   }
   return read_run_json_reference(path);
 }
 
 Run read_run_json_reference(const std::string& path) {
   FileChars begin(open_run_json(path), path);  // owns the descriptor from here
-  return parse_streamed(
-      [&begin](const nlohmann::json::parser_callback_t& keep) {
-        return nlohmann::json::parse(begin, FileChars(), keep);
-      },
-      path);
+  return checked_against_schema(parse_streamed(
+                     [&begin](const nlohmann::json::parser_callback_t& keep) {
+                       return nlohmann::json::parse(begin, FileChars(), keep);
+                     },
+                     path),
+                 path);
 }
 
 Run parse_run_json(std::string_view text, const std::string& path) {
   {
     JsonCursor in(text);
-    if (std::optional<Run> run = scan_run_json(in, path)) return std::move(*run);
+    if (std::optional<Run> run = scan_run_json(in, path)) return checked_against_schema(std::move(*run), path);
   }
   return parse_run_json_reference(text, path);
 }
 
 Run parse_run_json_reference(std::string_view text, const std::string& path) {
-  return parse_streamed(
-      [text](const nlohmann::json::parser_callback_t& keep) { return nlohmann::json::parse(text, keep); }, path);
+  return checked_against_schema(parse_streamed([text](const nlohmann::json::parser_callback_t& keep) {
+                   return nlohmann::json::parse(text, keep);
+                 }, path),
+                 path);
 }
 
 }  // namespace podperf

@@ -52,9 +52,21 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by,
                                                 warmup, check, concurrency, retest, threshold, timeout_s, virtual_nodes,
                                                 schedule, seed, thresholds_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunBlocks, count, seed, cases, order)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairThresholds, threshold, noise_factor, spread_factor, max_spread_fraction,
+                                                straggler_fraction, baseline_max_passes, baseline_min_kept_fraction,
+                                                intermittent_min_links, link_family_alpha, min_cleared_partners,
+                                                mostly_slow_fraction, anchor_gap_fraction, anchor_min_pairs,
+                                                single_pair_anchor_max_ratio, stall_factor, stall_min_iterations,
+                                                lagging_reference_nodes, fastest_group_confidence,
+                                                fastest_group_max_link_fraction)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsThresholds, threshold, spread_factor, max_spread_fraction,
+                                                baseline_max_passes, baseline_min_kept_fraction, saturation_fraction,
+                                                resolution_seconds, cache_warn_fraction)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TopologyThresholds, slower_fraction, min_pairs)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Thresholds, pairs, fs, topology, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_version, run_id, command, argv, started_at,
                                                 finished_at, launcher, backend, simulated, sim_model, backend_library,
-                                                backend_library_version, ranks, options, nodes, topology_levels,
+                                                backend_library_version, ranks, options, thresholds, nodes, topology_levels,
                                                 topology_source, rounds_planned, rounds_completed, rounds_full_schedule,
                                                 blocks, pairs, collectives, fs, judged_size_bytes, baselines,
                                                 stragglers, links, findings, node_metrics, verdict, nccl_log, status,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/base/finding.hpp"
+#include "analysis/config/thresholds.hpp"
 
 namespace podperf {
 
@@ -264,6 +265,8 @@ struct RunOptions {
   bool check = true;
   std::string concurrency;  // round | sequential
   int retest = 0;           // passes of retesting flagged pairs
+  // The run's thresholds are Run::thresholds; these two mirror it for readers of run.json's options
+  // (pairs.threshold, or fs.threshold for podperf fs; the thresholds' source), set by record_thresholds.
   double threshold = 0.0;
   double timeout_s = 0.0;
   int virtual_nodes = 0;         // 0: real nodes
@@ -302,6 +305,10 @@ struct Run {
   std::string backend_library_version;  // "2.28.9"
   int ranks = 0;
   RunOptions options;
+  // The thresholds this run is judged with (configs/thresholds.toml or --config, with --threshold
+  // applied): recorded in run.json and the start event, so every rebuild and offline command judges
+  // with them. Set by record_thresholds; read by every judge and printer.
+  Thresholds thresholds;
   std::vector<NodeInfo> nodes;
   std::vector<std::string> topology_levels;  // names of NodeInfo::topology's entries, outermost first
   std::string topology_source;               // the file the topology came from ("" when none)
@@ -326,6 +333,13 @@ struct Run {
   std::string error;
   std::vector<std::string> unfinished;  // pairs that did not finish, "round 3: h1 <-> h4"
 };
+
+// Records the thresholds the run is judged with: run.thresholds and its mirrors in run.options.
+inline void record_thresholds(Run& run, const Thresholds& thresholds) {
+  run.thresholds = thresholds;
+  run.options.threshold = run.command == "fs" ? thresholds.fs.threshold : thresholds.pairs.threshold;
+  run.options.thresholds_source = thresholds.source;
+}
 
 // The status of a measurement (a pair, a collective case, a filesystem probe or rank, a sweep job)
 // that finished and checked out, tested by length first ("ok" is nearly every pair at scale).

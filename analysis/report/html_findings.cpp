@@ -75,9 +75,9 @@ void render_metadata(const Run& run, std::string& out) {
     item("rounds", fmt::format("{} of {} ({})", run.rounds_completed, run.rounds_planned, run.options.concurrency));
     if (!schedule_note(run).empty()) item("schedule", schedule_note(run));
     item("threshold",
-         fmt::format("{:.0f}% below baseline; retest {}", run.options.threshold * 100.0, run.options.retest));
+         fmt::format("{:.0f}% below baseline; retest {}", run.thresholds.pairs.threshold * 100.0, run.options.retest));
   }
-  if (!run.options.thresholds_source.empty()) item("thresholds", run.options.thresholds_source);
+  if (!run.thresholds.source.empty()) item("thresholds", run.thresholds.source);
   if (!run.nccl_log.empty()) item("NCCL log", run.nccl_log);
   for (const std::string& u : run.unfinished) item("unfinished", u);
   out += "</dl>\n";

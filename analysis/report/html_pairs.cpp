@@ -111,7 +111,7 @@ void render_pair_matrix(const Run& run, std::string& out) {
            "<p>Baseline at {}: {:.3f} GB/s (robust mean of {} of {} pairs, spread {:.3f} GB/s); threshold {:.0f}% "
            "below.</p>\n",
            format_size(b.size_bytes), b.baseline_gbps, b.pairs_kept, b.pairs_total, b.spread_gbps,
-           run.options.threshold * 100.0);
+           run.thresholds.pairs.threshold * 100.0);
   }
   out += "</section>\n";
 }

@@ -37,7 +37,7 @@ void render_key_numbers(const Run& run, std::string& out) {
         fmt::format("pair busbw baseline at {}: **{:.3f} GB/s** (robust mean of {} of {} pairs, spread "
                     "{:.3f} GB/s; threshold {:.0f}% below)",
                     format_size(b.size_bytes), b.baseline_gbps, b.pairs_kept, b.pairs_total, b.spread_gbps,
-                    run.options.threshold * 100.0));
+                    run.thresholds.pairs.threshold * 100.0));
   }
   if (!run.pairs.empty()) {
     const auto flagged = std::count_if(run.pairs.begin(), run.pairs.end(),

@@ -138,10 +138,10 @@ void render_pairs_outcome(const Run& run, std::string& out) {
   std::sort(flagged.begin(), flagged.end(),
             [](const PairResult* a, const PairResult* b) { return a->ratio < b->ratio; });
   if (flagged.empty()) {
-    append(out, "\nFlagged pairs: none (threshold {:.0f}% below baseline)\n", run.options.threshold * 100.0);
+    append(out, "\nFlagged pairs: none (threshold {:.0f}% below baseline)\n", run.thresholds.pairs.threshold * 100.0);
   } else {
     append(out, "\nFlagged pairs ({}; threshold {:.0f}% below baseline):\n", flagged.size(),
-           run.options.threshold * 100.0);
+           run.thresholds.pairs.threshold * 100.0);
     for (std::size_t i = 0; i < flagged.size() && i < kMaxListedPairs; ++i) {
       const PairResult& p = *flagged[i];
       if (!status_ok(p.status)) {

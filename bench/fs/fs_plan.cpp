@@ -120,9 +120,7 @@ FsPlan make_fs_plan(const FsOptions& o, const std::string& thresholds_path) {
     require_aligned(plan.ckpt_shard_size_bytes, "--ckpt-shard-size", o.ckpt_shard_size);
   }
   plan.keep = o.keep;
-  const Thresholds thresholds = load_thresholds(thresholds_path);
-  plan.thresholds = thresholds.fs;
-  plan.thresholds_source = thresholds.source;
+  plan.thresholds = load_thresholds(thresholds_path);
   set_expected(o, plan);
   return plan;
 }

@@ -27,8 +27,7 @@ struct FsPlan {
   bool direct = false;
   bool keep = false;
   FsExpected expected;  // zero when neither FSx nor --expected-mb-s was given
-  FsThresholds thresholds;
-  std::string thresholds_source;
+  Thresholds thresholds;  // recorded in the run (record_thresholds); the fs judge reads them there
   [[nodiscard]] std::vector<std::string> probe_names() const { return options; }  // {"seq-write","seq-read"}
   [[nodiscard]] bool runs(std::string_view option) const;                         // `option` was chosen
 };

@@ -162,5 +162,32 @@ sim unknown --sim-model nosuch
 if [[ $rc -eq 2 ]] && grep -q "nosuch" "$WORK/unknown.err" && grep -q "healthy" "$WORK/unknown.err"; then
   pass "unknown model: exit 2 listing the built-in ones"; else fail "unknown model: exit $rc: $(cat "$WORK/unknown.err")"; fi
 
+# --threshold is the run's own: recorded in run.json and the start event, and the rebuild from
+# events.jsonl judges with it (it judged with the built-in 5% and named a node 8% slow).
+cat >"$WORK/slow92.toml" <<'TOML'
+[model]
+description = "one node at 92%"
+ranks_per_node = 8
+latency_us = 30.0
+busbw_gbps = 300.0
+nic_factor = 1.0
+[noise]
+pair_cv = 0.01
+iteration_cv = 0.03
+[[slow_node]]
+node = 5
+factor = 0.92
+TOML
+sim thr --sim-nodes 16 --sim-model "$WORK/slow92.toml" -b 64M -e 64M -n 10 --threshold 0.1 --seed 3
+"$PODPERF" report "$WORK/thr/run.json" --format md --out "$WORK/thr-run.md" 2>/dev/null
+"$PODPERF" report "$WORK/thr/events.jsonl" --format md --out "$WORK/thr-rebuilt.md" 2>"$WORK/thr-rebuilt.err"
+if [[ $rc -eq 0 ]] && grep -q 'threshold 10% below' "$WORK/thr.out" &&
+  grep -q '"threshold": 0.1' "$WORK/thr/run.json" && head -1 "$WORK/thr/events.jsonl" | grep -q '"thresholds":' &&
+  cmp -s "$WORK/thr-run.md" "$WORK/thr-rebuilt.md" && grep -q "judged with the run's thresholds" "$WORK/thr-rebuilt.err"; then
+  pass "--threshold 0.1: the run, its run.json and its rebuild from events.jsonl judge alike (exit 0, 10%)"
+else
+  fail "--threshold 0.1: exit $rc; rebuild: $(cat "$WORK/thr-rebuilt.err"); $(diff "$WORK/thr-run.md" "$WORK/thr-rebuilt.md" | head -5)"
+fi
+
 echo "sim_pairs: $PASSED passed, $FAILED failed"
 [[ $FAILED -eq 0 ]]

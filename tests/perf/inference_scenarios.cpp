@@ -67,7 +67,8 @@ void one_run(const SimModel& model, int nodes, std::uint64_t seed, const PairsOp
   SimRunResult r = simulate_pairs(fabric, plan, map, so, iters);
   if (with_topology) {
     r.run.topology_levels = model.levels;
-    judge_run(r.run, plan.thresholds);
+    record_thresholds(r.run, plan.thresholds);
+    judge_run(r.run);
   }
   const std::set<int> truth(fabric.faulty_nodes().begin(), fabric.faulty_nodes().end());
   const bool flapping = !model.flapping_nodes.empty();
@@ -129,6 +130,8 @@ void lucky_run(const SimModel& model, int nodes, std::uint64_t seed, const Pairs
   so.seed = seed;
   so.retest = 1;
   Run run;
+  run.command = "pairs";
+  record_thresholds(run, plan.thresholds);
   run.nodes = map.nodes;
   const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest, bool) {
     std::vector<PairResult> results;
@@ -151,10 +154,10 @@ void lucky_run(const SimModel& model, int nodes, std::uint64_t seed, const Pairs
     }
     return results;
   };
-  const SuspectsFn suspects = [&] { return retest_candidates(run, plan.thresholds.pairs); };
+  const SuspectsFn suspects = [&] { return retest_candidates(run); };
   drive_schedule(nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
                  {step, suspects, nullptr, nullptr, nullptr});
-  judge_run(run, plan.thresholds);
+  judge_run(run);
   std::vector<double> values;
   for (const PairResult& p : run.pairs) values.push_back(p.busbw_gbps);
   std::sort(values.begin(), values.end());

@@ -51,7 +51,9 @@ inline Run make_scale_run(int n, int iters = bench_iters()) {
   run.finished_at = "2026-01-01T00:10:00Z";
   run.options.sizes_bytes = {kSize};
   run.options.iters = iters;
-  run.options.threshold = 0.05;
+  Thresholds thresholds = load_thresholds("");
+  thresholds.pairs.threshold = 0.05;
+  record_thresholds(run, thresholds);
   run.options.concurrency = "round";
   std::mt19937_64 rng(42);
   std::normal_distribution<double> nic(1.0, 0.01);    // node to node

@@ -68,6 +68,7 @@ inline Run make_noisy_run(const ClusterSpec& spec, std::uint64_t seed) {
   run.run_id = "run-" + std::to_string(seed);
   run.command = "run";
   run.backend = "nccl";
+  record_thresholds(run, load_thresholds(""));
   const int n = static_cast<int>(spec.labels.size());
   run.ranks = n * spec.fs_ranks_per_node;
   run.options.sizes_bytes = spec.sizes;

@@ -59,7 +59,7 @@ void stamp(podperf::Run& run, const std::string& command, const std::string& run
   run.options.warmup = 2;
   run.options.concurrency = "round";
   run.options.retest = 1;
-  run.options.thresholds_source = "built-in configs/thresholds.toml";
+  run.thresholds.source = "built-in configs/thresholds.toml";
 }
 
 Finding finding(Tag tag, const std::string& check, const std::string& host, const std::string& observed) {
@@ -87,7 +87,10 @@ podperf::Run pairs_run() {
     n.instance_type = "p5.48xlarge";
     n.instance_id = fmt::format("i-0{}", n.index);
   }
-  run.options.threshold = 0.05;
+  Thresholds thresholds = load_thresholds("");
+  thresholds.pairs.threshold = 0.05;
+  thresholds.source = "built-in configs/thresholds.toml";
+  record_thresholds(run, thresholds);
   const std::uint64_t sizes[] = {256ULL << 20, 512ULL << 20, 1ULL << 30};
   run.options.sizes_bytes.assign(std::begin(sizes), std::end(sizes));
   run.rounds_planned = 5;

@@ -48,7 +48,7 @@ podperf::Run odd_run() {
     p.cleared_by_retest = i % 3 == 0;
     p.ratio = 1.0 / 3.0;
     p.retest_samples_s = i % 2 == 0 ? std::vector<double>{0.5, 1e-300} : std::vector<double>{};
-    p.wrong = -static_cast<std::int64_t>(i);
+    p.wrong = static_cast<std::int64_t>(i) * 1000003;
     p.error = i == 3 ? "rank 3: \"quoted\"\n, caf\xc3\xa9" : "";
     p.status = i == 3 ? "error" : "ok";
     p.op = i == 4 ? "all_gather" : "all_reduce";
@@ -126,7 +126,7 @@ TEST(PairsFile, ResultsDirWritesItForLargeRunsOnly) {
   const PairResult model = large.pairs.front();
   while (large.pairs.size() < kPairsFileMinPairs) {
     PairResult p = model;
-    p.nodes = {static_cast<int>(large.pairs.size() % 5), 4};
+    p.nodes = {static_cast<int>(large.pairs.size() % 4), 4};  // 4 nodes paired with node 4, never itself
     p.busbw_gbps = 1.0 + static_cast<double>(large.pairs.size()) * 1e-6;
     large.pairs.push_back(p);
   }

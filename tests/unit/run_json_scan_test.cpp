@@ -17,6 +17,7 @@
 
 #include "analysis/base/errors.hpp"
 #include "analysis/io/run_events.hpp"
+#include "analysis/io/run_checks.hpp"
 #include "analysis/io/run_json.hpp"
 #include "tests/unit/synthetic_run.hpp"
 
@@ -40,7 +41,7 @@ Run varied_run() {
     p.noise_gbps = 1.0 / 3.0;
     p.retest_samples_s = i % 2 == 0 ? std::vector<double>{0.25, 1e-9, 7.0} : std::vector<double>{};
     p.retest_busbw_gbps = i % 2 == 0 ? 98.5 : 0.0;
-    p.wrong = i == 1 ? -3 : 0;
+    p.wrong = i == 1 ? 3 : 0;  // signed in the struct, >= 0 in a valid file (docs/run.schema.json)
     p.count = i == 2 ? std::numeric_limits<std::uint64_t>::max() : p.count;
     p.dtype = i == 3 ? "bfloat16" : "float";
   }
@@ -154,7 +155,16 @@ TEST(RunJsonScan, OddInputGivesNlohmannsRunOrFallsBack) {
     const std::string reference = outcome(text, true);
     EXPECT_EQ(outcome(text, false), reference) << text;
     try {
-      EXPECT_EQ(dump(scan_only(text)), reference) << text;
+      // The fast reader's Run, then the readers' field checks (analysis/io/run_checks), as read_run_json does.
+      podperf::Run scanned = scan_only(text);
+      std::string checked;
+      try {
+        check_run_fields(scanned, "t.json");
+        checked = dump(scanned);
+      } catch (const InputError& e) {
+        checked = std::string("error: ") + e.what();
+      }
+      EXPECT_EQ(checked, reference) << text;
     } catch (const ScanUnsupported&) {
       // left to nlohmann's reader: fine
     }

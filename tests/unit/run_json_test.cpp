@@ -32,10 +32,14 @@ podperf::Run full_run() {
   run.options.warmup = 5;
   run.options.check = false;
   run.options.concurrency = "sequential";
-  run.options.threshold = 0.07;
   run.options.timeout_s = 600.5;
   run.options.virtual_nodes = 2;
-  run.options.thresholds_source = "configs/thresholds.toml (built in)";
+  Thresholds thresholds = load_thresholds("");
+  thresholds.pairs.threshold = 0.07;
+  thresholds.fs.saturation_fraction = 0.625;
+  thresholds.topology.min_pairs = 5;
+  thresholds.source = "configs/thresholds.toml (built in), --threshold 0.07";
+  record_thresholds(run, thresholds);
 
   NodeInfo a;
   a.index = 0;
@@ -152,6 +156,8 @@ void expect_equal(const Run& a, const Run& b) {
   EXPECT_EQ(a.options.timeout_s, b.options.timeout_s);
   EXPECT_EQ(a.options.virtual_nodes, b.options.virtual_nodes);
   EXPECT_EQ(a.options.thresholds_source, b.options.thresholds_source);
+  EXPECT_EQ(thresholds_toml(a.thresholds), thresholds_toml(b.thresholds));
+  EXPECT_EQ(a.thresholds.source, b.thresholds.source);
   ASSERT_EQ(a.nodes.size(), b.nodes.size());
   for (std::size_t i = 0; i < a.nodes.size(); ++i) expect_equal(a.nodes[i], b.nodes[i]);
   EXPECT_EQ(a.rounds_planned, b.rounds_planned);

@@ -86,7 +86,9 @@ inline Run make_run(int n, const std::function<double(int, int)>& busbw, double 
   run.ranks = 2 * n;
   run.nodes = make_nodes(n);
   run.options.sizes_bytes = {size_bytes};
-  run.options.threshold = 0.05;
+  Thresholds thresholds = load_thresholds("");
+  thresholds.pairs.threshold = 0.05;
+  record_thresholds(run, thresholds);
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) run.pairs.push_back(make_pair(a, b, size_bytes, busbw(a, b), spread));
   }
