@@ -1,6 +1,6 @@
 #pragma once
 // The collectives as data: the bytes nccl-tests uses for algbw and the busbw factor
-// (FIELD-NOTES section 1). One row per op; one unit test per row.
+// (the nccl-tests performance notes, NVIDIA/nccl-tests doc/PERFORMANCE.md). One row per op; one unit test per row.
 #include <cstdint>
 #include <span>
 #include <string_view>

@@ -33,6 +33,7 @@ Finding efa_round_finding(const std::string& host, const std::vector<std::string
   f.tag = Tag::kConcern;
   f.source = "signals";
   f.check = "signals.efa_round";
+  f.pair_cause_rank = cause_rank::kEfaRoundErrors;
   f.host = host;
   std::string observed;
   for (const std::string& r : rises_by_round) observed += (observed.empty() ? "" : "; ") + r;

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "analysis/base/errors.hpp"
+#include "analysis/config/thresholds.hpp"
 #include "analysis/io/run_metadata.hpp"
 #include "bench/node_signals.hpp"
 
@@ -77,6 +78,9 @@ Run base_run(const Cli& cli, const CommonOptions& o, const std::string& run_id, 
   run.options.timeout_s = o.timeout_s;
   run.options.virtual_nodes = o.virtual_nodes;
   run.nodes = map.nodes;
+  // The built-in thresholds until the command records its own (pairs and fs with --config, --threshold):
+  // every run.json carries the thresholds an offline judge would use on it.
+  record_thresholds(run, load_thresholds(""));
   return run;
 }
 

@@ -1,5 +1,5 @@
-// Kernel log parsing for Xid/SXid lines and the Xid catalog (FIELD-NOTES section 4). Plain string_view
-// scanning, no regex, like the NCCL log reader (analysis/logs/).
+// Kernel log parsing for Xid/SXid lines and the Xid catalog (podperf's host-signal sources: NVML, sysfs, procfs and
+// NVIDIA's Xid catalog). Plain string_view scanning, no regex, like the NCCL log reader (analysis/logs/).
 #include "signals/kmsg.hpp"
 
 #include <fcntl.h>
@@ -33,8 +33,8 @@ std::string kmsg_printable(string_view s) {
   return text::printable(s, kMaxText, true);
 }
 
-// The catalog. Meanings and actions are FIELD-NOTES section 4 (NVIDIA "Analyzing Xid catalog"); the
-// codes only listed there as "Azure watches" carry no description of their own.
+// The catalog. Meanings and actions are podperf's host-signal sources: NVML, sysfs, procfs and NVIDIA's Xid catalog
+// (NVIDIA "Analyzing Xid catalog"); the codes only listed there as "Azure watches" carry no description of their own.
 const std::vector<XidInfo>& catalog() {
   static const std::vector<XidInfo> kCatalog = [] {
     std::vector<XidInfo> v = {

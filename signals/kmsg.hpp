@@ -1,8 +1,8 @@
 #pragma once
 // Kernel log parsing for GPU errors: NVIDIA Xid and NVSwitch SXid lines, from /dev/kmsg records
 // ("pri,seq,usec,flags;message", continuation lines starting with a space) or dmesg text
-// ("[ 1234.567890] message"), and the Xid catalog of FIELD-NOTES section 4 as a data table. Pure
-// except read_kmsg_nonblocking.
+// ("[ 1234.567890] message"), and the Xid catalog of podperf's host-signal sources: NVML, sysfs, procfs and NVIDIA's
+// Xid catalog as a data table. Pure except read_kmsg_nonblocking.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,7 +20,8 @@ struct XidEvent {
   std::string text;           // the message after "Xid (...): ", cleaned (printable, <= 300 bytes)
 };
 
-// One row of the Xid catalog (FIELD-NOTES section 4, from NVIDIA's "Analyzing Xid catalog").
+// One row of the Xid catalog (podperf's host-signal sources: NVML, sysfs, procfs and NVIDIA's Xid catalog, from
+// NVIDIA's "Analyzing Xid catalog").
 struct XidInfo {
   int code = -1;
   std::string_view meaning;  // "GPU has fallen off the bus"
@@ -28,7 +29,7 @@ struct XidInfo {
   bool hardware = false;     // points at the GPU, its memory, NVLink or the bus (not the application)
 };
 
-// The catalog row for `code`, or nullopt for a code FIELD-NOTES does not describe.
+// The catalog row for `code`, or nullopt for a code the catalog does not describe.
 std::optional<XidInfo> xid_info(int code);
 // Every catalog row, ascending by code.
 const std::vector<XidInfo>& xid_catalog();

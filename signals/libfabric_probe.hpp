@@ -1,8 +1,8 @@
 #pragma once
-// libfabric providers visible to this process (FIELD-NOTES section 4, "libfabric providers"), read with
-// one fi_getinfo call on a libfabric loaded at run time (dlopen), so the binary does not link libfabric.
-// Read-only: no endpoint is opened and no traffic is sent; the environment is left as it is (FI_* set by
-// the job applies, as it would to NCCL's aws-ofi-nccl plugin).
+// libfabric providers visible to this process (podperf's host-signal sources: NVML, sysfs, procfs and NVIDIA's Xid
+// catalog, "libfabric providers"), read with one fi_getinfo call on a libfabric loaded at run time (dlopen), so the
+// binary does not link libfabric. Read-only: no endpoint is opened and no traffic is sent; the environment is left as
+// it is (FI_* set by the job applies, as it would to NCCL's aws-ofi-nccl plugin).
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
-// GPU state through NVML, loaded at run time with dlopen (FIELD-NOTES section 4), so one binary runs on
-// hosts without an NVIDIA driver. No nvml.h: the few types, enums and signatures podperf calls are
-// declared in nvml.cpp. Read-only: only Get* queries, nvmlInit and nvmlShutdown.
+// GPU state through NVML, loaded at run time with dlopen (podperf's host-signal sources: NVML, sysfs, procfs and
+// NVIDIA's Xid catalog), so one binary runs on hosts without an NVIDIA driver. No nvml.h: the few types, enums and
+// signatures podperf calls are declared in nvml.cpp. Read-only: only Get* queries, nvmlInit and nvmlShutdown.
 //
 // Conventions: a number that could not be read is -1 (a missing symbol, NVML_ERROR_NOT_SUPPORTED or any
 // other error), a string that could not be read is "". A missing symbol never fails the read.

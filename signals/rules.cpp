@@ -42,43 +42,51 @@ constexpr SectionRow kSections[] = {
     {"gpu", Domain::kGpu, parse_gpu_section},
 };
 
+// Where a row's findings rank among the likely causes (CauseRanks, rules.hpp): every row says, before its
+// function, so a new rule cannot omit it.
+using namespace cause_rank;  // NOLINT: the rank names the rows use
+constexpr CauseRanks kRanked(int pair) {
+  return {pair, kFsOther};
+}
+
 // A check about one snapshot. `section`: the rules.toml sections it reads ("" none). Rows run in order;
 // their findings appear in that order.
 struct SnapshotRow {
   std::string_view check;
   Domain domain;
   std::string_view section;
+  CauseRanks rank;
   SnapshotCheck eval;
 };
 constexpr SnapshotRow kSnapshotRules[] = {
-    {"signals.instance_type", Domain::kHost, "", check_instance_type},
-    {"signals.kernel", Domain::kHost, "", check_kernel},
-    {"signals.cpu_governor", Domain::kHost, "cpu", check_governor},
-    {"signals.meminfo", Domain::kHost, "", check_meminfo},
-    {"signals.dev_shm", Domain::kHost, "memory", check_dev_shm},
-    {"signals.root_fs", Domain::kStorage, "storage", check_root_fs},
-    {"signals.mounts", Domain::kStorage, "", check_mounts},
-    {"signals.memlock", Domain::kHost, "memory, efa", check_memlock},
-    {"signals.stack", Domain::kHost, "", check_stack},
-    {"signals.efa_count", Domain::kEfa, "efa", check_efa_count},
-    {"signals.efa_versions", Domain::kEfa, "efa", check_efa_versions},
-    {"signals.nvidia_driver", Domain::kGpu, "", check_nvidia_driver},
-    {"signals.pcie_width", Domain::kGpu, "", check_pcie_width},
-    {"signals.nvml", Domain::kGpu, "", check_nvml},
-    {"signals.gpu_lost", Domain::kGpu, "", check_gpu_lost},
-    {"signals.gpu_temperature", Domain::kGpu, "gpu", check_gpu_temperature},
-    {"signals.gpu_clock_events", Domain::kGpu, "gpu", check_gpu_clock_events},
-    {"signals.gpu_pcie", Domain::kGpu, "gpu", check_gpu_pcie},
-    {"signals.gpu_ecc", Domain::kGpu, "gpu", check_gpu_ecc},
-    {"signals.gpu_row_remap", Domain::kGpu, "", check_gpu_row_remap},
-    {"signals.gpu_nvlink", Domain::kGpu, "gpu", check_gpu_nvlink},
-    {"signals.gpu_fabric", Domain::kGpu, "", check_gpu_fabric},
-    {"signals.libfabric", Domain::kEfa, "efa", check_libfabric},
-    {"signals.nccl_version", Domain::kHost, "", check_nccl_version},
-    {"signals.cuda_driver_version", Domain::kHost, "", check_cuda_driver_version},
-    {"signals.lustre_ost", Domain::kStorage, "storage", check_lustre},
-    {"signals.xid", Domain::kGpu, "xid", check_xid},
-    {"signals.environment", Domain::kHost, "", check_environment},
+    {"signals.instance_type", Domain::kHost, "", kRanked(kOther), check_instance_type},
+    {"signals.kernel", Domain::kHost, "", kRanked(kOther), check_kernel},
+    {"signals.cpu_governor", Domain::kHost, "cpu", kRanked(kGovernor), check_governor},
+    {"signals.meminfo", Domain::kHost, "", kRanked(kOther), check_meminfo},
+    {"signals.dev_shm", Domain::kHost, "memory", kRanked(kShm), check_dev_shm},
+    {"signals.root_fs", Domain::kStorage, "storage", {kOther, kFsRootFull}, check_root_fs},
+    {"signals.mounts", Domain::kStorage, "", {kOther, kFsMounts}, check_mounts},
+    {"signals.memlock", Domain::kHost, "memory, efa", kRanked(kMemlock), check_memlock},
+    {"signals.stack", Domain::kHost, "", kRanked(kOther), check_stack},
+    {"signals.efa_count", Domain::kEfa, "efa", kRanked(kEfaCount), check_efa_count},
+    {"signals.efa_versions", Domain::kEfa, "efa", kRanked(kOther), check_efa_versions},
+    {"signals.nvidia_driver", Domain::kGpu, "", kRanked(kOther), check_nvidia_driver},
+    {"signals.pcie_width", Domain::kGpu, "", kRanked(kPcie), check_pcie_width},
+    {"signals.nvml", Domain::kGpu, "", kRanked(kOther), check_nvml},
+    {"signals.gpu_lost", Domain::kGpu, "", kRanked(kGpuLost), check_gpu_lost},
+    {"signals.gpu_temperature", Domain::kGpu, "gpu", kRanked(kGpuTemperature), check_gpu_temperature},
+    {"signals.gpu_clock_events", Domain::kGpu, "gpu", kRanked(kGpuClockEvents), check_gpu_clock_events},
+    {"signals.gpu_pcie", Domain::kGpu, "gpu", kRanked(kPcie), check_gpu_pcie},
+    {"signals.gpu_ecc", Domain::kGpu, "gpu", kRanked(kGpuEcc), check_gpu_ecc},
+    {"signals.gpu_row_remap", Domain::kGpu, "", kRanked(kGpuRowRemap), check_gpu_row_remap},
+    {"signals.gpu_nvlink", Domain::kGpu, "gpu", kRanked(kGpuNvlink), check_gpu_nvlink},
+    {"signals.gpu_fabric", Domain::kGpu, "", kRanked(kGpuFabric), check_gpu_fabric},
+    {"signals.libfabric", Domain::kEfa, "efa", kRanked(kLibfabric), check_libfabric},
+    {"signals.nccl_version", Domain::kHost, "", kRanked(kNcclOther), check_nccl_version},
+    {"signals.cuda_driver_version", Domain::kHost, "", kRanked(kOther), check_cuda_driver_version},
+    {"signals.lustre_ost", Domain::kStorage, "storage", {kOther, kFsLustreOst}, check_lustre},
+    {"signals.xid", Domain::kGpu, "xid", kRanked(kXid), check_xid},
+    {"signals.environment", Domain::kHost, "", kRanked(kOther), check_environment},
 };
 
 // A check about what changed between two snapshots of one host.
@@ -86,15 +94,16 @@ struct DeltaRow {
   std::string_view check;
   Domain domain;
   std::string_view section;
+  CauseRanks rank;
   DeltaCheck eval;
 };
 constexpr DeltaRow kDeltaRules[] = {
-    {"signals.iowait", Domain::kHost, "cpu", delta_iowait},
-    {"signals.steal", Domain::kHost, "cpu", delta_steal},
-    {"signals.efa_counters", Domain::kEfa, "efa", delta_efa_counters},
-    {"signals.xid_new", Domain::kGpu, "xid", delta_xid_new},
-    {"signals.gpu_ecc_new", Domain::kGpu, "", delta_gpu_ecc},
-    {"signals.gpu_nvlink_errors_new", Domain::kGpu, "gpu", delta_gpu_nvlink},
+    {"signals.iowait", Domain::kHost, "cpu", {kIowait, kFsIowait}, delta_iowait},
+    {"signals.steal", Domain::kHost, "cpu", kRanked(kSteal), delta_steal},
+    {"signals.efa_counters", Domain::kEfa, "efa", kRanked(kEfaCounters), delta_efa_counters},
+    {"signals.xid_new", Domain::kGpu, "xid", kRanked(kXid), delta_xid_new},
+    {"signals.gpu_ecc_new", Domain::kGpu, "", kRanked(kGpuEcc), delta_gpu_ecc},
+    {"signals.gpu_nvlink_errors_new", Domain::kGpu, "gpu", kRanked(kGpuNvlink), delta_gpu_nvlink},
 };
 
 // A run-wide check across nodes: either one value per node compared by compare_across_nodes (`value`),
@@ -135,6 +144,14 @@ const DriftRow kDriftRules[] = {
 };
 
 // ---- the passes ----
+
+// The row's ranks on the findings it appended (out[first..]).
+void stamp_ranks(std::vector<Finding>& out, std::size_t first, CauseRanks rank) {
+  for (std::size_t i = first; i < out.size(); ++i) {
+    out[i].pair_cause_rank = rank.pair;
+    out[i].fs_cause_rank = rank.fs;
+  }
+}
 
 // A value row: CONCERN listing the groups when nodes differ, OK when all agree; nothing when no node
 // could read the value.
@@ -189,15 +206,33 @@ Rules load_rules(const std::string& path_or_empty) {
   return parse_rules(text, source);
 }
 
+std::optional<CauseRanks> signal_cause_ranks(std::string_view check) {
+  for (const SnapshotRow& row : kSnapshotRules) {
+    if (row.check == check) return row.rank;
+  }
+  for (const DeltaRow& row : kDeltaRules) {
+    if (row.check == check) return row.rank;
+  }
+  return std::nullopt;
+}
+
 std::vector<Finding> evaluate(const HostSnapshot& s, const Rules& r) {
   std::vector<Finding> out;
-  for (const SnapshotRow& row : kSnapshotRules) row.eval(s, r, out);
+  for (const SnapshotRow& row : kSnapshotRules) {
+    const std::size_t first = out.size();
+    row.eval(s, r, out);
+    stamp_ranks(out, first, row.rank);
+  }
   return out;
 }
 
 std::vector<Finding> evaluate_delta(const HostSnapshot& before, const HostSnapshot& after, const Rules& r) {
   std::vector<Finding> out;
-  for (const DeltaRow& row : kDeltaRules) row.eval(before, after, r, out);
+  for (const DeltaRow& row : kDeltaRules) {
+    const std::size_t first = out.size();
+    row.eval(before, after, r, out);
+    stamp_ranks(out, first, row.rank);
+  }
   return out;
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 // Signal thresholds (configs/rules.toml) and the rules that turn host snapshots into findings
-// (FIELD-NOTES section 4, "concern when" column). Pure: no I/O except the loaders.
+// (podperf's host-signal sources: NVML, sysfs, procfs and NVIDIA's Xid catalog, "concern when" column). Pure: no I/O
+// except the loaders.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -39,6 +41,16 @@ struct Rules {
                                                       // during a test -> CONCERN
   std::string source;                                 // where it was loaded from
 };
+
+// Where the findings of a host check rank among the likely causes of a slow pair and of a slow
+// filesystem node (analysis/base/cause_rank.hpp): a column of the rule table, stamped on every finding
+// the check writes (Finding::pair_cause_rank, fs_cause_rank).
+struct CauseRanks {
+  int pair;
+  int fs;
+};
+// The ranks of the host check `check` ("signals.xid"), nullopt for a check the table does not have.
+std::optional<CauseRanks> signal_cause_ranks(std::string_view check);
 
 // Parses TOML text; `source` names it in errors. Every key is required and unknown keys are errors.
 // Throws ConfigError "<source>:<line>: '<key>' ... (expected ...)".

@@ -1,7 +1,7 @@
 // The EFA and network domain of the signal rules (signals/rules_efa.hpp): [efa] of rules.toml, the EFA
-// device, version and libfabric checks and the EFA error counter rises of FIELD-NOTES section 4. Every
-// finding says what was seen, what healthy looks like, what it means, the likely effect and the next
-// step; podperf never runs that step. Pure, local; only the section parser throws (ConfigError).
+// device, version and libfabric checks and the EFA error counter rises of podperf's host-signal sources: NVML, sysfs,
+// procfs and NVIDIA's Xid catalog. Every finding says what was seen, what healthy looks like, what it means, the likely
+// effect and the next step; podperf never runs that step. Pure, local; only the section parser throws (ConfigError).
 #include "signals/rules_efa.hpp"
 
 #include <fmt/format.h>

@@ -1,7 +1,8 @@
 // The GPU domain of the signal rules, outside NVML (signals/rules_gpu.hpp): [xid] and [gpu] of rules.toml,
-// the NVIDIA driver and sysfs PCIe checks and the Xid/SXid kernel log records of FIELD-NOTES section 4.
-// Every finding says what was seen, what healthy looks like, what it means, the likely effect and the
-// next step; podperf never runs that step. Pure, local; only the section parsers throw (ConfigError).
+// the NVIDIA driver and sysfs PCIe checks and the Xid/SXid kernel log records of podperf's host-signal sources: NVML,
+// sysfs, procfs and NVIDIA's Xid catalog. Every finding says what was seen, what healthy looks like, what it means, the
+// likely effect and the next step; podperf never runs that step. Pure, local; only the section parsers throw
+// (ConfigError).
 #include "signals/rules_gpu.hpp"
 
 #include <fmt/format.h>
@@ -48,7 +49,8 @@ void xid_findings(const std::vector<XidEvent>& xids, const Rules& r, const std::
     }
     const std::optional<XidInfo> info = xid_info(code);
     const bool concern = r.xid_concern_codes.contains(code);
-    std::string meaning = info ? std::string(info->meaning) : "an Xid FIELD-NOTES does not describe";
+    std::string meaning =
+        info ? std::string(info->meaning) : "an Xid NVIDIA's catalog (as podperf knows it) does not describe";
     std::string action = info ? std::string(info->action) : "look the code up in NVIDIA's Xid catalog";
     out.push_back(
         make(concern ? Tag::kConcern : Tag::kInfo, check, host, observed, "no hardware Xid " + window,

@@ -1,8 +1,8 @@
 // The NVML part of the GPU domain (signals/rules_gpu.hpp): GPU identity and driver, lost GPUs,
 // temperature, clock event reasons, PCIe link, ECC, row remapping, NVLink and the NVSwitch fabric, one
-// check per field family, and their changes during a test (FIELD-NOTES section 4). Every finding says
-// what was seen, what healthy looks like, what it means, the likely effect and the next step; podperf
-// never runs that step. Pure, local, never throws (except std::bad_alloc).
+// check per field family, and their changes during a test (podperf's host-signal sources: NVML, sysfs, procfs and
+// NVIDIA's Xid catalog). Every finding says what was seen, what healthy looks like, what it means, the likely effect
+// and the next step; podperf never runs that step. Pure, local, never throws (except std::bad_alloc).
 #include <fmt/format.h>
 
 #include <algorithm>

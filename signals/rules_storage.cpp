@@ -1,7 +1,7 @@
 // The filesystem domain of the signal rules (signals/rules_storage.hpp): [storage] of rules.toml and the
-// mount and Lustre checks of FIELD-NOTES section 4. Every finding says what was seen, what healthy looks
-// like, what it means, the likely effect and the next step; podperf never runs that step. Pure, local;
-// only the section parser throws (ConfigError).
+// mount and Lustre checks of podperf's host-signal sources: NVML, sysfs, procfs and NVIDIA's Xid catalog. Every finding
+// says what was seen, what healthy looks like, what it means, the likely effect and the next step; podperf never runs
+// that step. Pure, local; only the section parser throws (ConfigError).
 #include "signals/rules_storage.hpp"
 
 #include <fmt/format.h>

@@ -1,8 +1,8 @@
-// Read-only collection of one node's snapshot (FIELD-NOTES section 4): collect_snapshot in named steps,
-// one per source (identity, procfs, mounts, limits, EFA, kernel log, NVIDIA driver, environment,
-// libraries). Every path is read under the root prefix (signals/root_path.hpp); the sysfs readers are
-// in snapshot_sysfs.cpp, the text parsers in snapshot_parsers.cpp. Local; any failure is recorded in
-// the field's `why` instead of thrown.
+// Read-only collection of one node's snapshot (podperf's host-signal sources: NVML, sysfs, procfs and NVIDIA's Xid
+// catalog): collect_snapshot in named steps, one per source (identity, procfs, mounts, limits, EFA, kernel log, NVIDIA
+// driver, environment, libraries). Every path is read under the root prefix (signals/root_path.hpp); the sysfs readers
+// are in snapshot_sysfs.cpp, the text parsers in snapshot_parsers.cpp. Local; any failure is recorded in the field's
+// `why` instead of thrown.
 #include "signals/snapshot.hpp"
 
 #include <string_view>

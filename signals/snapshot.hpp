@@ -1,8 +1,8 @@
 #pragma once
 // What one node reports about itself: a read-only snapshot of procfs, sysfs, the kernel log and the
-// process's own limits and environment (FIELD-NOTES section 4). Local, no MPI, no CUDA, never throws on
-// host content: a missing or unreadable file leaves its field `readable == false` with the reason in
-// `why`, and the rules turn that into an INFO.
+// process's own limits and environment (podperf's host-signal sources: NVML, sysfs, procfs and NVIDIA's Xid catalog).
+// Local, no MPI, no CUDA, never throws on host content: a missing or unreadable file leaves its field `readable ==
+// false` with the reason in `why`, and the rules turn that into an INFO.
 //
 // Every path is read under a root prefix ("/" on a real host, a fixture tree in tests). What cannot be
 // read from a file tree (statvfs, getrlimit, getenv, /dev/kmsg) comes in through CollectInputs, so tests

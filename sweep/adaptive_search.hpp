@@ -3,7 +3,8 @@
 // a few rounds of random perfect matchings screen every node; nodes with a low pair become suspects;
 // each suspect is retested against nodes already known to be good until it is confirmed slow or
 // cleared; a low pair whose two nodes both clear is measured once more (a link, or noise).
-// In the spirit of ClusterKit's and Google's cluster scanner retests (FIELD-NOTES section 2).
+// In the spirit of ClusterKit's and Google's cluster scanner retests (SuperBench, ClusterKit and the HyperPod NCCL
+// troubleshooting guidance).
 //
 // Pure: the caller measures. `measure` runs one round of disjoint node pairs and returns each pair's
 // busbw at the judged size (NaN or <= 0: the pair failed, which counts as low). Identical inputs and

@@ -3,6 +3,8 @@
 // do next. Produced by signal rules and log parsers; joined with slow results by the analysis.
 #include <string>
 
+#include "analysis/base/cause_rank.hpp"
+
 namespace podperf {
 
 enum class Tag { kOk, kConcern, kInfo };
@@ -26,6 +28,10 @@ struct Finding {
   std::string meaning;    // what it means
   std::string effect;     // likely effect on NCCL or filesystem performance
   std::string next_step;  // a read-only command to confirm, or the remediation (never run by podperf)
+  // Where it ranks among the likely causes of a slow pair and of a slow filesystem node
+  // (analysis/base/cause_rank.hpp), set from the row of the table that wrote it.
+  int pair_cause_rank = cause_rank::kOther;
+  int fs_cause_rank = cause_rank::kFsOther;
 };
 
 }  // namespace podperf

@@ -1,7 +1,7 @@
 #pragma once
 // What a shared filesystem should deliver: FSx for Lustre throughput per TiB of storage by deployment
-// type (configs/filesystems.toml, FIELD-NOTES section 6). Writes and cache-missing reads are limited by
-// the lower of the network and disk baselines.
+// type (configs/filesystems.toml, IOR, fio, elbencho, DLIO and the FSx for Lustre performance documentation). Writes
+// and cache-missing reads are limited by the lower of the network and disk baselines.
 #include <string>
 #include <string_view>
 #include <vector>

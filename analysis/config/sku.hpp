@@ -1,7 +1,8 @@
 #pragma once
 // Per-instance baselines (configs/skus/<instance type>.toml, podperf accept --sku NAME|FILE): the
 // published 2-node all_reduce busbw a node's pairs are held to, and the instance's GPU and EFA counts
-// (FIELD-NOTES section 3; every value's source is a comment in its file). Pure.
+// (the published numbers: awsome-distributed-training nccl-tests README, its gpu-cluster-healthcheck,
+// cluster-health-scanner; every value's source is a comment in its file). Pure.
 #include <cstdint>
 #include <optional>
 #include <string>

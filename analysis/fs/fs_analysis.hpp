@@ -1,7 +1,7 @@
 #pragma once
-// Filesystem probe analysis (FIELD-NOTES section 6): IOR-style aggregates, per-node outliers against
-// a robust baseline (the pairs' flagging machinery), saturation against the filesystem's expected
-// throughput, page-cache warnings, and the slow nodes joined with their hosts' findings. Pure.
+// Filesystem probe analysis (IOR, fio, elbencho, DLIO and the FSx for Lustre performance documentation): IOR-style
+// aggregates, per-node outliers against a robust baseline (the pairs' flagging machinery), saturation against the
+// filesystem's expected throughput, page-cache warnings, and the slow nodes joined with their hosts' findings. Pure.
 #include <string>
 #include <vector>
 

@@ -26,19 +26,8 @@ std::string host_of(const std::vector<NodeInfo>& nodes, int node) {
   return n != nullptr ? n->hostname : "";
 }
 
-// Host findings that explain a slow filesystem node first: I/O wait, a full root or data mount, Lustre
-// OSTs, anything else about filesystems; then the host's other concerns in their order.
-constexpr std::array<std::string_view, 4> kFsPriority{"signals.iowait", "signals.root_fs", "signals.mounts",
-                                                      "signals.lustre_ost"};
-
-std::size_t fs_rank_of(const Finding& f) {
-  for (std::size_t i = 0; i < kFsPriority.size(); ++i) {
-    if (f.check == kFsPriority[i]) return i;
-  }
-  if (f.check.find("fs") != std::string::npos) return kFsPriority.size();
-  return kFsPriority.size() + 1;
-}
-
+// Host findings that explain a slow filesystem node first (their fs_cause_rank: I/O wait, a full root
+// or data mount, Lustre OSTs), then the host's other concerns in their order.
 std::vector<std::string> fs_causes_for(const Run& run, const std::string& host) {
   std::vector<const Finding*> concerns;
   if (host.empty()) return {};
@@ -46,7 +35,7 @@ std::vector<std::string> fs_causes_for(const Run& run, const std::string& host) 
     if (f.tag == Tag::kConcern && f.host == host && f.source != "fs") concerns.push_back(&f);
   }
   std::stable_sort(concerns.begin(), concerns.end(),
-                   [](const Finding* a, const Finding* b) { return fs_rank_of(*a) < fs_rank_of(*b); });
+                   [](const Finding* a, const Finding* b) { return a->fs_cause_rank < b->fs_cause_rank; });
   std::vector<std::string> out;
   for (const Finding* f : concerns) {
     out.push_back(

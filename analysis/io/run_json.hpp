@@ -13,7 +13,7 @@ namespace podperf {
 // Defined inline (header) so every translation unit can convert.
 NLOHMANN_JSON_SERIALIZE_ENUM(Tag, {{Tag::kOk, "OK"}, {Tag::kConcern, "CONCERN"}, {Tag::kInfo, "INFO"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, tag, source, check, host, observed, expected, meaning, effect,
-                                                next_step)
+                                                next_step, pair_cause_rank, fs_cause_rank)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeInfo, index, hostname, label, instance_id, instance_type, ranks,
                                                 is_virtual, topology)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairResult, round, nodes, op, dtype, size_bytes, count, ranks,

@@ -87,6 +87,18 @@ std::vector<HostGroup> group_by_host(const logs::TriageResult& r) {
   return groups;
 }
 
+// Where NCCL's findings rank among the likely causes of a slow pair (analysis/base/cause_rank.hpp):
+// the transport's fallbacks first, every other NCCL finding after them.
+struct NcclCauseRank {
+  string_view check;
+  int rank;
+};
+constexpr NcclCauseRank kNcclCauseRanks[] = {
+    {"nccl.tcp_fallback", cause_rank::kTcpFallback},
+    {"nccl.ofi_tcp", cause_rank::kLibfabricTcp},
+    {"nccl.no_gdrdma", cause_rank::kNoGdrdma},
+};
+
 // A finding of source "nccl-log"; the caller fills in the texts.
 Finding make(Tag tag, string_view check, const std::string& host) {
   Finding f;
@@ -94,6 +106,10 @@ Finding make(Tag tag, string_view check, const std::string& host) {
   f.source = kSource;
   f.check = std::string(check);
   f.host = host;
+  f.pair_cause_rank = cause_rank::kNcclOther;
+  for (const NcclCauseRank& row : kNcclCauseRanks) {
+    if (row.check == check) f.pair_cause_rank = row.rank;
+  }
   return f;
 }
 

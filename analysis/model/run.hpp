@@ -167,7 +167,7 @@ struct FsProbeResult {
   bool direct = false;                 // O_DIRECT
   int block = 0;                       // podperf fs --repeat K: the block (1-based) it ran in; 0: no blocks
   std::vector<FsRankResult> ranks;
-  // Analysis (IOR style, FIELD-NOTES 6):
+  // Analysis (IOR style):
   std::vector<FsNodeResult> nodes;
   std::uint64_t bytes = 0;
   std::uint64_t ops = 0;

@@ -16,47 +16,15 @@
 namespace podperf {
 namespace {
 
-// Likelier causes of slow collectives first: hardware errors during the run (Xids, lost or degraded
-// GPUs, EFA errors), then throttled GPUs and PCIe, then the transport, then the host's configuration.
-constexpr std::array<std::string_view, 24> kPriority{"xid",
-                                                     "gpu_lost",
-                                                     "gpu_row_remap",
-                                                     "gpu_ecc",
-                                                     "gpu_nvlink",
-                                                     "gpu_fabric",
-                                                     "efa_round",
-                                                     "efa_counters",
-                                                     "efa_delta",
-                                                     "gpu_clock",
-                                                     "gpu_temperature",
-                                                     "pcie",
-                                                     "nccl.tcp_fallback",
-                                                     "nccl.ofi_tcp",
-                                                     "gdrdma",
-                                                     "efa_count",
-                                                     "libfabric",
-                                                     "nccl",
-                                                     "governor",
-                                                     "iowait",
-                                                     "steal",
-                                                     "memlock",
-                                                     "shm",
-                                                     "gpu_"};
-
-std::size_t rank_of(const Finding& f) {
-  for (std::size_t i = 0; i < kPriority.size(); ++i) {
-    if (f.check.find(kPriority[i]) != std::string::npos) return i;
-  }
-  return kPriority.size();
-}
-
+// The host's CONCERN findings, likeliest cause of a slow pair first (their pair_cause_rank, from the row
+// of the table that wrote them: analysis/base/cause_rank.hpp), ties in their order.
 std::vector<std::string> causes_for(const Run& run, const std::string& host) {
   std::vector<const Finding*> concerns;
   for (const Finding& f : run.findings) {
     if (f.tag == Tag::kConcern && f.host == host) concerns.push_back(&f);
   }
   std::stable_sort(concerns.begin(), concerns.end(),
-                   [](const Finding* a, const Finding* b) { return rank_of(*a) < rank_of(*b); });
+                   [](const Finding* a, const Finding* b) { return a->pair_cause_rank < b->pair_cause_rank; });
   std::vector<std::string> out;
   for (const Finding* f : concerns) {
     out.push_back(

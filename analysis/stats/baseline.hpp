@@ -1,5 +1,5 @@
 #pragma once
-// Robust baseline of a set of bandwidths (SuperBench iteration, FIELD-NOTES section 2).
+// Robust baseline of a set of bandwidths (the SuperBench iteration).
 #include <cstddef>
 #include <span>
 

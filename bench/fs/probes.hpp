@@ -1,8 +1,8 @@
 #pragma once
-// One rank's part of each filesystem probe (FIELD-NOTES section 6). Local: no MPI here; the stage
-// (bench/fs/fs_stage) runs the barriers, gathers the results and removes files. Every function
-// returns its FsRankResult and never throws on I/O trouble: a failure becomes status "error" with
-// "node N rank R: <operation> <file>: <reason>", so the other ranks' results and the cleanup go on.
+// One rank's part of each filesystem probe (IOR, fio, elbencho, DLIO and the FSx for Lustre performance documentation).
+// Local: no MPI here; the stage (bench/fs/fs_stage) runs the barriers, gathers the results and removes files. Every
+// function returns its FsRankResult and never throws on I/O trouble: a failure becomes status "error" with "node N rank
+// R: <operation> <file>: <reason>", so the other ranks' results and the cleanup go on.
 #include <chrono>
 #include <cstdint>
 #include <functional>

@@ -11,7 +11,10 @@ Checks, printing one PASS/FAIL line each:
   - with MAN_PAGE (the build's podperf.1), every such option is in the man page too (generated from
     --help, so this fails only when the page is stale or the generator dropped a command);
   - every test tests/CMakeLists.txt adds (add_test NAME) is named in docs/testing.md;
-  - README.md, the front page, stays under 12 KB (the reference lives in docs/).
+  - README.md, the front page, stays under 12 KB (the reference lives in docs/);
+  - docs/architecture.md names every source unit (each .hpp/.cpp/.cu stem of the program's folders, as
+    `stem.`), so the map a newcomer reads has every room;
+  - no tracked file cites the design notes a clone does not have (shared/, FIELD-NOTES, LOG-PATTERNS).
 Exit 0 when all pass, 1 otherwise.
 """
 import pathlib
@@ -23,6 +26,9 @@ README_LIMIT_BYTES = 12 * 1024
 OPTION = re.compile(r"^\s{2}(?:-\w,)?(--[A-Za-z0-9][A-Za-z0-9_-]*)")
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^(```|~~~)")
+SOURCE_FOLDERS = ["analysis", "app", "bench", "kernels", "offline", "signals", "sim", "sweep"]
+CITING_SUFFIXES = {".cpp", ".hpp", ".cu", ".c", ".md", ".toml", ".sh", ".py", ".txt", ".yaml", ".json", ".cmake"}
+UNSHIPPED_NOTES = re.compile(r"FIELD-NOTES|LOG-PATTERNS|shared/DESIGN|\.\./shared/|/work/shared")
 
 
 def help_text(podperf, args):
@@ -126,6 +132,25 @@ def main():
     unnamed = [t for t in declared if f"`{t}`" not in testing]
     report(len(declared) > 10 and not unnamed, f"docs/testing.md names all {len(declared)} ctest tests"
            + (f"; missing: {' '.join(unnamed)}" if unnamed else ""))
+
+    architecture = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    units = sorted({p.stem for folder in SOURCE_FOLDERS for p in (root / folder).rglob("*")
+                    if p.suffix in (".hpp", ".cpp", ".cu", ".c") and p.is_file()})
+    unnamed = [u for u in units if not re.search(r"(?<!\w)" + re.escape(u) + r"\.", architecture)]
+    report(len(units) > 50 and not unnamed, f"docs/architecture.md names all {len(units)} source units"
+           + (f"; missing: {' '.join(unnamed)}" if unnamed else ""))
+
+    tracked = subprocess.run(["git", "-C", str(root), "ls-files"], capture_output=True, text=True, check=False).stdout.split()
+    citing = []
+    for name in tracked:
+        path = root / name
+        if name.startswith("tests/fixtures/") or not path.is_file() or path.suffix not in CITING_SUFFIXES:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if UNSHIPPED_NOTES.search(line) and name != "tests/cli/docs_check.py":
+                citing.append(f"{name}:{number}")
+    report(not citing, "no tracked file cites notes a clone lacks (shared/, FIELD-NOTES, LOG-PATTERNS)"
+           + "".join("\n  " + c for c in citing[:20]) + (f"\n  ... {len(citing) - 20} more" if len(citing) > 20 else ""))
 
     size = (root / "README.md").stat().st_size
     report(size < README_LIMIT_BYTES, f"README.md is {size} bytes (front page: under {README_LIMIT_BYTES})")

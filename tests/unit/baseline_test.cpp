@@ -1,4 +1,4 @@
-// robust_baseline: the SuperBench iteration with the min_kept_fraction guard (FIELD-NOTES 2).
+// robust_baseline: the SuperBench iteration with the min_kept_fraction guard (SuperBench and HyperPod practice).
 #include "analysis/stats/baseline.hpp"
 
 #include <gtest/gtest.h>

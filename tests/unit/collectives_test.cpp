@@ -1,4 +1,4 @@
-// The collectives table (FIELD-NOTES 1): one test per op row, checking its busbw factor at
+// The collectives table (nccl-tests doc/PERFORMANCE.md): one test per op row, checking its busbw factor at
 // n = 2, 8, 16 and whether algbw bytes scale with the rank count.
 #include "bench/collectives.hpp"
 

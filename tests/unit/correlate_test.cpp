@@ -12,6 +12,7 @@
 #include "analysis/config/thresholds.hpp"
 #include "analysis/io/run_json.hpp"
 #include "analysis/pairs/pair_judge.hpp"
+#include "signals/rules.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {
@@ -25,6 +26,11 @@ Finding concern(const std::string& host, const std::string& check, const std::st
   f.host = host;
   f.observed = observed;
   f.next_step = "fix it";
+  // Ranked as the rule table ranks what the check writes (as evaluate() stamps it).
+  if (const std::optional<CauseRanks> rank = signal_cause_ranks(check)) {
+    f.pair_cause_rank = rank->pair;
+    f.fs_cause_rank = rank->fs;
+  }
   return f;
 }
 

@@ -19,6 +19,7 @@
 #include "analysis/config/thresholds.hpp"
 #include "analysis/io/run_json.hpp"
 #include "analysis/report/fs_text.hpp"
+#include "signals/rules.hpp"
 #include "synthetic_run.hpp"
 
 namespace podperf {
@@ -87,6 +88,11 @@ Finding host_finding(Tag tag, const std::string& check, const std::string& host,
   f.host = host;
   f.observed = observed;
   f.next_step = "look at " + check;
+  // Ranked as the rule table ranks what the check writes (as evaluate() stamps it).
+  if (const std::optional<CauseRanks> rank = signal_cause_ranks(check)) {
+    f.pair_cause_rank = rank->pair;
+    f.fs_cause_rank = rank->fs;
+  }
   return f;
 }
 
@@ -587,7 +593,7 @@ TEST(FsCapacity, EveryDeploymentOfTheEmbeddedTable) {
     double read_mb_s;
     double write_mb_s;
   };
-  // capacity x min(network, disk) per TiB (FIELD-NOTES 6).
+  // capacity x min(network, disk) per TiB (IOR practice and the FSx documentation).
   const std::vector<Case> cases{
       {"SCRATCH_2", 2.4, 480.0, 240.0},           {"PERSISTENT_2-125", 1.2, 150.0, 150.0},
       {"PERSISTENT_2-250", 4.0, 1000.0, 1000.0},  {"PERSISTENT_2-500", 2.0, 1000.0, 1000.0},

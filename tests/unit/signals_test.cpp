@@ -497,6 +497,35 @@ TEST(Signals, UnreadableKmsgSaysWhy) {
   EXPECT_TRUE(contains(f->observed, "CAP_SYSLOG")) << f->observed;
 }
 
+// The likely-cause rank is a column of the rule table: every finding carries its row's ranks, and the
+// order is hardware errors, then throttling, then transport, then configuration (a slow pair); I/O wait,
+// a full mount, Lustre OSTs first (a slow filesystem node).
+TEST(Signals, EveryFindingCarriesItsRowsCauseRanks) {
+  for (const char* fixture : {"healthy", "governor_powersave"}) {
+    const HostSnapshot s = collect_snapshot(fixture_root(fixture), {});
+    for (const std::vector<Finding>& findings : {evaluate(s, rules()), evaluate_delta(s, s, rules())}) {
+      for (const Finding& f : findings) {
+        const std::optional<CauseRanks> rank = signal_cause_ranks(f.check);
+        ASSERT_TRUE(rank.has_value()) << f.check << " has no row";
+        EXPECT_EQ(f.pair_cause_rank, rank->pair) << f.check;
+        EXPECT_EQ(f.fs_cause_rank, rank->fs) << f.check;
+      }
+    }
+  }
+  const auto pair = [](const char* check) { return signal_cause_ranks(check).value().pair; };
+  const auto fs = [](const char* check) { return signal_cause_ranks(check).value().fs; };
+  EXPECT_LT(pair("signals.xid_new"), pair("signals.gpu_ecc"));
+  EXPECT_LT(pair("signals.gpu_ecc"), pair("signals.efa_counters"));
+  EXPECT_LT(pair("signals.efa_counters"), pair("signals.gpu_clock_events"));
+  EXPECT_LT(pair("signals.gpu_pcie"), pair("signals.libfabric"));
+  EXPECT_LT(pair("signals.libfabric"), pair("signals.cpu_governor"));
+  EXPECT_LT(pair("signals.cpu_governor"), pair("signals.kernel"));
+  EXPECT_LT(fs("signals.iowait"), fs("signals.root_fs"));
+  EXPECT_LT(fs("signals.root_fs"), fs("signals.lustre_ost"));
+  EXPECT_LT(fs("signals.lustre_ost"), fs("signals.xid"));
+  EXPECT_FALSE(signal_cause_ranks("signals.no_such_check").has_value());
+}
+
 TEST(Signals, GovernorPowersave) {
   const auto fs = evaluate(collect_snapshot(fixture_root("governor_powersave"), {}), rules());
   const Finding* f = find(fs, "signals.cpu_governor");
