@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/logs/line_bigrams.hpp"
+
 namespace podperf::logs {
 
 enum class LogSource { nccl, ofi_nccl, libfabric, pytorch, kernel, mpi, nccl_tests, ras, slurm, other };
@@ -34,6 +36,7 @@ struct LogEvent {
   int return_code = -1;       // "file.cc:NNN -> N": N; -1 when the line is not a return chain
   std::string text;           // the message after every prefix (NCCL: after "NCCL INFO "/"NCCL WARN ")
   bool recognised = false;    // a known prefix, source, timestamp or launcher rank was found
+  BigramSet pairs;            // the byte pairs of `text` (line_bigrams.hpp): the searches' prefilter
 };
 
 // ncclResult_t names and strings (nccl.h 2.30.7): 1 "ncclUnhandledCudaError", ... 8 "ncclTimeout";

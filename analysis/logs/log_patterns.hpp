@@ -11,6 +11,7 @@
 #include <span>
 #include <string_view>
 
+#include "analysis/logs/line_bigrams.hpp"
 #include "analysis/logs/log_event.hpp"
 
 namespace podperf::logs {
@@ -51,5 +52,7 @@ std::span<const LogPattern> log_patterns();
 // The first row whose strings are all in `text`; nullptr when none. `after`: continue after that row (a
 // row of the table) instead of from the top.
 const LogPattern* match_log_pattern(std::string_view text, const LogPattern* after = nullptr);
+// The same with the text's byte pairs already computed (LogEvent::pairs).
+const LogPattern* match_log_pattern(std::string_view text, const BigramSet& pairs, const LogPattern* after = nullptr);
 
 }  // namespace podperf::logs

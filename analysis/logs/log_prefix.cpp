@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "analysis/base/text.hpp"
+#include "analysis/logs/line_bigrams.hpp"
 
 namespace podperf::logs {
 namespace {
@@ -83,7 +84,7 @@ constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr"
 
 // The length of a syslog stamp "Mar  4 13:59:01" at the start of s; 0 when none.
 std::size_t syslog_stamp_length(std::string_view s) {
-  if (s.size() < 15) return 0;
+  if (s.size() < 15 || s[3] != ' ' || !is_upper(s[0])) return 0;
   bool month = false;
   for (std::string_view m : kMonths) month = month || starts_with(s, m);
   if (!month || s[3] != ' ') return 0;
@@ -353,6 +354,10 @@ void host_in_message(std::string_view text, LogEvent& ev) {
     if (is_host_name(h) && 13 + h.size() < text.size() && text[13 + h.size()] == ':') ev.host.assign(h);
     return;
   }
+  // mpirun/prterun "... process rank N with PID P on node HOST exited ...", slurmstepd "*** JOB N ON HOST".
+  const bool mpi = starts_with(text, "mpirun") || starts_with(text, "prterun") || starts_with(text, "orterun") ||
+                   starts_with(text, "prte");
+  if (!mpi && !starts_with(text, "slurmstepd")) return;
   for (std::string_view key : {" on node ", " ON "}) {
     const std::size_t at = text.find(key);
     if (at == std::string_view::npos) continue;
@@ -531,33 +536,36 @@ std::string host_from_file_name(std::string_view path) {
 }
 
 LogSource classify_source(std::string_view t, bool nccl_prefixed) {
-  if (starts_with(t, "NET/OFI") || contains(t, "aws-ofi-nccl")) return LogSource::ofi_nccl;
-  if (starts_with(t, "libfabric:") || contains(t, " libfabric:")) return LogSource::libfabric;
+  return classify_source(t, nccl_prefixed, BigramSet::of(t));
+}
+
+LogSource classify_source(std::string_view t, bool nccl_prefixed, const BigramSet& pairs) {
+  // Most lines of a job log are none of these: the line's byte pairs rule out most searches at once.
+  auto in = [&pairs, t](std::string_view needle) { return pairs.may_contain(needle) && contains(t, needle); };
+  if (starts_with(t, "NET/OFI") || in("aws-ofi-nccl")) return LogSource::ofi_nccl;
+  if (starts_with(t, "libfabric:") || in(" libfabric:")) return LogSource::libfabric;
   if (nccl_prefixed) return LogSource::nccl;
-  if (contains(t, "ProcessGroupNCCL") || contains(t, "WorkNCCL") || contains(t, "torch.") || contains(t, "c10d") ||
-      contains(t, "Watchdog caught") || contains(t, "TORCH_NCCL") || contains(t, "DistBackendError") ||
-      contains(t, "NCCL error in:")) {
+  if (in("ProcessGroupNCCL") || in("WorkNCCL") || in("torch.") || in("c10d") || in("Watchdog caught") ||
+      in("TORCH_NCCL") || in("DistBackendError") || in("NCCL error in:")) {
     return LogSource::pytorch;
   }
-  if (contains(t, "NVRM:") || starts_with(t, "infiniband ") || contains(t, " kernel: ") || starts_with(t, "kernel:")) {
+  if (in("NVRM:") || starts_with(t, "infiniband ") || in(" kernel: ") || starts_with(t, "kernel:")) {
     return LogSource::kernel;
   }
-  if (contains(t, "ncclras") || contains(t, "Communicator ranks have different") ||
-      contains(t, "Missing communicator data") || contains(t, "considered dead") ||
-      contains(t, "NCCL version mismatch with remote peer") || starts_with(t, "RAS ")) {
+  if (in("ncclras") || in("Communicator ranks have different") || in("Missing communicator data") ||
+      in("considered dead") || in("NCCL version mismatch with remote peer") || starts_with(t, "RAS ")) {
     return LogSource::ras;
   }
-  if (contains(t, "Test NCCL failure") || contains(t, "Test CUDA failure") || contains(t, "Test failure") ||
-      contains(t, "Test timeout") || starts_with(t, "# Out of bounds") || starts_with(t, "# Avg bus bandwidth") ||
-      starts_with(t, "#  Rank") || starts_with(t, "# nThread")) {
+  if (in("Test NCCL failure") || in("Test CUDA failure") || in("Test failure") || in("Test timeout") ||
+      starts_with(t, "# Out of bounds") || starts_with(t, "# Avg bus bandwidth") || starts_with(t, "#  Rank") ||
+      starts_with(t, "# nThread")) {
     return LogSource::nccl_tests;
   }
-  if (starts_with(t, "srun:") || starts_with(t, "slurmstepd") || contains(t, "slurmstepd:") ||
-      contains(t, "DUE TO TIME LIMIT")) {
+  if (starts_with(t, "srun:") || starts_with(t, "slurmstepd") || in("slurmstepd:") || in("DUE TO TIME LIMIT")) {
     return LogSource::slurm;
   }
-  if (contains(t, "mpirun") || contains(t, "MPI_ABORT") || contains(t, "prterun") || contains(t, "Open MPI") ||
-      contains(t, "MPI_COMM_WORLD") || contains(t, "PMIx") || contains(t, "ORTE")) {
+  if (in("mpirun") || in("MPI_ABORT") || in("prterun") || in("Open MPI") || in("MPI_COMM_WORLD") || in("PMIx") ||
+      in("ORTE")) {
     return LogSource::mpi;
   }
   return LogSource::other;
@@ -585,8 +593,9 @@ bool parse_log_line(std::string_view raw, LogEvent& ev) {
     nccl = true;
   }
   ev.text.assign(s);
+  ev.pairs = BigramSet::of(ev.text);
   if (nccl) read_return_chain(ev);
-  ev.source = classify_source(ev.text, nccl);
+  ev.source = classify_source(ev.text, nccl, ev.pairs);
   host_in_message(ev.text, ev);
   return nccl || ev.source != LogSource::other || !ev.time.empty() || ev.rank >= 0 || !ev.host.empty() || ev.pid >= 0;
 }

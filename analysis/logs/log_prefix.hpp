@@ -25,5 +25,7 @@ std::string host_from_file_name(std::string_view path);
 // The source a message belongs to, judged by its text (NET/OFI -> ofi-nccl, "libfabric:" -> libfabric,
 // ProcessGroupNCCL -> pytorch, ...); `nccl_prefixed` when NCCL's own prefix was present.
 LogSource classify_source(std::string_view text, bool nccl_prefixed);
+// The same with the text's byte pairs already computed.
+LogSource classify_source(std::string_view text, bool nccl_prefixed, const BigramSet& pairs);
 
 }  // namespace podperf::logs

@@ -205,7 +205,8 @@ void TriageAccumulator::add(const LogEvent& ev) {
     note("rc/" + std::to_string(ev.return_code), return_chain_finding(ev.return_code), ev, host);
     return;
   }
-  for (const LogPattern* p = match_log_pattern(ev.text); p != nullptr; p = match_log_pattern(ev.text, p)) {
+  for (const LogPattern* p = match_log_pattern(ev.text, ev.pairs); p != nullptr;
+       p = match_log_pattern(ev.text, ev.pairs, p)) {
     RowResult r = apply_row(*p, ev, ctx_, health_);
     if (r.outcome == RowOutcome::declined) continue;
     if (r.outcome == RowOutcome::no_finding) {

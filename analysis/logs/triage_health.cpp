@@ -120,6 +120,7 @@ bool init_done(const HealthSeen& h) {
 bool read_health_line(const LogEvent& ev, const std::string& host, HealthSeen& h) {
   const std::string& t = ev.text;
   if (!ev.level.empty()) {
+    if (!ev.pairs.may_contain("Init ") && !ev.pairs.may_contain("Connected all")) return false;
     if (line_has(t, "Init COMPLETE")) {
       ++h.init_complete_lines;
       insert_capped(h.init_completed, comm_key(host, ev));

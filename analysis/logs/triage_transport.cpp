@@ -120,6 +120,25 @@ void read_plugin_line(const std::string& s, HostTransport& t) {
   }
 }
 
+// aws-ofi-nccl's "NET/OFI ..." lines: the provider, fabric and NIC count, the plugin version, the
+// instance type.
+void read_ofi_line(const std::string& s, HostTransport& t) {
+  if (has(s, "elected provider is ") || has(s, "elected Provider is ")) {
+    std::string prov = word_after(s, has(s, "provider is ") ? "provider is " : "Provider is ", true);
+    while (!prov.empty() && (prov.back() == '.' || prov.back() == ';')) prov.pop_back();
+    t.provider = text::printable(prov, 64, true);
+    t.fabric = text::printable(word_after(s, ", fabric is "), 64, true);
+    const int n = int_after(s, "(found ");
+    if (n >= 0 && has(s.substr(s.find("(found ")), " nic")) t.nics_found = n;
+  }
+  if (has(s, "Initializing aws-ofi-nccl ")) t.plugin_version = word_after(s, "Initializing aws-ofi-nccl ");
+  if (has(s, "Running on ") && has(s, " platform")) {
+    std::string type = word_after(s, "Running on ");
+    std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::tolower(c); });
+    t.instance_type = type;
+  }
+}
+
 // "Channel 00/32 :    0   1   2" (a ring list, no "->"): 32 channels.
 int ring_list_channels(const std::string& s) {
   if (s.rfind("Channel ", 0) != 0 || has(s, "->")) return -1;
@@ -141,55 +160,60 @@ void read_transport_line(const LogEvent& ev, HostTransport& t) {
     std::string w = text::printable(s, 300, true);
     if (std::find(t.warnings.begin(), t.warnings.end(), w) == t.warnings.end()) t.warnings.push_back(std::move(w));
   }
-  if (s.rfind("NCCL version ", 0) == 0) t.nccl_version = word_after(s, "NCCL version ");
-  read_plugin_line(s, t);
-  if (s.rfind("NET/Socket", 0) == 0 && has(s, "Using [")) read_ifaces(s, s.find("Using [") + 6, t.socket_ifaces);
-  if (s.rfind("NET : Using interface ", 0) == 0) read_ifaces(s, 22, t.socket_ifaces);  // old wording
-  if (s.rfind("Bootstrap", 0) == 0 && has(s, ": Using ")) read_ifaces(s, s.find(": Using ") + 8, t.bootstrap_ifaces);
-  if (const std::size_t oob = s.find("; OOB "); oob != std::string::npos) read_ifaces(s, oob + 6, t.bootstrap_ifaces);
-  if (has(s, "NET/IB : No device found") || has(s, "NET/IB: No device found")) t.ib_no_device = true;
-  if (s.rfind("NCCL_IB_HCA set", 0) == 0) t.ib_expected = true;
-  if (const int n = ring_list_channels(s); n > t.coll_channels) t.coll_channels = n;
-  if (has(s, "cudaDriverVersion")) t.cuda_driver = word_after(s, "cudaDriverVersion ");
-  if (has(s, "Using network "))
-    t.net = std::string(text::trim(std::string_view(s).substr(s.find("Using network ") + 14)));
-  if (has(s, "Using internal Network Socket")) t.net = "Socket";
-  if (has(s, "NET/IB : Using") || has(s, "NET/IB: Using")) t.ib_used = true;
-  if (s.rfind("NET/OFI", 0) == 0) t.ofi_seen = true;
-  if (has(s, "elected provider is ") || has(s, "elected Provider is ")) {
-    std::string prov = word_after(s, has(s, "provider is ") ? "provider is " : "Provider is ", true);
-    while (!prov.empty() && (prov.back() == '.' || prov.back() == ';')) prov.pop_back();
-    t.provider = text::printable(prov, 64, true);
-    t.fabric = text::printable(word_after(s, ", fabric is "), 64, true);
-    const int n = int_after(s, "(found ");
-    if (n >= 0 && has(s.substr(s.find("(found ")), " nic")) t.nics_found = n;
-  }
-  if (has(s, "Initializing aws-ofi-nccl ")) t.plugin_version = word_after(s, "Initializing aws-ofi-nccl ");
-  if (has(s, "Running on ") && has(s, " platform")) {
-    std::string type = word_after(s, "Running on ");
-    std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::tolower(c); });
-    t.instance_type = type;
-  }
-  if (has(s, " via ") && (s.rfind("Channel ", 0) == 0 || s.rfind("Ring ", 0) == 0)) {
-    read_channel(s.substr(s.find(" via ") + 5), t);
-  }
-  if (has(s, "NVLS multicast support is not available")) {
-    t.nvls = "not available";
-  } else if (has(s, "NVLS multicast support is available")) {
-    t.nvls = "available";
-  }
-  if (const int n = int_before(s, "coll channels"); n > t.coll_channels) t.coll_channels = n;
-  if (const int n = int_after(s, " nNodes "); n > t.nnodes) t.nnodes = n;
-  if (const int n = int_after(s, " nRanks "); n > t.nranks) t.nranks = n;
-  if (has(s, "use ring PXN 1")) t.pxn = true;
-  if (has(s, "use ring PXN") && has(s, " GDR 0")) t.ring_gdr_off = true;
-  if (has(s, " set by environment to ") && t.env_overrides.size() < 64) {
-    std::string name = s.substr(0, s.find(" set by environment to "));
-    if (const std::size_t sp = name.rfind(' '); sp != std::string::npos) name = name.substr(sp + 1);
-    std::string value = word_after(s, " set by environment to ");
-    while (!value.empty() && value.back() == '.') value.pop_back();
-    t.env_overrides.insert(name + "=" + value);
-    if (name == "NCCL_IB_DISABLE" && value == "0") t.ib_expected = true;
+  if (s.empty()) return;
+  // Every fact below is on a line that starts with a known word; the first character picks the few
+  // searches that can apply (a 2 GiB log spends most of its time here otherwise).
+  const char first = s.front();
+  if (first == 'N' || first == 'S') read_plugin_line(s, t);
+  if (first == 'N') {
+    if (s.rfind("NCCL version ", 0) == 0) t.nccl_version = word_after(s, "NCCL version ");
+    if (s.rfind("NET/Socket", 0) == 0 && has(s, "Using [")) read_ifaces(s, s.find("Using [") + 6, t.socket_ifaces);
+    if (s.rfind("NET : Using interface ", 0) == 0) read_ifaces(s, 22, t.socket_ifaces);  // old wording
+    if (s.rfind("NET/IB", 0) == 0) {
+      if (const std::size_t oob = s.find("; OOB "); oob != std::string::npos) {
+        read_ifaces(s, oob + 6, t.bootstrap_ifaces);
+      }
+      if (has(s, "No device found")) t.ib_no_device = true;
+      if (has(s, "NET/IB : Using") || has(s, "NET/IB: Using")) t.ib_used = true;
+    }
+    if (s.rfind("NCCL_IB_HCA set", 0) == 0) t.ib_expected = true;
+    if (s.rfind("NET/OFI", 0) == 0) {
+      t.ofi_seen = true;
+      read_ofi_line(s, t);
+    }
+    if (has(s, "NVLS multicast support is not available")) {
+      t.nvls = "not available";
+    } else if (has(s, "NVLS multicast support is available")) {
+      t.nvls = "available";
+    }
+    if (s.rfind("NCCL_", 0) == 0 && has(s, " set by environment to ") && t.env_overrides.size() < 64) {
+      std::string name = s.substr(0, s.find(" set by environment to "));
+      if (const std::size_t sp = name.rfind(' '); sp != std::string::npos) name = name.substr(sp + 1);
+      std::string value = word_after(s, " set by environment to ");
+      while (!value.empty() && value.back() == '.') value.pop_back();
+      t.env_overrides.insert(name + "=" + value);
+      if (name == "NCCL_IB_DISABLE" && value == "0") t.ib_expected = true;
+    }
+  } else if (first == 'B') {
+    if (s.rfind("Bootstrap", 0) == 0 && has(s, ": Using ")) {
+      read_ifaces(s, s.find(": Using ") + 8, t.bootstrap_ifaces);
+    }
+  } else if (first == 'C' || first == 'R') {
+    if (const int n = ring_list_channels(s); n > t.coll_channels) t.coll_channels = n;
+    if ((s.rfind("Channel ", 0) == 0 || s.rfind("Ring ", 0) == 0) && has(s, " via ")) {
+      read_channel(s.substr(s.find(" via ") + 5), t);
+    }
+    if (has(s, "use ring PXN 1")) t.pxn = true;
+    if (has(s, "use ring PXN") && has(s, " GDR 0")) t.ring_gdr_off = true;
+  } else if (first == 'c' || first == 'n') {
+    if (s.rfind("cudaDriverVersion", 0) == 0) t.cuda_driver = word_after(s, "cudaDriverVersion ");
+    if (const int n = int_after(s, " nNodes "); n > t.nnodes) t.nnodes = n;
+    if (const int n = int_after(s, " nRanks "); n > t.nranks) t.nranks = n;
+  } else if (first == 'U') {
+    if (s.rfind("Using network ", 0) == 0) t.net = std::string(text::trim(std::string_view(s).substr(14)));
+    if (s.rfind("Using internal Network Socket", 0) == 0) t.net = "Socket";
+  } else if (std::isdigit(static_cast<unsigned char>(first))) {
+    if (const int n = int_before(s, "coll channels"); n > t.coll_channels) t.coll_channels = n;
   }
 }
 
