@@ -294,6 +294,11 @@ constexpr std::array kPatterns = {
     LogPattern{"nccl.gdr_disabled_hca", "GPU Direct RDMA Disabled for HCA", "", S::nccl, C::warn, 1, 50,
                "NCCL's GPU Direct RDMA check failed for that HCA (no peermem registration or DMA-BUF)",
                "lsmod | grep nvidia_peermem; check the DMA-BUF capable open driver/kernel and ACS"},
+    LogPattern{"transport.gdr_disabled_gpu", "GPU Direct RDMA Disabled for GPU", "", S::nccl, C::warn, 1, 50,
+               "NCCL turned GPU Direct RDMA off for a GPU whose PCIe distance to its NIC is above NCCL_NET_GDR_LEVEL "
+               "(or the default): that GPU's network traffic is staged through host memory",
+               "nvidia-smi topo -m on {host}: which GPUs sit behind a CPU or host bridge from the NIC; check "
+               "NCCL_NET_GDR_LEVEL and the GPU-NIC placement"},
     LogPattern{"nccl.env_override", "set by environment to", "", S::nccl, C::info, 2, 5,
                "a user override of NCCL's defaults is active (forcing PROTO, ALGO or IB_DISABLE is a common cause "
                "of slowness or hangs)",

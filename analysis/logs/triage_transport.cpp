@@ -209,6 +209,7 @@ void read_transport_line(const LogEvent& ev, HostTransport& t) {
     if (s.rfind("cudaDriverVersion", 0) == 0) t.cuda_driver = word_after(s, "cudaDriverVersion ");
     if (const int n = int_after(s, " nNodes "); n > t.nnodes) t.nnodes = n;
     if (const int n = int_after(s, " nRanks "); n > t.nranks) t.nranks = n;
+  if (const int n = int_after(s, " nranks "); n > t.nranks) t.nranks = n;  // ncclCommInitRank ... nranks N
   } else if (first == 'U') {
     if (s.rfind("Using network ", 0) == 0) t.net = std::string(text::trim(std::string_view(s).substr(14)));
     if (s.rfind("Using internal Network Socket", 0) == 0) t.net = "Socket";
@@ -392,6 +393,17 @@ void interface_findings(const std::string& h, const HostTransport& t, bool multi
 
 }  // namespace
 
+namespace {
+// An ENOMEM every line of which libfabric or aws-ofi-nccl printed: the network plugin's setup (a CQ, an
+// endpoint, a memory region) failed, not the job's own memory.
+bool plugin_allocation_failure(const TriageFinding& f) {
+  return f.check == "resource.enomem" && !f.evidence.empty() &&
+         std::all_of(f.evidence.begin(), f.evidence.end(), [](const std::string& e) {
+           return e.find("libfabric:") != std::string::npos || e.find("NET/OFI") != std::string::npos;
+         });
+}
+}  // namespace
+
 void demote_fallen_back_plugin_errors(const std::map<std::string, HostTransport>& hosts,
                                       std::vector<TriageFinding>& findings) {
   std::set<std::string> fell_back;  // hosts that went on with another network
@@ -405,7 +417,7 @@ void demote_fallen_back_plugin_errors(const std::map<std::string, HostTransport>
     const bool init_error = f.check == "efa.not_visible" || f.check == "efa.plugin_init_failed" ||
                             f.check == "efa.endpoint" || f.check == "efa.no_protocol" ||
                             f.check == "efa.libfabric_object" || f.check == "efa.libfabric_too_old" ||
-                            f.check == "efa.shm_disable";
+                            f.check == "efa.shm_disable" || plugin_allocation_failure(f);
     if (!init_error || f.tag != "FAIL") continue;
     const bool all = f.hosts.empty() ? true : std::all_of(f.hosts.begin(), f.hosts.end(), [&](const std::string& h) {
       return fell_back.count(h) > 0;
@@ -427,7 +439,11 @@ void transport_findings(std::map<std::string, HostTransport>& hosts, std::vector
   std::size_t named_hosts = hosts.size() - (hosts.count("(unknown host)") > 0 ? 1 : 0);
   // NET channels connect ranks on different nodes: a channel line "via NET/..." makes the job multi-node
   // even where host names are anonymised.
-  const bool multi_node = max_nodes > 1 || net_channels || (max_nodes <= 0 && named_hosts > 1);
+  // A communicator of more than 8 ranks spans nodes: no current GPU node has more than 8 GPUs.
+  int max_ranks = 0;
+  for (const auto& [h, t] : hosts) max_ranks = std::max(max_ranks, t.nranks);
+  const bool multi_node =
+      max_nodes > 1 || net_channels || (max_nodes <= 0 && named_hosts > 1) || (max_nodes <= 0 && max_ranks > 8);
   for (auto& [h, t] : hosts) {
     if (!t.instance_type.empty()) {
       std::optional<Sku> sku = builtin_sku_for(t.instance_type);
@@ -489,15 +505,16 @@ void transport_findings(std::map<std::string, HostTransport>& hosts, std::vector
           50));
     }
     if (t.intra.count("SHM") > 0) {
-      // A WARN where the GPUs are known to have NVLink (a configs/skus instance type) or other pairs of the
-      // host use P2P; on unknown hardware (PCIe GPUs without P2P use SHM by design) an INFO.
-      const bool p2p_expected = t.sku_efa_devices > 0 || t.intra.size() > 1;
+      // A WARN: data-center GPUs reach each other by NVLink or PCIe P2P unless something blocks it (ACS,
+      // IOMMU, a VM, container isolation, NCCL_P2P_DISABLE). Only GPUs without P2P support (consumer cards)
+      // use SHM by design, which a log does not show: the cause says so.
       out.push_back(transport_finding(
-          "transport.shm_intra_node", p2p_expected ? "WARN" : "INFO", p2p_expected ? 1 : 2, h,
+          "transport.shm_intra_node", "WARN", 1, h,
           "GPUs of this host talk via SHM (host shared memory), not P2P: no CUDA peer access between them (ACS/IOMMU, "
-          "a VM or container isolation, NCCL_P2P_DISABLE); expected only on GPUs without NVLink or P2P",
+          "a VM or container isolation, NCCL_P2P_DISABLE); expected only on GPUs without P2P support (consumer "
+          "cards), which these logs cannot show",
           "nvidia-smi topo -p2p n and nvidia-smi topo -m on that host; env | grep NCCL_P2P in the job",
-          p2p_expected ? 50 : 5));
+          50));
     }
     if (!t.env_overrides.empty()) {
       out.push_back(transport_finding("nccl.env_overrides", "INFO", 2, h,
