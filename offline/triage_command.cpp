@@ -82,7 +82,8 @@ int triage(const TriageOptions& o, std::ostream& out) {
   } else {
     out << triage_text(r);
   }
-  return r.has_fail() ? kExitFlagged : kExitOk;
+  // FAIL (the logs show the job failed) and INCONCLUSIVE (they cannot show it ran) are not a pass.
+  return r.verdict == "FAIL" || r.verdict == "INCONCLUSIVE" ? kExitFlagged : kExitOk;
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/logs/line_bigrams.hpp"
+
 namespace podperf::logs {
 
 enum class LogSource { nccl, ofi_nccl, libfabric, pytorch, kernel, mpi, nccl_tests, ras, slurm, other };
@@ -20,10 +22,13 @@ struct LogEvent {
   std::size_t line = 0;         // 1-based line number in that file
   std::size_t order = 0;        // position across every file read (cross-file order of appearance)
   std::string time;             // "2024-05-01 12:00:03" or an ISO stamp as printed; "" when unknown
-  std::string host;             // NCCL prefix host, pdsh host or the file's last known host; "" unknown
-  bool host_inherited = false;  // `host` is the file's last known host, not named on this line
-  int rank = -1;                // srun -l / mpirun [1,N] / "[Rank N]"; -1 unknown
-  long pid = -1;                // NCCL prefix pid; -1 unknown
+  std::string host;             // the host this line names itself (NCCL prefix, pdsh/syslog/Open MPI/UCX/Ray/
+                                // kubectl prefix, "srun: error: HOST:", "on node HOST"); "" when it names none
+  std::string prior_host;       // the host named last before this line in the same file ("" none); only the
+                                // reader of podperf's own one-process NCCL log attributes lines by it
+  int rank = -1;                // srun -l / mpirun [1,N] / "[rankN]:" launcher tag; -1 unknown
+  int task = -1;                // the launcher's task tag of the line (srun -l N, mpirun [1,N]); -1 none
+  long pid = -1;                // NCCL prefix, Open MPI/UCX "[host:pid]", Ray "pid=N", libfabric pid; -1 unknown
   int cuda_dev = -1;            // NCCL prefix [dev]; -1 unknown
   LogSource source = LogSource::other;
   std::string level;          // "INFO", "WARN", "CALL" for NCCL lines; "" otherwise
@@ -31,6 +36,7 @@ struct LogEvent {
   int return_code = -1;       // "file.cc:NNN -> N": N; -1 when the line is not a return chain
   std::string text;           // the message after every prefix (NCCL: after "NCCL INFO "/"NCCL WARN ")
   bool recognised = false;    // a known prefix, source, timestamp or launcher rank was found
+  BigramSet pairs;            // the byte pairs of `text` (line_bigrams.hpp): the searches' prefilter
 };
 
 // ncclResult_t names and strings (nccl.h 2.30.7): 1 "ncclUnhandledCudaError", ... 8 "ncclTimeout";

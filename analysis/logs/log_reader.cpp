@@ -66,12 +66,8 @@ class LineSplitter {
       if (ev.file != stats_.file) ev.file = stats_.file;
       ev.line = stats_.lines;
       ev.order = order_;
-      if (ev.host.empty()) {
-        ev.host = last_host_;
-        ev.host_inherited = !last_host_.empty();
-      } else {
-        last_host_ = ev.host;
-      }
+      ev.prior_host = last_host_;
+      if (!ev.host.empty()) last_host_ = ev.host;
       if (ev.recognised) ++stats_.recognised;
       sink_(ev);
     }
@@ -83,8 +79,8 @@ class LineSplitter {
   static void reset_keeping_capacity(LogEvent& ev) {
     ev.time.clear();
     ev.host.clear();
-    ev.host_inherited = false;
     ev.rank = -1;
+    ev.task = -1;
     ev.pid = -1;
     ev.cuda_dev = -1;
     ev.source = LogSource::other;

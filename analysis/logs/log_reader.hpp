@@ -36,8 +36,8 @@ enum class CutLastLine { read, drop };
 
 // Reads `path` (plain or gzip) and calls `sink` once per non-blank line (`recognised` says whether its
 // grammar was known: an unprefixed "Bus error" still reaches the pattern table). `order` is the running
-// position across files (advanced by this file's lines). Unprefixed lines inherit the last host
-// named earlier in the same file.
+// position across files (advanced by this file's lines). A line's `host` is only what the line itself
+// names; `prior_host` is the host named last before it in the same file.
 ReadStats read_log_file(const std::string& path, std::size_t& order, const EventSink& sink,
                         CutLastLine cut = CutLastLine::read);
 

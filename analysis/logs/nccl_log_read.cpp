@@ -14,7 +14,7 @@
 namespace podperf {
 
 logs::TriageResult parse_nccl_log(std::string_view text, const std::string& name) {
-  logs::TriageAccumulator acc;
+  logs::TriageAccumulator acc(logs::HostAttribution::file_process);
   std::size_t order = 0;
   acc.add_file(logs::read_log_text(
       text, name, order, [&acc](const logs::LogEvent& ev) { acc.add(ev); }, logs::CutLastLine::drop));
@@ -22,7 +22,7 @@ logs::TriageResult parse_nccl_log(std::string_view text, const std::string& name
 }
 
 logs::TriageResult parse_nccl_logs(const std::vector<std::pair<std::string, std::string>>& texts) {
-  logs::TriageAccumulator acc;
+  logs::TriageAccumulator acc(logs::HostAttribution::file_process);
   std::size_t order = 0;
   for (const auto& [name, text] : texts) {
     acc.add_file(logs::read_log_text(
@@ -43,7 +43,7 @@ logs::TriageResult parse_nccl_log_dir(const std::string& dir) {
     }
   }
   std::sort(files.begin(), files.end());
-  logs::TriageAccumulator acc;
+  logs::TriageAccumulator acc(logs::HostAttribution::file_process);
   std::size_t order = 0;
   for (const fs::path& f : files) {
     acc.add_file(logs::read_log_file(

@@ -6,20 +6,13 @@
 #include <algorithm>
 
 #include "analysis/base/text.hpp"
+#include "analysis/logs/code_tables.hpp"
 #include "analysis/logs/log_patterns.hpp"
+#include "analysis/logs/log_prefix.hpp"
 #include "analysis/logs/triage_rules.hpp"
 
 namespace podperf::logs {
 namespace {
-
-const char* tag_of(SeverityClass c) {
-  switch (c) {
-    case SeverityClass::fail: return "FAIL";
-    case SeverityClass::warn: return "WARN";
-    case SeverityClass::info: return "INFO";
-  }
-  return "INFO";
-}
 
 int tag_order(const std::string& tag) {
   if (tag == "FAIL") return 0;
@@ -28,38 +21,21 @@ int tag_order(const std::string& tag) {
   return 3;
 }
 
-TriageFinding from_pattern(const LogPattern& p) {
-  TriageFinding f;
-  f.tag = tag_of(p.cls);
-  f.priority = p.priority;
-  f.check = std::string(p.check);
-  f.cause = std::string(p.cause);
-  f.next_step = std::string(p.next_step);
-  f.cause_rank = p.cause_rank;
-  return f;
-}
+// The cause rank at or below which a FAIL finding only shows that the job failed, not why (watchdog
+// timeouts, remote errors, closed peers, launcher exits, SIGKILL/SIGTERM/SIGABRT).
+constexpr int kConsequenceRank = 30;
 
 TriageFinding return_chain_finding(int rc) {
   TriageFinding f;
   f.tag = "FAIL";
   f.priority = 0;
   f.check = "nccl.rc." + return_code_name(rc);
-  f.cause = "NCCL calls returned " + return_code_name(rc) + " (the error return chain '-> " + std::to_string(rc) +
-            "'); classify by the WARN line before it";
+  const NcclResult* r = nccl_result(rc);
+  f.cause = "NCCL calls returned " + return_code_name(rc) + " (the error return chain '-> " + std::to_string(rc) + "'" +
+            (r ? std::string("; ") + std::string(r->cause) : std::string()) + "); classify by the WARN line before it";
   f.next_step = "read the first NCCL WARN of that rank; with none, rerun with NCCL_DEBUG=INFO";
   // A chain ending in 3 (internal) or 6 (remote) is often downstream of another rank's error.
   f.cause_rank = (rc == 3 || rc == 6) ? 15 : 35;
-  return f;
-}
-
-TriageFinding unclassified_warn() {
-  TriageFinding f;
-  f.tag = "WARN";
-  f.priority = 1;
-  f.check = "nccl.warn";
-  f.cause = "an NCCL WARN that is not in podperf's pattern table";
-  f.next_step = "read the WARN text; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET,ENV for its context";
-  f.cause_rank = 40;
   return f;
 }
 
@@ -96,7 +72,8 @@ double absolute_seconds(std::string_view s) {
     }
     return v;
   };
-  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':') {
+  if (s.size() < 19 || (s[4] != '-' && s[4] != '/') || s[7] != s[4] || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' ||
+      s[16] != ':') {
     return -1;
   }
   const int y = num(0, 4), mo = num(5, 2), d = num(8, 2), h = num(11, 2), mi = num(14, 2), sec = num(17, 2);
@@ -123,7 +100,8 @@ double absolute_seconds(std::string_view s) {
   return t;
 }
 
-void TriageAccumulator::note(const std::string& key, const TriageFinding& proto, const LogEvent& ev) {
+void TriageAccumulator::note(const std::string& key, const TriageFinding& proto, const LogEvent& ev,
+                             const std::string& host) {
   auto [it, fresh] = groups_.try_emplace(key);
   Group& g = it->second;
   if (fresh) {
@@ -138,12 +116,12 @@ void TriageAccumulator::note(const std::string& key, const TriageFinding& proto,
     }
   }
   ++g.finding.occurrences;
-  const std::string host = ev.host.empty() ? "" : ev.host;
   const bool new_host = g.per_host.find(host) == g.per_host.end();
+  if (new_host && g.per_host.size() >= 4096) return;
   ++g.per_host[host];
   // Evidence: the first lines, preferring one per host once there are several.
   if (g.finding.evidence.size() < kEvidencePerFinding && (new_host || g.finding.evidence.size() < 3)) {
-    g.finding.evidence.push_back(evidence_line(ev));
+    g.finding.evidence.push_back(evidence_line(ev, host));
   }
   const std::string peer = peer_named(ev.text);
   if (peer.empty()) {
@@ -153,43 +131,133 @@ void TriageAccumulator::note(const std::string& key, const TriageFinding& proto,
   }
 }
 
+std::string TriageAccumulator::host_of(const LogEvent& ev, bool prior) {
+  if (!ev.host.empty()) return ev.host;
+  // torchelastic's failure summary: the record's "host : X" names the host of its exitcode/traceback.
+  if (ctx_.elastic_line > 0 && ev.line >= ctx_.elastic_line && ev.line - ctx_.elastic_line <= 12) {
+    return ctx_.elastic_host;
+  }
+  if (ev.task >= 0) {
+    if (const auto it = ctx_.task_host.find(ev.task); it != ctx_.task_host.end()) return it->second;
+  }
+  if (ev.pid >= 0) {
+    if (const auto it = pid_host_.find(ev.pid); it != pid_host_.end() && !it->second.empty()) return it->second;
+  }
+  if (!ctx_.file_host.empty()) return ctx_.file_host;
+  return prior && mode_ == HostAttribution::file_process ? ev.prior_host : "";
+}
+
+void TriageAccumulator::learn_hosts(const LogEvent& ev) {
+  if (ev.host.empty()) return;
+  if (ev.task >= 0 && ctx_.task_host.size() < 4096) ctx_.task_host.try_emplace(ev.task, ev.host);
+  if (ev.pid >= 0) {
+    const auto [it, fresh] = pid_host_.try_emplace(ev.pid, ev.host);
+    if (!fresh && it->second != ev.host) it->second.clear();  // two hosts share this pid: no attribution
+    if (fresh && pid_host_.size() > 65536) pid_host_.erase(it);
+  }
+}
+
+void TriageAccumulator::add_transport(const LogEvent& ev, const std::string& host) {
+  ++nccl_lines_;
+  // Transport facts only from a line whose host is known by the line itself, its launcher task, its pid or
+  // the file's name (a bare "NCCL version" line, printed without a prefix by some versions, belongs to the
+  // process before it): an unprefixed "Using network Socket" pasted into an interleaved log must not turn
+  // the last host into a TCP fallback.
+  std::string key = host;
+  if (ev.host.empty() && ev.text.rfind("NCCL version ", 0) == 0 && !ev.prior_host.empty()) key = ev.prior_host;
+  if (key.empty()) key = "(unknown host)";
+  auto [it, fresh] = hosts_.try_emplace(key);
+  if (fresh) it->second.host = key;
+  read_transport_line(ev, it->second);
+}
+
+void TriageAccumulator::add_backtrace_frame(const LogEvent& ev) {
+  const auto it = groups_.find(ctx_.crash_key);
+  if (it == groups_.end()) return;
+  for (std::string& lib : backtrace_libraries(ev.text)) {
+    if (it->second.libraries.size() < 8) it->second.libraries.insert(std::move(lib));
+  }
+}
+
 void TriageAccumulator::add(const LogEvent& ev) {
   if (ev.recognised) ++events_;
-  if (is_transport_source(ev.source) && !ev.level.empty()) {
-    ++nccl_lines_;
-    // Transport facts only from a line that names its host (a bare "NCCL version" line, printed without a
-    // prefix by some versions, belongs to the process before it): an unprefixed "Using network Socket"
-    // pasted into an interleaved log must not turn the last host into a TCP fallback.
-    const bool own_host = !ev.host_inherited || ev.text.rfind("NCCL version ", 0) == 0;
-    const std::string key = ev.host.empty() || !own_host ? "(unknown host)" : ev.host;
-    auto [it, fresh] = hosts_.try_emplace(key);
-    if (fresh) it->second.host = key;
-    read_transport_line(ev, it->second);
+  if (ev.file != ctx_.file) {
+    ctx_ = LineContext{};
+    ctx_.file = ev.file;
+    ctx_.file_host = host_from_file_name(ev.file);
   }
-  if (ev.return_code > 0 && ev.return_code != 7) {
-    note("rc/" + std::to_string(ev.return_code), return_chain_finding(ev.return_code), ev);
+  learn_hosts(ev);
+  const std::string host = host_of(ev, true);
+  if (is_transport_source(ev.source) && !ev.level.empty()) add_transport(ev, host_of(ev, false));
+  if (read_health_line(ev, host, health_)) {
+    TriageFinding f;
+    f.tag = "FAIL";
+    f.priority = 0;
+    f.check = "nccl_tests.wrong_results";
+    f.cause = "nccl-tests rows with #wrong > 0: wrong results (data corruption)";
+    f.next_step = "isolate the node or link: rerun the test on pairs of hosts; dmesg | grep -i xid on {host}";
+    f.cause_rank = 90;
+    note("nccl_tests.wrong_results/FAIL", f, ev, host);
     return;
   }
-  if (const LogPattern* p = match_log_pattern(ev.text)) {
-    TriageFinding proto = from_pattern(*p);
+  if (ctx_.crash_line > 0 && ev.line > ctx_.crash_line && ev.line - ctx_.crash_line <= 64) add_backtrace_frame(ev);
+  if (ev.return_code > 0 && ev.return_code != 7) {
+    note("rc/" + std::to_string(ev.return_code), return_chain_finding(ev.return_code), ev, host);
+    return;
+  }
+  for (const LogPattern* p = match_log_pattern(ev.text, ev.pairs); p != nullptr;
+       p = match_log_pattern(ev.text, ev.pairs, p)) {
+    RowResult r = apply_row(*p, ev, ctx_, health_);
+    if (r.outcome == RowOutcome::declined) continue;
+    if (r.outcome == RowOutcome::no_finding) {
+      if (!r.env.empty()) {
+        auto [it, fresh] = hosts_.try_emplace(host.empty() ? "(unknown host)" : host);
+        if (fresh) it->second.host = it->first;
+        if (it->second.env_overrides.size() < 64) it->second.env_overrides.insert(r.env);
+      }
+      return;
+    }
+    TriageFinding& proto = r.proto;
     // A FAIL-class string on an NCCL INFO line that says it retries is a warning until a WARN follows.
     if (proto.tag == "FAIL" && ev.level == "INFO" && ev.text.find("retrying") != std::string::npos) {
       proto.tag = "WARN";
       proto.priority = 1;
     }
-    note(std::string(p->check) + "/" + proto.tag, proto, ev);
+    // Every NCCL WARN is at least a WARN; libibverbs missing printed at INFO (NCCL >= 2.19 on hosts without
+    // IB) is informational: the TCP fallback rule judges the transport.
+    if (ev.level == "WARN" && proto.tag == "INFO") {
+      proto.tag = "WARN";
+      proto.priority = 1;
+    }
+    if (proto.check == "transport.libibverbs_missing" && ev.level == "INFO") {
+      proto.tag = "INFO";
+      proto.priority = 2;
+      proto.cause_rank = 5;
+    }
+    if (r.key == proto.check + "/FAIL" || r.key == proto.check + "/WARN" || r.key == proto.check + "/INFO") {
+      r.key = proto.check + "/" + proto.tag;
+    }
+    note(r.key, proto, ev, host);
+    if (proto.check.rfind("crash.", 0) == 0) {
+      ctx_.crash_key = r.key;
+      ctx_.crash_line = ev.line;
+    }
     if (p->check == "pytorch.watchdog_timeout") {
       WatchdogTimeout w;
       if (parse_watchdog(ev.text, w) && watchdogs_.size() < 65536) {
         if (w.rank < 0) w.rank = ev.rank;
         std::string key = w.rank >= 0 ? "rank " + std::to_string(w.rank) : ev.file + ":" + std::to_string(ev.line);
-        if (!ev.host.empty()) key = ev.host + " " + key;
-        watchdogs_.try_emplace(key, WatchdogSeen{w, ev.order, evidence_line(ev)});
+        if (!host.empty()) key = host + " " + key;
+        const auto [it, fresh] = watchdogs_.try_emplace(key, WatchdogSeen{w, ev.order, evidence_line(ev, host)});
+        if (!fresh && (it->second.timeout.seq != w.seq || it->second.timeout.op != w.op)) it->second.several = true;
       }
     }
     return;
   }
-  if (ev.level == "WARN") note("nccl.warn", unclassified_warn(), ev);
+  if (ev.level == "WARN") {
+    const TriageFinding f = unclassified_warn(ev);
+    note(f.check, f, ev, host);
+  }
 }
 
 void TriageAccumulator::add_file(const ReadStats& stats) {
@@ -206,10 +274,25 @@ void TriageAccumulator::add_flight_recorder(FlightRecorderRank r) {
 
 namespace {
 
-// Host field, systemic wording and peer of one finished group.
-void finish_group(const std::string& key, std::map<std::string, std::size_t> per_host,
-                  const std::set<std::string>& peers, bool peer_missing, TriageFinding& f) {
-  (void)key;
+// "{host}" in a next step: the one host, the hosts, or a note that the lines name none.
+std::string with_host(std::string step, const TriageFinding& f) {
+  std::string who;
+  if (f.hosts.size() == 1) {
+    who = f.hosts.front();
+  } else if (!f.hosts.empty()) {
+    std::vector<std::string> shown(f.hosts.begin(),
+                                   f.hosts.begin() + static_cast<long>(std::min<std::size_t>(f.hosts.size(), 8)));
+    who = "each of " + text::join(shown) + (f.hosts.size() > shown.size() ? ", ..." : "");
+  } else {
+    who = "the host that logged it (its lines name none)";
+  }
+  for (std::size_t at; (at = step.find("{host}")) != std::string::npos;) step.replace(at, 6, who);
+  return step;
+}
+
+// Host field, systemic wording, peer, backtrace libraries and the next step's host of one finished group.
+void finish_group(std::map<std::string, std::size_t> per_host, const std::set<std::string>& peers,
+                  const std::set<std::string>& libraries, bool peer_missing, TriageFinding& f) {
   per_host.erase("");
   for (const auto& [h, n] : per_host) f.hosts.push_back(h);
   if (f.hosts.size() == 1) {
@@ -220,8 +303,12 @@ void finish_group(const std::string& key, std::map<std::string, std::size_t> per
       f.cause += "; the same error on " + std::to_string(f.hosts.size()) +
                  " hosts: systemic (configuration, driver or image), not one bad node or link";
     }
+  } else {
+    f.host = "unknown";
   }
+  if (!libraries.empty()) f.cause += "; the backtrace runs through " + text::join(libraries);
   if (peers.size() == 1 && !peer_missing) f.peer = *peers.begin();
+  f.next_step = with_host(f.next_step, f);
 }
 
 constexpr double kNoTime = 1e300;
@@ -331,12 +418,29 @@ TriageResult TriageAccumulator::finish() const {
   r.events = events_;
   r.nccl_lines = nccl_lines_;
   for (const auto& [key, g] : groups_) {
+    (void)key;
     TriageFinding f = g.finding;
-    finish_group(key, g.per_host, g.peers, g.peer_missing, f);
+    finish_group(g.per_host, g.peers, g.libraries, g.peer_missing, f);
     r.findings.push_back(std::move(f));
   }
   std::map<std::string, HostTransport> hosts = hosts_;
   transport_findings(hosts, r.findings);
+  demote_fallen_back_plugin_errors(hosts, r.findings);
+  if (health_.nan_loss_lines > 0) {
+    TriageFinding n;
+    n.tag = "WARN";
+    n.priority = 1;
+    n.check = "training.nan_loss";
+    n.cause = std::to_string(health_.nan_loss_lines) +
+              " progress line(s) with a NaN or infinite loss (or NaN iterations): the training diverged or its "
+              "numbers are corrupt";
+    n.next_step =
+        "lower the learning rate or check the loss scaling; if it starts at once on one host, check that "
+        "host's GPUs (dcgmi diag)";
+    n.cause_rank = 45;
+    n.occurrences = health_.nan_loss_lines;
+    r.findings.push_back(std::move(n));
+  }
   watchdog_findings(watchdogs_, r.findings);
   flight_recorder_findings(flight_, r.findings);
   r.findings.insert(r.findings.end(), dump_findings_.begin(), dump_findings_.end());
@@ -351,25 +455,49 @@ TriageResult TriageAccumulator::finish() const {
   const bool fail = r.has_fail();
   const bool warn =
       std::any_of(r.findings.begin(), r.findings.end(), [](const TriageFinding& f) { return f.tag == "WARN"; });
-  if (fail && r.findings.front().cause_rank > 30) {
-    r.verdict = "FAIL";
+  const std::string healthy = fail ? "" : healthy_summary(health_, r.transport);
+  // A flight-recorder snapshot with every rank inside one collective may be a hang or a live job caught
+  // mid-collective: alone it does not show that the job failed.
+  const bool only_snapshot = std::all_of(r.findings.begin(), r.findings.end(), [](const TriageFinding& f) {
+    return f.tag != "FAIL" || f.check == "pytorch.fr_hang";
+  });
+  if (fail && only_snapshot && !warn) {
+    r.verdict = "INCONCLUSIVE";
+    r.findings.front().role = "";
+    r.collect_next =
+        "flight-recorder dumps with every rank inside one collective: a hang, or a job dumped while it ran; collect "
+        "every rank's output to the job's end (was there a watchdog timeout?) and dumps taken on timeout "
+        "(TORCH_NCCL_DUMP_ON_TIMEOUT=1), with NCCL_DEBUG=INFO";
   } else if (fail) {
-    r.verdict = "INCONCLUSIVE";
-    r.findings.front().role = "";  // a consequence is not named as the root cause
-    r.collect_next =
-        "the job failed but these logs show only consequences (watchdog timeouts, teardown, launcher aborts, "
-        "remote errors): collect every rank's log with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET,ENV), the "
-        "flight-recorder dumps (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_NCCL_DUMP_ON_TIMEOUT=1) and dmesg of "
-        "every host";
-  } else if (nccl_lines_ == 0 && !warn) {
-    r.verdict = "INCONCLUSIVE";
-    r.collect_next =
-        "no NCCL lines and no known error were recognised: collect the job's output of every rank with "
-        "NCCL_DEBUG=INFO";
+    // The logs show the job failed. When they show only consequences (watchdog timeouts, closed peers,
+    // remote errors, launcher exits, SIGKILL), the root cause is not in them: say so and what to collect.
+    r.verdict = "FAIL";
+    if (r.findings.front().cause_rank <= kConsequenceRank) {
+      r.findings.front().role = "";  // a consequence is not named as the root cause
+      r.collect_next =
+          "the job failed but its root cause is not in these logs (they show only consequences: watchdog timeouts, "
+          "closed peers, remote errors, launcher exits, killed processes): collect every rank's whole output with "
+          "NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET,ENV), the flight-recorder dumps (TORCH_NCCL_TRACE_BUFFER_SIZE="
+          "2000, TORCH_NCCL_DUMP_ON_TIMEOUT=1), dmesg of every host (OOM killer, Xid) and the scheduler's record of "
+          "the job";
+    }
   } else if (warn) {
     r.verdict = "WARN";
-  } else {
+  } else if (!healthy.empty()) {
     r.verdict = "PASS";
+  } else {
+    r.verdict = "INCONCLUSIVE";
+    r.collect_next = why_inconclusive(health_, nccl_lines_);
+  }
+  if (!healthy.empty()) {
+    TriageFinding h;
+    h.tag = "PASS";
+    h.priority = 2;
+    h.check = "healthy";
+    h.cause = healthy;
+    h.next_step = "none";
+    h.occurrences = 1;
+    r.findings.push_back(std::move(h));
   }
   return r;
 }

@@ -1,9 +1,12 @@
 #pragma once
 // Log triage: the events of a job's logs (log_reader.hpp) in, findings with cause, evidence and next
-// step out, ranked so the root cause comes before its cascade (shared/LOG-PATTERNS.md section 3), an
-// overall verdict, and a transport table per host. Streaming: add() keeps bounded state (a few evidence
-// lines per finding, one record per host and per watchdog rank), so multi-GiB logs fit in memory.
-// Pure, analysis floor; the SKU lookup (configs/skus) is the built-in table.
+// step out, ranked so the root cause comes before its cascade (local resources and configuration before
+// network errors, those before the consequences: remote errors, closed peers, watchdog timeouts,
+// launcher exits), an overall verdict (FAIL: the logs show the job failed, with or without its cause;
+// WARN: degraded or suspicious, no failure; PASS: healthy evidence and nothing above INFO; INCONCLUSIVE:
+// neither a failure nor evidence that the job ran), and a transport table per host. Streaming: add()
+// keeps bounded state (a few evidence lines per finding, one record per host and per watchdog rank), so
+// multi-GiB logs fit in memory. Pure, analysis floor; the SKU lookup (configs/skus) is the built-in table.
 #include <cstddef>
 #include <map>
 #include <set>
@@ -19,10 +22,11 @@ namespace podperf::logs {
 inline constexpr std::size_t kEvidencePerFinding = 6;
 
 struct TriageFinding {
-  std::string tag;                 // "FAIL", "WARN", "INFO" or "PASS"
+  std::string tag;                 // "FAIL", "WARN", "INFO" or "PASS" (the healthy evidence of a PASS)
   int priority = 2;                // 0 blocks training, 1 degraded, 2 informational
   std::string check;               // stable id: "gpu.cuda_oom", "nccl.rc.ncclSystemError", "pytorch.desync", ...
-  std::string host;                // the one host, "systemic: N hosts", or "" (run-wide / unknown)
+  std::string host;                // the one host, "systemic: N hosts", "unknown" (its lines name none), or ""
+                                   // (a run-wide finding)
   std::vector<std::string> hosts;  // every host it was seen on, sorted
   std::string peer;                // the one peer (IP, host or GID) every evidence line names, else ""
   std::string role;                // "cause" (the root), "consequence" (a known cascade line), "" otherwise
@@ -63,6 +67,9 @@ struct HostTransport {
   int socket_channels = 0;              // via NET/Socket
   bool pxn = false;
   bool ring_gdr_off = false;    // "Connected all rings, use ring PXN %d GDR 0"
+  bool ib_expected = false;     // NCCL_IB_HCA set, or NCCL_IB_DISABLE=0 set by the environment
+  bool ib_no_device = false;    // "NET/IB : No device found."
+  std::set<std::string> bootstrap_ifaces;  // "Bootstrap : Using [0]eth0:..." / "NET : Using interface lo:..."
   std::set<std::string> intra;  // "P2P/CUMEM", "P2P/IPC", "P2P/direct", "P2P/indirect", "SHM"
   std::string nvls;             // "available", "not available" or ""
   int coll_channels = -1;       // the most of "N coll channels" and "Channel 00/N :" ring lists
@@ -77,7 +84,8 @@ struct HostTransport {
 
 struct TriageResult {
   std::string verdict;                   // "PASS", "WARN", "FAIL", "INCONCLUSIVE"
-  std::string collect_next;              // what to collect when INCONCLUSIVE (else "")
+  std::string collect_next;              // what to collect when the cause or the outcome is not in the logs
+                                         // (a FAIL without its root cause, an INCONCLUSIVE), else ""
   std::string first_failure;             // check of the FAIL finding whose line came first in time (by
                                          // timestamp where lines carry one, else order of appearance)
   std::vector<TriageFinding> findings;   // root cause first, then by tag, priority, rank, order
@@ -102,6 +110,7 @@ struct WatchdogSeen {
   WatchdogTimeout timeout;
   std::size_t order = 0;
   std::string evidence;
+  bool several = false;  // the same rank timed out in more collectives (other process groups' numbers)
 };
 
 // Reads "WorkNCCL(SeqNum=.., OpType=.., NumelIn=.., NumelOut=.., Timeout(ms)=..) ran for .. milliseconds"
@@ -120,8 +129,49 @@ struct FlightRecorderRank {
   std::size_t order = 0;
 };
 
+// How a line that names no host of its own is attributed.
+enum class HostAttribution {
+  own_line,      // podperf triage: its launcher task's or process's host (learned from that task's or pid's
+                 // lines that name one), else the host the file's name carries, else none ("unknown")
+  file_process,  // podperf's own captured NCCL log (one process per file): as own_line, else the host
+                 // named last before it in the file
+};
+
+// Evidence that the job ran, gathered while reading (bounded).
+struct HealthSeen {
+  std::set<std::string> init_started;    // "host comm 0x.." of "Init START"
+  std::set<std::string> init_completed;  // "host comm 0x.." of "Init COMPLETE"
+  std::size_t init_complete_lines = 0;
+  std::set<std::string> rings_connected;  // "host:pid [dev]" of "Connected all rings"
+  std::set<std::string> trees_connected;  // "host:pid [dev]" of "Connected all trees"
+  std::size_t test_rows = 0;              // nccl-tests result rows
+  std::size_t test_rows_wrong = 0;        // ... with #wrong > 0
+  double peak_busbw = -1;                 // GB/s, the highest busbw of a row
+  long long peak_size = -1;               // bytes, its size
+  bool out_of_bounds_ok = false;          // "# Out of bounds values : 0 OK"
+  bool test_concluded = false;            // "# Collective test concluded"
+  std::size_t progress_lines = 0;         // training or serving progress lines
+  std::string last_progress;              // the last of them (printable, cut)
+  std::size_t nan_loss_lines = 0;         // progress lines with a NaN/inf loss
+  std::size_t completion_lines = 0;       // "exits successfully", "Training completed", "startup complete"
+  std::string last_completion;            // the last of them (printable, cut)
+};
+
+// The state of the multi-line forms of the file being read (reset per file).
+struct LineContext {
+  std::string file;
+  std::string file_host;                 // the host the file's name carries; "" none
+  std::size_t traceback_line = 0;        // line of the last "Traceback (most recent call last):"; 0 none
+  std::string elastic_host;              // torchelastic failure summary: the "host : X" of the current record
+  std::size_t elastic_line = 0;          // its line
+  std::string crash_key;                 // the group of the last crash finding (its backtrace follows)
+  std::size_t crash_line = 0;            // its line
+  std::map<int, std::string> task_host;  // launcher task tag -> the host its lines name
+};
+
 class TriageAccumulator {
  public:
+  explicit TriageAccumulator(HostAttribution mode = HostAttribution::own_line) : mode_(mode) {}
   void add(const LogEvent& ev);
   void add_file(const ReadStats& stats);
   // A finding read from a whole-document dump (RAS JSON), ranked with the rest.
@@ -135,11 +185,20 @@ class TriageAccumulator {
     TriageFinding finding;
     std::map<std::string, std::size_t> per_host;
     std::set<std::string> peers;
+    std::set<std::string> libraries;  // shared libraries in a crash's backtrace
     bool peer_missing = false;
   };
-  void note(const std::string& key, const TriageFinding& proto, const LogEvent& ev);
-  void add_transport(const LogEvent& ev);
+  void note(const std::string& key, const TriageFinding& proto, const LogEvent& ev, const std::string& host);
+  // The host of a line (HostAttribution); `prior`: may fall back to the host named before it in the file.
+  std::string host_of(const LogEvent& ev, bool prior);
+  void learn_hosts(const LogEvent& ev);
+  void add_transport(const LogEvent& ev, const std::string& host);
+  void add_backtrace_frame(const LogEvent& ev);
 
+  HostAttribution mode_;
+  HealthSeen health_;
+  LineContext ctx_;
+  std::map<long, std::string> pid_host_;  // pid -> the host its lines name; "" when two hosts share it
   std::map<std::string, Group> groups_;
   std::map<std::string, HostTransport> hosts_;
   std::map<std::string, WatchdogSeen> watchdogs_;  // "host/rank" -> its first timeout

@@ -53,7 +53,9 @@ void watchdog_findings(const std::map<std::string, WatchdogSeen>& timeouts, std:
   std::size_t order = SIZE_MAX;
   std::vector<std::string> late;
   std::vector<std::string> evidence;
+  bool several = false;
   for (const auto& [key, seen] : timeouts) {
+    several = several || seen.several;
     const WatchdogTimeout& w = seen.timeout;
     if (evidence.size() < kEvidencePerFinding) evidence.push_back(seen.evidence);
     by_position[fmt::format("SeqNum={} OpType={}", w.seq, w.op.empty() ? "?" : w.op)].push_back(key);
@@ -77,7 +79,15 @@ void watchdog_findings(const std::map<std::string, WatchdogSeen>& timeouts, std:
   f.occurrences = timeouts.size();
   f.next_step = std::string(kWatchdogFlightRecorder);
   f.evidence = evidence;
-  if (by_position.size() > 1) {
+  if (by_position.size() > 1 && several) {
+    // A rank that timed out in several collectives runs several process groups, whose sequence numbers
+    // count separately: different numbers across ranks are then no desync.
+    f.check = "pytorch.hang";
+    f.cause = "ranks timed out in collectives of several process groups (" + text::join(parts, "; ") +
+              "): a hang; sequence numbers of different groups cannot be compared, so these lines do not say "
+              "whether the ranks diverged";
+    f.cause_rank = 30;
+  } else if (by_position.size() > 1) {
     f.check = "pytorch.desync";
     f.cause =
         "ranks timed out in different collectives (a desync or a program-order bug: ranks did not issue the "

@@ -75,13 +75,25 @@ std::string first_failure_line(const logs::TriageResult& r) {
   return "";
 }
 
+// What follows the verdict in the headline: the root cause, that the logs lack it, or what a PASS saw.
+std::string headline_detail(const logs::TriageResult& r) {
+  if (r.findings.empty()) return "";
+  if (r.findings.front().role == "cause") return r.findings.front().cause;
+  if (r.verdict == "FAIL") {
+    return "the job failed; its root cause is not in these logs (first failure: " +
+           (r.first_failure.empty() ? r.findings.front().check : r.first_failure) + ")";
+  }
+  for (const logs::TriageFinding& f : r.findings) {
+    if ((r.verdict == "PASS" && f.tag == "PASS") || (r.verdict == "WARN" && f.tag == "WARN")) return f.cause;
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string triage_text(const logs::TriageResult& r) {
   std::string out = "podperf triage: " + r.verdict;
-  if (!r.findings.empty() && r.findings.front().role == "cause") {
-    out += ": " + r.findings.front().cause;
-  }
+  if (const std::string detail = headline_detail(r); !detail.empty()) out += ": " + detail;
   out += "\n";
   if (!r.collect_next.empty()) out += "collect next: " + r.collect_next + "\n";
   out += first_failure_line(r);
@@ -109,6 +121,9 @@ std::string triage_markdown(const logs::TriageResult& r) {
   std::string out = "## podperf triage: " + r.verdict + "\n\n";
   if (!r.findings.empty() && r.findings.front().role == "cause") {
     out += "**Root cause:** " + r.findings.front().cause + "\n\n";
+  } else if (const std::string detail = headline_detail(r); !detail.empty()) {
+    const char* label = r.verdict == "PASS" ? "Seen" : r.verdict == "WARN" ? "First warning" : "Root cause";
+    out += "**" + std::string(label) + ":** " + detail + "\n\n";
   }
   if (!r.collect_next.empty()) out += "**Collect next:** " + r.collect_next + "\n\n";
   if (const std::string first = first_failure_line(r); !first.empty()) out += first + "\n";
