@@ -1,5 +1,5 @@
 #pragma once
-// The grammar of one log line (LOG-PATTERNS.md section 0): launcher and log-shipper wrappers (srun -l
+// The grammar of one log line (as launchers, log shippers and NCCL print it): launcher and log-shipper wrappers (srun -l
 // "N: ", mpirun "[1,N]<stdout>:", pdsh "host: ", Kubernetes/CRI "ISO stdout F ", CloudWatch
 // "  | ISO | ", ISO and bracketed timestamps, Ray "(Worker pid=N) "), then NCCL's own prefix
 // "host:pid:tid [dev] [file.cc:NNN] NCCL INFO|WARN text" and its "file.cc:NNN -> rc" return chains.

@@ -34,7 +34,7 @@ struct TriageFinding {
   std::string next_step;
   std::vector<std::string> evidence;  // "file:line: text", at most kEvidencePerFinding
   std::size_t occurrences = 0;
-  int cause_rank = 0;           // LOG-PATTERNS ranking (log_patterns.hpp); higher = more likely the root
+  int cause_rank = 0;           // the pattern table's ranking (log_patterns.hpp); higher = more likely the root
   std::size_t first_order = 0;  // position of its first line across the files read
   std::string first_time;       // the earliest absolute timestamp of its lines, as printed; "" none
   double first_time_s = -1;     // the same in seconds since the epoch (UTC); -1 none

@@ -1,5 +1,5 @@
-// Transport facts per host from NCCL's and aws-ofi-nccl's INFO lines (LOG-PATTERNS.md sections 0-1,
-// old and new wording) and the findings they carry; evidence_line. Contract in triage_rules.hpp.
+// Transport facts per host from NCCL's and aws-ofi-nccl's INFO lines (old and
+// new wording) and the findings they carry; evidence_line. Contract in triage_rules.hpp.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,6 +1,5 @@
-// PyTorch ProcessGroupNCCL watchdog lines compared across ranks (LOG-PATTERNS.md c10d table and ranking
-// rule 6): the same SeqNum/OpType everywhere is a hang, different ones a desync, a watchdog that fired
-// far past its timeout was itself blocked. Contract in triage_rules.hpp and triage.hpp.
+// PyTorch ProcessGroupNCCL watchdog lines compared across ranks: the same SeqNum/OpType everywhere is
+// a hang, different ones a desync, a watchdog that fired far past its timeout was itself blocked. Contract in triage_rules.hpp and triage.hpp.
 #include <fmt/format.h>
 
 #include <algorithm>

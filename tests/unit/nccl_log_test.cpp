@@ -1,5 +1,5 @@
 // podperf's captured NCCL log read by the triage reader (analysis/logs/nccl_log.hpp over analysis/logs/):
-// the transport facts of every line of FIELD-NOTES section 5, the prefix variants launchers add, the
+// the transport facts of every NCCL and aws-ofi-nccl debug line podperf reads, the prefix variants launchers add, the
 // captured-log findings on the fixtures in tests/fixtures/nccl_logs, parse_nccl_log_dir and
 // describe_transport. (Ported from the tests of the old private parser, analysis/nccl_log_parse.cpp: the
 // facts are now per host, HostTransport, not per (host, pid); where an expectation changed the comment
@@ -90,7 +90,7 @@ void expect_complete(const std::vector<Finding>& fs) {
   }
 }
 
-// ---- FIELD-NOTES section 5, line by line ----
+// ---- NCCL and aws-ofi-nccl debug lines, line by line ----
 
 TEST(NcclLogLines, ProviderEfaDirect) {
   const auto f = info("NET/OFI Selected provider is efa, fabric is efa-direct (found 32 nics)");

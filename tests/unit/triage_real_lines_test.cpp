@@ -1,4 +1,4 @@
-// podperf triage on real-format lines: every error and transport string of shared/LOG-PATTERNS.md,
+// podperf triage on real-format lines: every error and transport string triage knows,
 // filled in the way NCCL, aws-ofi-nccl, libfabric, PyTorch c10d, nccl-tests, RAS, the kernel and the
 // launchers print them (with the wrappers of section 0), each mapped to the finding it must produce.
 // The error rate of the table (rows whose first finding is not the expected one) must be zero, and no

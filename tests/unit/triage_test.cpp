@@ -1,6 +1,6 @@
 // podperf triage: the line grammar (every wrapper, NCCL prefix and return chains), the pattern table,
 // the streaming reader (binary, long lines, no final newline, gzip), and the findings, ranking and verdict
-// on the fixture logs of tests/fixtures/triage (one per pattern family of shared/LOG-PATTERNS.md), with
+// on the fixture logs of tests/fixtures/triage (one per pattern family), with
 // a golden JSON of the OOM cascade.
 #include "analysis/logs/triage.hpp"
 
