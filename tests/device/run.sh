@@ -53,8 +53,10 @@ build_env=(PODPERF_WITH_CUDA=ON "CUDA_HOME=$(dirname "$(dirname "$nvcc")")")
 if [[ -d $deps ]]; then
   # The carried prefix: headers and Open MPI, an MPI prefix as fetch_deps.sh lays it out (bin/mpicc).
   # Open MPI's install tree says /usr: OPAL_PREFIX relocates it into the prefix, for the wrapper and
-  # for the singleton's orted.
-  export OPAL_PREFIX=$deps/usr
+  # for the singleton's orted; PMIx is not relocated by it, so its plugins' directory is named (else
+  # "PMIx was unable to find a usable compression library"); LD_LIBRARY_PATH finds libmpi's own
+  # libraries (its RUNPATH names /usr/lib/x86_64-linux-gnu/openmpi/lib).
+  export OPAL_PREFIX=$deps/usr PMIX_MCA_mca_base_component_path=$deps/usr/lib/x86_64-linux-gnu/pmix2/lib/pmix
   export PATH=$deps/usr/bin:$PATH LD_LIBRARY_PATH=$deps/usr/lib/x86_64-linux-gnu:$deps/usr/lib/x86_64-linux-gnu/openmpi/lib:${LD_LIBRARY_PATH:-}
   build_env+=("MPI_HOME=$deps/usr" "PODPERF_PREFIX_PATH=$deps/usr")
   echo "device: dependencies from $deps ($(du -sh "$deps" | cut -f1))"
