@@ -22,7 +22,7 @@ assert set(specs) == {"Launcher", "Worker"}, set(specs)
 assert specs["Launcher"]["replicas"] == 1
 launcher = specs["Launcher"]["template"]["spec"]["containers"][0]
 cmd = launcher["command"] + launcher["args"]
-assert cmd[0] == "mpirun" and "podperf" in cmd, cmd
+assert cmd[0] == "/opt/amazon/openmpi/bin/mpirun" and "podperf" in cmd, ("mpirun by its absolute path (as --prefix)", cmd)
 np = int(cmd[cmd.index("-np") + 1])
 workers = specs["Worker"]["replicas"]
 assert np == workers * slots, ("one rank per slot", np, workers, slots)
