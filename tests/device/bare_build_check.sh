@@ -5,15 +5,18 @@
 # libfabric's development files, GoogleTest, jq, help2man, and every other -dev package but the C and
 # C++ runtime's), so only the toolchain, CMake, Ninja, Python and /usr/local/cuda remain; then, with
 # the prefix of tests/device/fetch_deps.sh, it runs `tests/device/run.sh --no-gpu` (the full build
-# through scripts/cluster_build.sh, podperf --version, a one-rank host-backend run), runs the NCCL
-# backend once to see it load NCCL and refuse cleanly without a GPU, and checks what travels to a GPU
-# machine: podperf's load-time libraries (ldd), the files brought back from $OUT (at most 8, 16 MiB
-# each, 2 folders deep) and the working tree plus the prefix (at most 64 MiB). The system itself is
+# through scripts/cluster_build.sh, podperf --version, a one-rank host-backend run), loads NCCL (the
+# pip wheel's with --nccl-venv) and sees --backend nccl refuse cleanly without a GPU, and checks what
+# travels to a GPU machine: podperf's load-time libraries (ldd), the files brought back from $OUT (at
+# most 8, 16 MiB each, 2 folders deep) and the working tree plus the prefix (at most 64 MiB). The system itself is
 # never changed: the removals are whiteouts in a tmpfs, seen only inside the namespace.
 #
-#   tests/device/bare_build_check.sh [--deps DIR] [--bare-only | --run CMD...] [BUILD_DIR]
+#   tests/device/bare_build_check.sh [--deps DIR] [--nccl-venv DIR] [--bare-only | --run CMD...] [BUILD_DIR]
 #
 #   BUILD_DIR     default build-bare in the repository
+#   --nccl-venv   a Python virtualenv with the nvidia-nccl-cu13 wheel (python3 -m venv DIR; DIR/bin/pip
+#                 install nvidia-nccl-cu13): the toolkit's own libnccl is then removed too, and podperf
+#                 must find the wheel's by itself (VIRTUAL_ENV), as on a bare GPU machine
 #   --bare-only   set up the bare machine and check it, then stop (seconds: no build)
 #   --run CMD...  set up the bare machine, then run CMD there (the rest of the line) and stop: to look
 #                 around (the prefix's environment, as run.sh sets it, is exported)
@@ -29,10 +32,12 @@ build=$root/build-bare
 inside=0
 bare_only=0
 then=()
+nccl_venv=
 work=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --deps) deps=$2; shift ;;
+    --nccl-venv) nccl_venv=$(cd "$2" && pwd); shift ;;
     --bare-only) bare_only=1 ;;
     --run) shift; then=("$@"); break ;;
     --inside) inside=1; work=$2; shift ;;  # internal: the second stage, in the namespace
@@ -74,6 +79,7 @@ if [[ $inside -eq 0 ]]; then
   echo "bare_build_check: hiding $(wc -l <"$work/packages") packages ($(wc -l <"$work/files") paths)"
   set +e
   flags=(--deps "$deps")
+  [[ -n $nccl_venv ]] && flags+=(--nccl-venv "$nccl_venv")
   [[ $bare_only -eq 1 ]] && flags+=(--bare-only)
   flags+=("$build")
   [[ ${#then[@]} -gt 0 ]] && flags+=(--run "${then[@]}")
@@ -128,6 +134,10 @@ for p in sorted(inside, reverse=True):
 PY
 find /usr/bin /usr/lib/x86_64-linux-gnu -maxdepth 1 -xtype l -delete 2>/dev/null || true
 [[ -d /etc/openmpi ]] && mount -t tmpfs tmpfs /etc/openmpi
+# With a wheel to find, the toolkit's NCCL goes too (a bare GPU machine has only the wheel's).
+if [[ -n $nccl_venv ]]; then
+  find /usr/local/cuda*/ -name 'libnccl*' \( -type f -o -type l \) -delete 2>/dev/null || true
+fi
 
 echo "== the bare machine"
 for tool in mpicc mpicxx mpirun mpiexec orted jq help2man; do
@@ -199,20 +209,33 @@ else
 fi
 if grep -q 'not found' "$work/ldd"; then fail "ldd: a library not found"; fi
 
-echo "== the NCCL backend without a GPU"
-nccl_lib=$(ls /usr/local/cuda/lib64/libnccl.so.2 2>/dev/null || true)
+echo "== NCCL without a GPU"
+# podperf loads NCCL only once a GPU is seen (--backend nccl refuses first without one), so the library
+# is loaded here by `podperf signals` (dlopen, ncclGetVersion): the wheel's with --nccl-venv, else the
+# toolkit's.
+if [[ -n $nccl_venv ]]; then
+  ls /usr/local/cuda*/lib*/libnccl.so* >/dev/null 2>&1 && fail "the toolkit's libnccl is still there"
+  nccl_lib=$(find "$nccl_venv" -name libnccl.so.2 | head -1)
+else
+  nccl_lib=$(ls /usr/local/cuda/lib64/libnccl.so.2 2>/dev/null || true)
+fi
 if [[ -n $nccl_lib ]]; then
-  set +e
-  "$build/podperf" collective --backend nccl --nccl-library "$nccl_lib" --op all_reduce -b 8 -e 8 -n 1 -w 0 \
-    --out "$work/nccl" --run-id nccl >"$work/nccl.log" 2>&1
-  nrc=$?
-  set -e
-  sed 's/^/  | /' "$work/nccl.log"
-  if [[ $nrc -eq 2 && $(wc -l <"$work/nccl.log") -eq 1 ]] && grep -q -- '--backend nccl' "$work/nccl.log"; then
-    pass "--backend nccl without a GPU: exit 2, one line saying why"
-  else
-    fail "--backend nccl without a GPU: exit $nrc"
-  fi
+  version=$(PODPERF_NCCL_LIBRARY=$nccl_lib "$build/podperf" signals 2>&1 | grep 'signals.nccl_version' || true)
+  echo "  | $nccl_lib: $version"
+  if grep -q 'NCCL 2\.' <<<"$version"; then pass "podperf loads $nccl_lib: $(grep -o 'NCCL 2[.0-9]*' <<<"$version")"; else fail "NCCL did not load: $version"; fi
+else
+  fail "no libnccl.so.2 to load (--nccl-venv: a virtualenv with nvidia-nccl-cu13)"
+fi
+set +e
+VIRTUAL_ENV=$nccl_venv "$build/podperf" collective --backend nccl --op all_reduce -b 8 -e 8 -n 1 -w 0 \
+  --out "$work/nccl" --run-id nccl >"$work/nccl.log" 2>&1
+nrc=$?
+set -e
+sed 's/^/  | /' "$work/nccl.log"
+if [[ $nrc -eq 2 && $(wc -l <"$work/nccl.log") -eq 1 ]] && grep -q -- '--backend nccl' "$work/nccl.log"; then
+  pass "--backend nccl without a GPU: exit 2, one line saying why"
+else
+  fail "--backend nccl without a GPU: exit $nrc"
 fi
 
 echo "== what comes back from \$OUT (at most 8 files, 16 MiB each, 2 folders deep)"
