@@ -71,7 +71,7 @@ class TimingGate {
     device_gate(device_flags_, nccl_gate_spin_ns(max_s), stream);
     PODPERF_CHECK_CUDA(cudaGetLastError());
   }
-  void release() {
+  void release() noexcept {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     flags_[0] = 1U;
   }
@@ -123,37 +123,15 @@ class NcclGroup final : public Group {
 
   const Comm& comm() const override { return comm_; }
 
-  // Timing (README "How podperf times"): the stream is held by a gate kernel while the start event,
-  // the operation and the stop event are enqueued, then released, so the events bracket GPU work only
-  // (not NCCL's host launch, nor the polls of a non-blocking communicator).
+  // Timing (docs/nccl.md, "How podperf times"): the stream is held by a gate kernel while the start
+  // event, the operation and the stop event are enqueued, then released, so the events bracket GPU
+  // work only (not NCCL's host launch, nor the polls of a non-blocking communicator). The order of
+  // the steps and the subtraction are nccl_timed_iterations' (bench/nccl_timing, unit-tested); this
+  // class only does each step on CUDA.
   std::vector<double> run(const Case& c, int iters) override {
     guard_in_place(c);
-    const CaseCounts k = case_counts(*c.op, c.size_bytes, dtype_info(c.dtype).bytes, comm_.size());
-    std::vector<double> samples;
-    samples.reserve(static_cast<std::size_t>(iters));
-    for (int i = 0; i < iters; ++i) {
-      const std::uint64_t offset = nccl_window_offset(i);
-      comm_.barrier();
-      gate_.hold(stream_, timeout_s_);
-      try {
-        PODPERF_CHECK_CUDA(cudaEventRecord(start_, stream_));
-        launch(c, k, send_.get() + offset, recv_.get() + offset);
-        PODPERF_CHECK_CUDA(cudaEventRecord(stop_, stream_));
-      } catch (...) {
-        gate_.release();
-        throw;
-      }
-      gate_.release();
-      wait_stream(c, "timed iteration");
-      if (gate_.expired()) {
-        throw RuntimeFailure(fmt::format("{} of {} bytes: NCCL took longer than {} s to enqueue (timing gate expired)",
-                                         c.op->name, c.size_bytes, timeout_s_));
-      }
-      float ms = 0.0F;
-      PODPERF_CHECK_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
-      samples.push_back(nccl_event_seconds(ms));
-    }
-    return samples;
+    CudaTimedStream stream(*this, c, case_counts(*c.op, c.size_bytes, dtype_info(c.dtype).bytes, comm_.size()));
+    return nccl_timed_iterations(stream, iters, fmt::format("{} of {} bytes", c.op->name, c.size_bytes), timeout_s_);
   }
 
   std::int64_t check(const Case& c) override {
@@ -289,6 +267,34 @@ class NcclGroup final : public Group {
       std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
   }
+
+  // The steps of one timed iteration on this group's stream, events and gate.
+  class CudaTimedStream final : public NcclTimedStream {
+   public:
+    CudaTimedStream(NcclGroup& group, const Case& c, const CaseCounts& counts) : g_(group), c_(c), k_(counts) {}
+    void barrier() override { g_.comm_.barrier(); }
+    void hold_gate() override { g_.gate_.hold(g_.stream_, g_.timeout_s_); }
+    void record(NcclEvent event) override { PODPERF_CHECK_CUDA(cudaEventRecord(event_of(event), g_.stream_)); }
+    void enqueue_operation(std::uint64_t window_offset) override {
+      g_.launch(c_, k_, g_.send_.get() + window_offset, g_.recv_.get() + window_offset);
+    }
+    void release_gate() noexcept override { g_.gate_.release(); }
+    void wait() override { g_.wait_stream(c_, "timed iteration"); }
+    [[nodiscard]] bool gate_expired() const override { return g_.gate_.expired(); }
+    [[nodiscard]] float elapsed_ms(NcclEvent from, NcclEvent to) const override {
+      float ms = 0.0F;
+      PODPERF_CHECK_CUDA(cudaEventElapsedTime(&ms, event_of(from), event_of(to)));
+      return ms;
+    }
+
+   private:
+    [[nodiscard]] cudaEvent_t event_of(NcclEvent event) const {
+      return event == NcclEvent::kStart ? g_.start_ : g_.stop_;
+    }
+    NcclGroup& g_;
+    const Case& c_;
+    CaseCounts k_;
+  };
 
   Comm comm_;
   NcclComm nccl_;

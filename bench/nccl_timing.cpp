@@ -1,6 +1,8 @@
 // The NCCL backend's timing arithmetic (see nccl_timing.hpp). Bench floor, local.
 #include "bench/nccl_timing.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -41,6 +43,31 @@ double nccl_event_seconds(float elapsed_ms) {
   const double s = static_cast<double>(elapsed_ms) / 1e3;
   if (!std::isfinite(s) || s < 0.0) throw RuntimeFailure("cudaEventElapsedTime gave a negative or non-finite time");
   return std::max(s, kCudaEventResolutionSeconds);
+}
+
+std::vector<double> nccl_timed_iterations(NcclTimedStream& stream, int iters, const std::string& what, double gate_s) {
+  std::vector<double> samples;
+  samples.reserve(static_cast<std::size_t>(std::max(iters, 0)));
+  for (int i = 0; i < iters; ++i) {
+    const std::uint64_t offset = nccl_window_offset(i);
+    stream.barrier();
+    stream.hold_gate();
+    try {
+      stream.record(NcclEvent::kStart);
+      stream.enqueue_operation(offset);
+      stream.record(NcclEvent::kStop);
+    } catch (...) {
+      stream.release_gate();
+      throw;
+    }
+    stream.release_gate();
+    stream.wait();
+    if (stream.gate_expired()) {
+      throw RuntimeFailure(fmt::format("{}: NCCL took longer than {} s to enqueue (timing gate expired)", what, gate_s));
+    }
+    samples.push_back(nccl_event_seconds(stream.elapsed_ms(NcclEvent::kStart, NcclEvent::kStop)));
+  }
+  return samples;
 }
 
 }  // namespace podperf

@@ -12,6 +12,11 @@ std::string_view combine_name(TimeCombine c) {
   return "max";
 }
 
+std::vector<double> warm_up_then_time(Group& group, const Case& c, int warmup, int iters) {
+  if (warmup > 0) (void)group.run(c, warmup);
+  return group.run(c, iters);
+}
+
 CaseMeasurement run_case(Group& group, const Case& c, int warmup, int iters, bool check, TimeCombine combine) {
   const Comm& comm = group.comm();
   CaseMeasurement m;
@@ -20,8 +25,7 @@ CaseMeasurement run_case(Group& group, const Case& c, int warmup, int iters, boo
     PODPERF_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG_LONG, MPI_SUM, comm.raw()));
     m.wrong = wrong;
   }
-  if (warmup > 0) (void)group.run(c, warmup);
-  m.samples_s = group.run(c, iters);
+  m.samples_s = warm_up_then_time(group, c, warmup, iters);
   const int count = static_cast<int>(m.samples_s.size());
   switch (combine) {
     case TimeCombine::kRank0: PODPERF_CHECK_MPI(MPI_Bcast(m.samples_s.data(), count, MPI_DOUBLE, 0, comm.raw())); break;

@@ -21,8 +21,12 @@ struct CaseMeasurement {
   bool skipped = false;           // the backend has no such form (in-place alltoall on NCCL)
 };
 
+// Collective over the group: `warmup` iterations whose samples are dropped, then `iters` timed ones;
+// returns this rank's samples of the timed iterations only, in order.
+std::vector<double> warm_up_then_time(Group& group, const Case& c, int warmup, int iters);
+
 // Collective over the group: an untimed checked operation (when `check`), `warmup` untimed
-// iterations, then `iters` timed ones; per-iteration times combined over the group.
+// iterations, then `iters` timed ones (warm_up_then_time); per-iteration times combined over the group.
 CaseMeasurement run_case(Group& group, const Case& c, int warmup, int iters, bool check, TimeCombine combine);
 
 // Fills the timing fields of a PairResult or CollectiveResult (median/min/max/p99/cv, algbw and

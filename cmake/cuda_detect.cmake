@@ -1,12 +1,22 @@
 # Decides PODPERF_CUDA_ENABLED from PODPERF_WITH_CUDA (AUTO|ON|OFF).
-# AUTO turns the NCCL build on where nvcc is found (default toolkit root /usr/local/cuda). NCCL itself
-# is loaded at run time; nccl.h, where found, only checks podperf's declarations at compile time.
+# AUTO turns the NCCL build on where nvcc is found: CMAKE_CUDA_COMPILER, else $CUDA_HOME/bin/nvcc, else
+# /usr/local/cuda/bin/nvcc. NCCL itself is loaded at run time; nccl.h, where found ($NCCL_HOME, the
+# toolkit), only checks podperf's declarations at compile time.
 set(PODPERF_CUDA_ENABLED OFF)
 if(NOT PODPERF_WITH_CUDA STREQUAL "OFF")
-  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+  if(NOT CMAKE_CUDA_COMPILER AND DEFINED ENV{CUDA_HOME} AND EXISTS $ENV{CUDA_HOME}/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER $ENV{CUDA_HOME}/bin/nvcc)
+    if(NOT DEFINED CUDAToolkit_ROOT)
+      set(CUDAToolkit_ROOT $ENV{CUDA_HOME})
+    endif()
+  elseif(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
     set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
   endif()
-  find_path(PODPERF_NCCL_INCLUDE_DIR nccl.h HINTS /usr/local/cuda/include ENV NCCL_HOME PATH_SUFFIXES include)
+  set(_nccl_hints /usr/local/cuda/include)
+  if(DEFINED ENV{CUDA_HOME})
+    list(PREPEND _nccl_hints $ENV{CUDA_HOME}/include)
+  endif()
+  find_path(PODPERF_NCCL_INCLUDE_DIR nccl.h HINTS ENV NCCL_HOME ${_nccl_hints} PATH_SUFFIXES include)
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)

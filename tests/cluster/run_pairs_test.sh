@@ -22,7 +22,7 @@
 #   srun only: h3 shaped, `podperf accept --profile quick` with the same small sizes, --run-id srun-accept
 #     exit 1; .verdict.status FAIL; h3 the only FAIL node; .verdict.drain == ["h3"]; the output has
 #     the drain lines `scontrol update NodeName=h3 State=DRAIN ...` and `kubectl cordon h3`
-#   srun only, deploy/slurm through `sbatch --wait -N4 --ntasks-per-node=1 --gpus-per-node=0` with
+#   srun only, deploy/slurm through `sbatch --wait -N4 --ntasks-per-node=1` with
 #   PODPERF_BACKEND=host PODPERF_EFA=0 (the scripts' variables):
 #     podperf-pairs.sbatch: exit 0 or 1 (as unshaped above); run.json of h1..h4, launcher slurm, host backend
 #     podperf-accept.sbatch: exit 0; verdict PASS or WARN; the JUnit file in the results directory
@@ -184,7 +184,7 @@ run_sbatch() {
   shift 2
   echo "  run:    sbatch $id: $* $(basename "$script")"
   env "$@" PODPERF="$BIN" PODPERF_RESULTS="$RESULTS/deploy" PODPERF_BACKEND=host PODPERF_EFA=0 \
-    timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" sbatch --wait -N4 --ntasks-per-node=1 --gpus-per-node=0 \
+    timeout -k 10 "$LAUNCH_TIMEOUT" "$CLUSTER" sbatch --wait -N4 --ntasks-per-node=1 \
     --output="$RESULTS/$id.log" "$script" >"$RESULTS/$id.sbatch" 2>&1 &
   wait $!
 }

@@ -278,5 +278,13 @@ TEST(Thresholds, BaselineMaxPassesMustBeWhole) {
   EXPECT_THROW((void)parse_thresholds(text, "my.toml"), ConfigError);
 }
 
+TEST(Thresholds, NulInATableHeaderIsAConfigErrorNotAnAbort) {
+  // toml++ 3.3 compiled without NDEBUG asserted here (parse_key) unless its assertions are off
+  // (cmake/dependencies.cmake); the sanitizer build, which has no NDEBUG, runs this test.
+  const std::string text("[\0]\n", 4);
+  const std::string e = error_of(text, "nul.toml");
+  EXPECT_TRUE(has(e, "nul.toml:1")) << e;
+}
+
 }  // namespace
 }  // namespace podperf
