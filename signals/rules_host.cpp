@@ -1,5 +1,5 @@
 // The host domain of the signal rules (signals/rules_host.hpp): [cpu] and [memory] of rules.toml, and the
-// checks of FIELD-NOTES section 4 about the node itself. Every finding says what was seen, what healthy
+// checks about the node itself. Every finding says what was seen, what healthy
 // looks like, what it means, the likely effect and the next step; podperf never runs that step. Pure,
 // local; only the section parsers throw (ConfigError).
 #include "signals/rules_host.hpp"
@@ -164,7 +164,7 @@ void check_meminfo(const HostSnapshot& s, const Rules& /*r*/, std::vector<Findin
     if (m.hugepage_size_kib > 0)
       obs += fmt::format(" of {}", format_bytes(static_cast<std::uint64_t>(m.hugepage_size_kib) * 1024));
   }
-  out.push_back(make(Tag::kInfo, "signals.meminfo", host, obs, "no threshold (FIELD-NOTES 4 lists none)",
+  out.push_back(make(Tag::kInfo, "signals.meminfo", host, obs, "no threshold (no published rule)",
                      "memory and hugepages at snapshot time",
                      "little free memory makes page-cache-backed filesystem reads slower",
                      "grep -E "
@@ -261,12 +261,14 @@ void check_cuda_driver_version(const HostSnapshot& s, const Rules& /*r*/, std::v
 
 void check_environment(const HostSnapshot& s, const Rules& /*r*/, std::vector<Finding>& out) {
   std::vector<std::string> items;
-  for (const auto& [k, v] : s.env) items.push_back(k + "=" + (v.size() > 80 ? v.substr(0, 77) + "..." : v));
-  out.push_back(make(Tag::kInfo, "signals.environment", s.hostname.value,
-                     items.empty() ? "no NCCL_/FI_/OFI_NCCL_/RDMAV_/TORCH_NCCL_ variables set" : list(items, 20),
-                     "the same on every node", "the NCCL and libfabric settings of this process",
-                     "differences across nodes change transport and protocol choices",
-                     "env | grep -E '^(NCCL|FI|OFI_NCCL|RDMAV|TORCH_NCCL)_'"));
+  // Every variable with its whole value: the terminal table prints long values whole, --json keeps them.
+  for (const auto& [k, v] : s.env) items.push_back(k + "=" + v);
+  out.push_back(
+      make(Tag::kInfo, "signals.environment", s.hostname.value,
+           items.empty() ? "no NCCL_/FI_/OFI_NCCL_/RDMAV_/TORCH_NCCL_ variables set" : list(items, items.size()),
+           "the same on every node", "the NCCL and libfabric settings of this process",
+           "differences across nodes change transport and protocol choices",
+           "env | grep -E '^(NCCL|FI|OFI_NCCL|RDMAV|TORCH_NCCL)_'"));
 }
 
 void delta_iowait(const HostSnapshot& before, const HostSnapshot& after, const Rules& r, std::vector<Finding>& out) {
