@@ -91,7 +91,7 @@ void kubernetes_lines(const Run& run, const std::vector<ActionHost>& hosts, std:
     if (run.launcher.kind != "slurm") {
       out +=
           "  # Kubernetes: no node names recorded (PODPERF_NODE_NAME unset), and a pod's hostname is not its\n"
-          "  # node's name: deploy/k8s/podperf-mpijob.yaml sets it from spec.nodeName (docs/deploy.md)\n";
+          "  # node's name: set it in each worker pod from spec.nodeName (docs/deploy.md)\n";
     }
     return;
   }
