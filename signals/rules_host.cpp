@@ -1,7 +1,7 @@
 // The host domain of the signal rules (signals/rules_host.hpp): [cpu] and [memory] of rules.toml, and the
-// checks about the node itself. Every finding says what was seen, what healthy
-// looks like, what it means, the likely effect and the next step; podperf never runs that step. Pure,
-// local; only the section parsers throw (ConfigError).
+// checks of podperf's host-signal sources: NVML, sysfs, procfs and NVIDIA's Xid catalog about the node itself. Every
+// finding says what was seen, what healthy looks like, what it means, the likely effect and the next step; podperf
+// never runs that step. Pure, local; only the section parsers throw (ConfigError).
 #include "signals/rules_host.hpp"
 
 #include <fmt/format.h>
@@ -164,7 +164,7 @@ void check_meminfo(const HostSnapshot& s, const Rules& /*r*/, std::vector<Findin
     if (m.hugepage_size_kib > 0)
       obs += fmt::format(" of {}", format_bytes(static_cast<std::uint64_t>(m.hugepage_size_kib) * 1024));
   }
-  out.push_back(make(Tag::kInfo, "signals.meminfo", host, obs, "no threshold (no published rule)",
+  out.push_back(make(Tag::kInfo, "signals.meminfo", host, obs, "no threshold (podperf's signal rules lists none)",
                      "memory and hugepages at snapshot time",
                      "little free memory makes page-cache-backed filesystem reads slower",
                      "grep -E "
