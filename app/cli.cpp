@@ -14,6 +14,7 @@
 #include "analysis/io/run_metadata.hpp"
 #include "analysis/report/formats.hpp"
 #include "app/cli_checks.hpp"
+#include "app/help_formatter.hpp"
 #include "app/job_options.hpp"
 #include "bench/watchdog.hpp"
 
@@ -94,11 +95,15 @@ std::optional<int> check_arguments_are_text(int argc, char** argv, bool print) {
 // Adds podperf signals, report, compare and sweep to `app` (in this order, the help's), each option
 // writing into the command's own Options struct in `cli`.
 void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
-  CLI::App* signals = app.add_subcommand(
-      "signals",
-      "read-only host signals of THIS host (no MPI needed: run it before a job, or one per node with srun "
-      "--ntasks-per-node=1): GPU PCIe, Xid, EFA, CPU governor, memory, /dev/shm, mounts, Lustre OSTs, versions, "
-      "NCCL/EFA environment, each tagged OK / CONCERN / INFO with the next step");
+  CLI::App* signals =
+      app.add_subcommand("signals", "read-only health signals of this host, or of every host under srun");
+  signals->footer(
+      "GPU PCIe, Xid, EFA, CPU governor, memory, /dev/shm, mounts, Lustre OSTs, versions, NCCL/EFA environment, "
+      "each tagged OK / CONCERN / INFO with the next step. Alone (before a job, a Slurm prolog or "
+      "HealthCheckProgram) it needs no MPI; as several ranks under srun or mpirun it reads every host and prints "
+      "once, with the drift across hosts (--local: each rank its own host, no MPI). Exit 0, or 1 for a CONCERN with "
+      "--fail-on concern; 2 bad rules file; 3 runtime "
+      "failure. Details: docs/signals.md.");
   signals->add_option("--root", cli.signals.root, "read every path under DIR (a fixture tree in tests)")
       ->check(rule::existing_directory())
       ->capture_default_str();
@@ -110,11 +115,19 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
                    "seconds between two snapshots (iowait, steal, EFA counter rises, new Xids); 0: one snapshot")
       ->check(rule::number_in(0, 3600, "seconds"))
       ->capture_default_str();
+  signals
+      ->add_option("--fail-on", cli.signals.fail_on,
+                   "concern: exit 1 when any finding is a CONCERN (a prolog or health check fails the node); "
+                   "never: exit 0 whatever was found")
+      ->check(rule::one_of({"never", "concern"}))
+      ->capture_default_str();
+  signals->add_flag("--local", cli.signals.local, "this host only, also under srun or mpirun (no MPI, no drift)");
 
-  CLI::App* report = app.add_subcommand(
-      "report",
-      "render a finished run (run.json, or its results directory) as a self-contained HTML report (inline SVG "
-      "charts), a Markdown summary for a ticket, or a CSV of every measurement (no MPI needed)");
+  CLI::App* report = app.add_subcommand("report", "render a finished run as HTML, Markdown, CSV or JUnit (offline)");
+  report->footer(
+      "RUN is run.json or its results directory (a run without run.json is rebuilt from events.jsonl): a "
+      "self-contained HTML report (inline SVG charts), a Markdown summary for a ticket, a CSV of every "
+      "measurement, or the acceptance verdict as JUnit XML. Details: docs/report.md.");
   report->add_option("RUN", cli.report.run, "run.json, or the results directory holding it")
       ->check(rule::existing_path())
       ->required();
@@ -126,9 +139,9 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
                    "file to write (default: report.html/.md/.csv beside run.json; - for stdout)")
       ->check(rule::output_file());
   add_topology_options(report, cli.report.topology, cli.report.topology_format);
-  CLI::App* compare = app.add_subcommand(
-      "compare",
-      "offline, no MPI: compare runs (run.json files or results directories; BEFORE AFTER, or --before RUN... "
+  CLI::App* compare = app.add_subcommand("compare", "compare runs metric by metric: slower, faster, or no change");
+  compare->footer(
+      "Offline, no MPI: compare runs (run.json files or results directories; BEFORE AFTER, or --before RUN... "
       "--after RUN... with repeats of each setup) metric by metric (busbw per pair or collective case and size, "
       "filesystem MB/s, IOPS and p99 latency per probe and node). The run is the unit: with >= 2 runs per side, "
       "Welch's t on the per-run medians (log scale), p adjusted across metrics, an interval and the smallest "
@@ -137,7 +150,7 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
       "beyond --allowance is reported. Warns when the sides differ (nodes, sizes, backend, NCCL version, "
       "environment) and compares what they share. Exit 0 no regression, 1 a metric slower by more than "
       "--fail-on, 2 unreadable input or runs of one side that are not repeats of one setup, 3 the --html page "
-      "not written");
+      "not written. Details: docs/compare.md.");
   compare->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   compare->add_option("BEFORE", cli.compare.before, "run.json (or results directory) of the earlier run")
       ->check(rule::existing_path());
@@ -183,13 +196,14 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
                    "written")
       ->check(rule::output_file());
 
-  CLI::App* sweep = app.add_subcommand(
-      "sweep",
-      "try NCCL/libfabric settings, sizes and ops: one fresh job per point of a sweep file (configs/sweeps/*.toml), "
+  CLI::App* sweep = app.add_subcommand("sweep", "try NCCL/libfabric settings: one job per point, ranked by busbw");
+  sweep->footer(
+      "Try NCCL/libfabric settings, sizes and ops: one fresh job per point of a sweep file (configs/sweeps/*.toml), "
       "launched with srun inside a Slurm allocation, else mpirun (or the file's launcher), as an argument vector, "
       "never through a shell; every point's run kept; ends with the points ranked by busbw per message size with "
       "95% intervals and the best setting per size (sweep.json, sweep.csv). Run it directly, not under srun/mpirun. "
-      "Exit 0 all points ran, 1 some point failed or exited non-zero, 2 bad sweep file, 3 interrupted");
+      "Exit 0 all points ran, 1 some point failed or exited non-zero, 2 bad sweep file, 3 interrupted. Details: "
+      "docs/sweep.md.");
   sweep->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   sweep
       ->add_option("FILE", cli.sweep.file,
@@ -216,13 +230,13 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
                    "seconds one point may take before its launcher is stopped (default the file's timeout_s, 3600)")
       ->check(rule::number_above(0, "seconds"));
   sweep->add_flag("--dry-run", cli.sweep.dry_run, "print every point's command and variables; run nothing");
-  CLI::App* triage = app.add_subcommand(
-      "triage",
-      "offline, no MPI: a failed or slow training job's own logs in, the root cause out: NCCL_DEBUG output from "
+  CLI::App* triage = app.add_subcommand("triage", "a failed or slow job's logs in, the root cause out (offline)");
+  triage->footer(
+      "Offline, no MPI: a failed or slow training job's own logs in, the root cause out: NCCL_DEBUG output from "
       "any launcher, PyTorch c10d errors, aws-ofi-nccl/libfabric, ncclras, dmesg, nccl-tests and Slurm output "
       "(files or directories, .gz read as is); findings FAIL/WARN/INFO with P0-P2, evidence lines, cause and next "
       "step, the root cause first, a transport table per host. Exit 0 no FAIL, 1 a FAIL finding, 2 unreadable "
-      "input or bad usage");
+      "input or bad usage. Details: docs/triage.md.");
   triage->add_option("PATH", cli.triage.paths, "log files or directories (read recursively)")
       ->check(rule::existing_path())
       ->required();
@@ -246,9 +260,9 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv, const bool& versi
   if (version) {
     if (print) {
 #ifdef PODPERF_HAVE_NCCL
-      std::printf("podperf %s (backends: host, nccl)\n", PODPERF_VERSION);
+      std::printf("podperf %s (backends: host, nccl, sim)\n", PODPERF_VERSION);
 #else
-      std::printf("podperf %s (backends: host)\n", PODPERF_VERSION);
+      std::printf("podperf %s (backends: host, sim; built without the NCCL backend)\n", PODPERF_VERSION);
 #endif
     }
     return 0;
@@ -286,8 +300,10 @@ std::string usage_line(const CLI::Error& e) {
 }
 
 void define_command_line(CLI::App& app, CommandLine& cli, bool& version) {
+  // Before the subcommands: each takes its parent's formatter when it is added.
+  app.formatter(std::make_shared<HelpFormatter>());
   app.require_subcommand(0, 1);
-  app.add_flag("--version", version, "print the version and build options");
+  app.add_flag("--version", version, "print the version and the backends this build has");
   add_job_subcommands(app, cli.job);
   add_offline_subcommands(app, cli);
 }

@@ -163,7 +163,9 @@ void add_common_options(CLI::App* app, CommonOptions& o, bool with_sim = false) 
       ->check(rule::whole_number(0, 1))
       ->capture_default_str();
   app->add_option("-a,--average", o.combine,
-                  "how the ranks' times of an iteration combine: 0 rank 0, 1 average, 2 min, 3 max (the slowest)")
+                  "how the ranks' times of an iteration combine: 0 rank 0, 1 average, 2 min, 3 max (the slowest "
+                  "rank). podperf defaults to 3, nccl-tests to 1 (the average): give -a 1 to put the numbers beside "
+                  "nccl-tests'")
       ->check(rule::whole_number(0, 3))
       ->capture_default_str();
   add_job_options(app, o);
@@ -292,6 +294,11 @@ void add_accept_options(CLI::App* app, AcceptOptions& o) {
   app->add_option("--junit", o.judging.junit, "also write the verdict as JUnit XML (one test case per node and check)")
       ->check(rule::output_file())
       ->group(group);
+  app->add_option("--cluster-name", o.judging.cluster_name,
+                  "the SageMaker HyperPod cluster (name or ARN) for the printed batch-reboot/replace-cluster-nodes "
+                  "lines (default: the placeholder CLUSTER_NAME)")
+      ->check(rule::non_empty_text())
+      ->group(group);
 }
 
 }  // namespace
@@ -309,20 +316,23 @@ void add_topology_options(CLI::App* app, std::string& file, std::string& format)
 }
 
 JobSubcommands add_job_subcommands(CLI::App& app, Cli& cli) {
-  CLI::App* pairs = app.add_subcommand(
-      "pairs",
-      "all-reduce between every pair of nodes in concurrent rounds (circle method); flags pairs below the "
-      "robust baseline and names straggler nodes");
+  CLI::App* pairs = app.add_subcommand("pairs", "all-reduce between every pair of nodes: the slow nodes and links");
+  pairs->footer(
+      "Every pair of nodes in concurrent rounds (circle method), or an adaptive search; flags pairs below the "
+      "robust baseline and names straggler nodes and slow links. Exit 0 nothing flagged, 1 something flagged, 2 "
+      "bad usage, 3 runtime failure. Details: docs/pairs.md and docs/judging.md.");
   add_pairs_options(pairs, cli.pairs, cli.pairs.topology, cli.pairs.topology_format, cli.pairs.prometheus);
-  CLI::App* run = app.add_subcommand(
-      "run", "the main job: every stage podperf has (pairs, then the filesystem probes when --fs-path is given)");
+  CLI::App* run = app.add_subcommand("run", "every stage: the pairs, then the filesystem probes with --fs-path");
+  run->footer(
+      "The pair test of podperf pairs, then podperf fs's probes under --fs-path DIR. Details: docs/pairs.md "
+      "and docs/fs.md.");
   add_pairs_options(run, cli.pairs, cli.pairs.topology, cli.pairs.topology_format, cli.pairs.prometheus);
   add_fs_options(run, cli.pairs.fs, "--fs-path");
-  CLI::App* fs = app.add_subcommand(
-      "fs",
-      "filesystem probes on every rank: sequential write/read (reads cross nodes, IOR -C), random reads with "
-      "latency percentiles, metadata (mdtest pattern), checkpoint save/load with checksums; IOR-style aggregate "
-      "bandwidth, first/last done, the slow node named");
+  CLI::App* fs = app.add_subcommand("fs", "filesystem probes on every rank: bandwidth, IOPS, the slow node");
+  fs->footer(
+      "Sequential write/read (reads cross nodes, IOR -C), random reads with latency percentiles, metadata (mdtest "
+      "pattern), checkpoint save/load with checksums; IOR-style aggregate bandwidth, first/last done, the slow "
+      "node named. Details: docs/fs.md.");
   fs->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   add_job_options(fs, cli.fs);
   add_fs_options(fs, cli.fs.fs, "--path");
@@ -334,17 +344,19 @@ JobSubcommands add_job_subcommands(CLI::App& app, Cli& cli) {
       ->capture_default_str();
   fs->add_option("--config", cli.fs.fs.config, "thresholds file replacing the built-in configs/thresholds.toml")
       ->check(rule::existing_file());
-  CLI::App* collective = app.add_subcommand(
-      "collective",
-      "size sweeps of collectives over the whole job (or one group per node), nccl-tests flags and table: "
-      "out-of-place and in-place time, algbw, busbw, #wrong");
+  CLI::App* collective = app.add_subcommand("collective", "size sweeps of collectives, nccl-tests flags and table");
+  collective->footer(
+      "Over the whole job (or one group per node): out-of-place and in-place time, algbw, busbw, #wrong, as "
+      "nccl-tests prints them. Details: docs/collective.md.");
   add_collective_options(collective, cli.collective);
 
-  CLI::App* accept = app.add_subcommand(
-      "accept",
-      "acceptance test: the profile's stages (pairs, filesystem), then a verdict per node and for the run "
-      "(PASS, WARN, FAIL with every reason) against the instance type's published busbw; prints the nodes to "
-      "drain (never acts on them); exit 0 only when every node passes. --from judges a finished run offline");
+  CLI::App* accept = app.add_subcommand("accept", "acceptance test: PASS, WARN or FAIL per node and for the run");
+  accept->footer(
+      "The profile's stages (pairs, filesystem), then a verdict per node and for the run (PASS, WARN, FAIL with "
+      "every reason) against the instance type's published busbw; options given override the profile's and the "
+      "verdict names them. Prints the commands that drain, reboot or replace the FAIL nodes with Slurm, "
+      "Kubernetes and HyperPod (never runs them). Exit 0 when no node fails, 1 a FAIL, 2 bad usage, 3 runtime "
+      "failure. --from judges a finished run offline. Details: docs/accept.md.");
   add_accept_options(accept, cli.accept);
   return {pairs, run, fs, collective, accept};
 }

@@ -10,6 +10,7 @@
 #include "bench/collective_command.hpp"
 #include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"
+#include "bench/signals_job.hpp"
 #include "bench/watchdog.hpp"
 #include "offline/accept_from.hpp"
 
@@ -18,7 +19,11 @@ namespace {
 
 // Runs the command `cli` names; returns its exit code. argc/argv go to MPI_Init in the job's commands.
 int run_command(int* argc, char*** argv, const CommandLine& cli) {
-  if (cli.command == "signals") return run_signals_command(cli.signals, std::cout, std::cerr);
+  if (cli.command == "signals") {
+    // One rank of several under srun/mpirun: every host gathered, with the drift across them.
+    if (signals_across_hosts(cli.signals)) return run_signals_job(argc, argv, cli.signals);
+    return run_signals_command(cli.signals, std::cout, std::cerr);
+  }
   if (cli.command == "report") return run_report_command(cli.report, std::cout, std::cerr);
   if (cli.command == "compare") return run_compare_command(cli.compare, std::cout, std::cerr);
   if (cli.command == "sweep") return run_sweep_command(cli.sweep, std::cout, std::cerr);

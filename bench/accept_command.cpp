@@ -5,19 +5,16 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "analysis/accept/acceptance.hpp"
 #include "analysis/accept/node_checks.hpp"
 #include "analysis/base/errors.hpp"
-#include "analysis/base/file_write.hpp"
 #include "analysis/io/run_metadata.hpp"
-#include "analysis/report/accept_text.hpp"
-#include "analysis/report/junit.hpp"
-#include "analysis/report/node_rows.hpp"
-#include "analysis/report/prometheus.hpp"
+#include "analysis/report/accept_outputs.hpp"
 #include "bench/fs_command.hpp"
 #include "bench/pairs_command.hpp"
 
@@ -58,10 +55,45 @@ PairsOptions measuring_options(const AcceptOptions& o, const Profile& profile) {
   return p;
 }
 
+// The options the command line gave in place of the profile's values, as given, beside the profile's
+// (recorded in the verdict; the profile check names them). --op and -i are not the profile's but change
+// what its pair test measures.
+std::vector<ProfileOverride> profile_overrides(const AcceptOptions& o, const Profile& profile) {
+  std::vector<ProfileOverride> out;
+  const auto add = [&](const char* option, const std::string& value, const std::string& profile_value) {
+    if (given(o, option)) out.push_back(ProfileOverride{option, value, profile_value});
+  };
+  const PairsOptions& r = o.run;
+  if (profile.pairs_stage) {
+    const ProfilePairs& pp = profile.pairs;
+    add("-b", r.min_bytes, pp.min_bytes);
+    add("-e", r.max_bytes, pp.max_bytes);
+    add("-f", std::to_string(r.step_factor), std::to_string(pp.step_factor));
+    add("-i", r.step_bytes, "0");
+    add("-n", std::to_string(r.iters), std::to_string(pp.iters));
+    add("-w", std::to_string(r.warmup), std::to_string(pp.warmup));
+    add("--retest", std::to_string(r.retest), std::to_string(pp.retest));
+    add("--concurrency", r.concurrency, pp.concurrency);
+    add("--op", r.op, "all_reduce");
+  }
+  if (profile.fs_stage) {
+    const ProfileFs& f = profile.fs;
+    add("--probes", r.fs.probes, f.probes);
+    add("--file-size", r.fs.file_size, f.file_size);
+    add("--block-size", r.fs.block_size, f.block_size);
+    add("--rand-ops", std::to_string(r.fs.rand_ops), std::to_string(f.rand_ops));
+    add("--meta-files", std::to_string(r.fs.meta_files), std::to_string(f.meta_files));
+    add("--ckpt-shard-size", r.fs.ckpt_shard_size, f.ckpt_shard_size);
+    add("--ckpt-shards", std::to_string(r.fs.ckpt_shards), std::to_string(f.ckpt_shards));
+  }
+  return out;
+}
+
 // Live: the profile's stages under MPI, judged by rank 0's recorder.
-int accept_live(int* argc, char*** argv, const Cli& cli, const AcceptSetup& setup, bool print) {
+int accept_live(int* argc, char*** argv, const Cli& cli, AcceptSetup setup, bool print) {
   const AcceptOptions& o = cli.accept;
   const Profile& profile = setup.profile;
+  setup.overrides = profile_overrides(o, profile);
   if (profile.fs_stage && o.run.fs.path.empty()) {
     throw UsageError(fmt::format("profile {} runs the filesystem stage: give --fs-path DIR", profile.name));
   }
@@ -75,41 +107,26 @@ int accept_live(int* argc, char*** argv, const Cli& cli, const AcceptSetup& setu
   run_cli.command = "accept";
   run_cli.pairs = measuring_options(o, profile);
   if (print) {
-    std::fprintf(stderr, "podperf accept: profile %s (%s), stages %s%s%s; SKU %s\n", profile.name.c_str(),
+    std::string overridden;
+    for (const ProfileOverride& ov : setup.overrides) {
+      overridden +=
+          fmt::format("{}{} {} (profile: {})", overridden.empty() ? "" : ", ", ov.option, ov.value, ov.profile);
+    }
+    std::fprintf(stderr, "podperf accept: profile %s (%s), stages %s%s%s; SKU %s%s%s\n", profile.name.c_str(),
                  profile.source.c_str(), profile.pairs_stage ? "pairs" : "",
                  profile.pairs_stage && profile.fs_stage ? ", " : "", profile.fs_stage ? "fs" : "",
-                 setup.forced_sku ? setup.forced_sku->instance_type.c_str() : "from the nodes' instance type");
+                 setup.forced_sku ? setup.forced_sku->instance_type.c_str() : "from the nodes' instance type",
+                 overridden.empty() ? "" : "; overridden: ", overridden.c_str());
   }
 
   auto output_failed = std::make_shared<bool>(false);
   VerdictHook hook;
-  hook.judge = [&setup](Run& run) { judge_acceptance(run, setup); };
-  hook.report = [junit = o.judging.junit, prometheus = o.judging.prometheus, output_failed](
-                    const Run& run, const std::string& results_dir) {
-    std::string out = render_verdict(run);
-    const std::string xml = render_junit(run);
-    std::vector<std::string> files;
-    if (!results_dir.empty()) files.push_back((std::filesystem::path(results_dir) / "junit.xml").string());
-    if (!junit.empty()) files.push_back(junit);
-    for (const std::string& f : files) {
-      try {
-        write_file_atomically(f, xml);
-        out += fmt::format("JUnit: {}\n", f);
-      } catch (const std::exception& e) {
-        out += fmt::format("podperf: error: {}\n", e.what());
-        *output_failed = true;
-      }
-    }
-    if (!prometheus.empty()) {
-      try {
-        write_file_atomically(prometheus, render_prometheus(run, summarize_nodes(run)));
-        out += fmt::format("Prometheus textfile: {}\n", prometheus);
-      } catch (const std::exception& e) {
-        out += fmt::format("podperf: error: {}\n", e.what());
-        *output_failed = true;
-      }
-    }
-    return out;
+  hook.judge = [setup](Run& run) { judge_acceptance(run, setup); };
+  hook.report = [judging = o.judging, output_failed](const Run& run, const std::string& results_dir) {
+    AcceptOutputs written = write_accept_outputs(
+        run, AcceptOutputTargets{results_dir, judging.junit, judging.prometheus, judging.cluster_name});
+    if (!written.errors.empty()) *output_failed = true;
+    return written.text + written.errors;
   };
   hook.exit_code = [output_failed](const Run& run, int command_exit) {
     if (command_exit == kExitRuntime || *output_failed) return kExitRuntime;

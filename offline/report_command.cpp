@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <ostream>
 
+#include "analysis/accept/acceptance.hpp"
 #include "analysis/base/errors.hpp"
 #include "analysis/base/file_write.hpp"
 #include "analysis/config/thresholds.hpp"
@@ -57,6 +58,15 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
     // Written as rendered (csv a piece at a time), never the whole text of a run of millions of pairs
     // beside the run in memory. An unknown format is refused before anything is written.
     const std::string file_name = report_file_name(options.format);
+    // A format that prints the verdict (junit) of a run podperf accept never judged: judged here, as
+    // `podperf accept --from RUN` would (the quick profile, the nodes' instance type), in memory only.
+    if (find_report_format(options.format)->prints_verdict && run.verdict.status.empty()) {
+      judge_acceptance(run, prepare_acceptance(AcceptanceOptions{}));
+      err << fmt::format(
+          "podperf: {} was not judged by podperf accept: judged with profile {}, as podperf accept "
+          "--from would\n",
+          run_json.string(), run.verdict.profile);
+    }
     if (options.out == "-") {
       write_report(run, options.format, out);
       out.flush();

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 #include <thread>
@@ -40,10 +42,33 @@ int signals(const SignalsOptions& o, std::ostream& out) {
     out << fmt::format("host {} (root {}, rules {})\n", before.hostname.value, root, rules.source);
     out << findings_to_table(findings);
   }
-  return kExitOk;
+  return signals_exit_code(findings, o.fail_on);
+}
+
+// A launcher's count of ranks in the environment (0 when it says none).
+long ranks_from_env() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "SLURM_STEP_NUM_TASKS", "PMI_SIZE"}) {
+    const char* v = std::getenv(name);
+    if (v == nullptr) continue;
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    if (end != v && *end == '\0' && n > 0) return n;
+  }
+  return 0;
 }
 
 }  // namespace
+
+int signals_exit_code(const std::vector<Finding>& findings, const std::string& fail_on) {
+  if (fail_on != "concern") return kExitOk;
+  const bool concern =
+      std::any_of(findings.begin(), findings.end(), [](const Finding& f) { return f.tag == Tag::kConcern; });
+  return concern ? kExitFlagged : kExitOk;
+}
+
+bool signals_across_hosts(const SignalsOptions& o) {
+  return !o.local && ranks_from_env() > 1;
+}
 
 int run_signals_command(const SignalsOptions& o, std::ostream& out, std::ostream& err) {
   return run_offline_command("podperf signals", err, [&] { return signals(o, out); });

@@ -261,12 +261,14 @@ void check_cuda_driver_version(const HostSnapshot& s, const Rules& /*r*/, std::v
 
 void check_environment(const HostSnapshot& s, const Rules& /*r*/, std::vector<Finding>& out) {
   std::vector<std::string> items;
-  for (const auto& [k, v] : s.env) items.push_back(k + "=" + (v.size() > 80 ? v.substr(0, 77) + "..." : v));
-  out.push_back(make(Tag::kInfo, "signals.environment", s.hostname.value,
-                     items.empty() ? "no NCCL_/FI_/OFI_NCCL_/RDMAV_/TORCH_NCCL_ variables set" : list(items, 20),
-                     "the same on every node", "the NCCL and libfabric settings of this process",
-                     "differences across nodes change transport and protocol choices",
-                     "env | grep -E '^(NCCL|FI|OFI_NCCL|RDMAV|TORCH_NCCL)_'"));
+  // Every variable with its whole value: the terminal table prints long values whole, --json keeps them.
+  for (const auto& [k, v] : s.env) items.push_back(k + "=" + v);
+  out.push_back(
+      make(Tag::kInfo, "signals.environment", s.hostname.value,
+           items.empty() ? "no NCCL_/FI_/OFI_NCCL_/RDMAV_/TORCH_NCCL_ variables set" : list(items, items.size()),
+           "the same on every node", "the NCCL and libfabric settings of this process",
+           "differences across nodes change transport and protocol choices",
+           "env | grep -E '^(NCCL|FI|OFI_NCCL|RDMAV|TORCH_NCCL)_'"));
 }
 
 void delta_iowait(const HostSnapshot& before, const HostSnapshot& after, const Rules& r, std::vector<Finding>& out) {

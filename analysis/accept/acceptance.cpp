@@ -11,7 +11,7 @@
 namespace podperf {
 
 AcceptSetup prepare_acceptance(const AcceptanceOptions& o) {
-  AcceptSetup s{load_profile(o.profile), std::nullopt};
+  AcceptSetup s{load_profile(o.profile), std::nullopt, {}};
   if (!o.sku.empty()) s.forced_sku = load_sku(o.sku);
   if (!o.junit.empty()) {
     const std::filesystem::path parent = std::filesystem::absolute(o.junit).parent_path();
@@ -24,7 +24,9 @@ AcceptSetup prepare_acceptance(const AcceptanceOptions& o) {
 
 void judge_acceptance(Run& run, const AcceptSetup& setup) {
   const std::optional<Sku> sku = choose_sku(run, setup.forced_sku);
-  run.verdict = check_nodes(run, setup.profile, sku ? &*sku : nullptr);
+  const std::vector<ProfileOverride> overrides =
+      setup.overrides.empty() && run.verdict.profile == setup.profile.name ? run.verdict.overrides : setup.overrides;
+  run.verdict = check_nodes(run, setup.profile, sku ? &*sku : nullptr, overrides);
 }
 
 }  // namespace podperf

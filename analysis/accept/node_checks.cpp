@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/accept/profile_requirements.hpp"
 #include "analysis/base/units.hpp"
 #include "analysis/config/fs_probes.hpp"
 
@@ -124,10 +125,12 @@ std::vector<NodePairStats> node_pair_stats(const Run& run, std::uint64_t size) {
 
 class Judge {
  public:
-  Judge(const Run& run, const Profile& profile, const Sku* sku) : run_(run), profile_(profile), sku_(sku) {}
+  Judge(const Run& run, const Profile& profile, const Sku* sku, const std::vector<ProfileOverride>& overrides)
+      : run_(run), profile_(profile), sku_(sku), overrides_(overrides) {}
 
   Verdict operator()() {
     verdict_.profile = profile_.name;
+    verdict_.overrides = overrides_;
     verdict_.sku = sku_ != nullptr ? sku_->instance_type : "";
     // The published figures are NCCL between GPUs: recorded (and drawn by the reports) for NCCL runs only.
     if (sku_ != nullptr && run_.backend == "nccl") {
@@ -137,11 +140,18 @@ class Judge {
     const bool fs = profile_.fs_stage && !run_.fs.probes.empty();
     const PairFailures failures = pair_failures(run_);
     judged_size_ = judged_size(run_);
-    if (pairs) pair_stats_ = node_pair_stats(run_, judged_size_);
+    busbw_size_ = busbw_size();
+    if (pairs) {
+      pair_stats_ = node_pair_stats(run_, judged_size_);
+      busbw_stats_ = busbw_size_ == judged_size_ ? pair_stats_ : node_pair_stats(run_, busbw_size_);
+    }
     for (const NodeInfo& node : run_.nodes) {
-      if (pairs)
-        check_pairs_stage(node, failures,
-                          node.index >= 0 ? pair_stats_[static_cast<std::size_t>(node.index)] : NodePairStats{});
+      if (pairs) {
+        const auto at = [&](const std::vector<NodePairStats>& stats) {
+          return node.index >= 0 ? stats[static_cast<std::size_t>(node.index)] : NodePairStats{};
+        };
+        check_pairs_stage(node, failures, at(pair_stats_), at(busbw_stats_));
+      }
       if (fs) check_fs_stage(node);
       judge_findings(node.label, node.hostname);
     }
@@ -157,11 +167,28 @@ class Judge {
 
   std::string sku_name() const { return fmt::format("{}, {}", sku_->instance_type, sku_->source); }
 
-  void check_pairs_stage(const NodeInfo& node, const PairFailures& failures, const NodePairStats& stats) {
+  // The size busbw_min judges at: the judged size where the SKU publishes a figure for it, else the
+  // largest measured size it has one for (0: none).
+  std::uint64_t busbw_size() const {
+    if (sku_ == nullptr || sku_->pair_busbw_at(judged_size_)) return judged_size_;
+    std::uint64_t best = 0;
+    const auto consider = [&](std::uint64_t s) {
+      if (s <= judged_size_ && s > best && sku_->pair_busbw_at(s)) best = s;
+    };
+    for (std::uint64_t s : run_.options.sizes_bytes) consider(s);
+    if (run_.options.sizes_bytes.empty()) {
+      for (const PairResult& p : run_.pairs) consider(p.size_bytes);
+    }
+    return best;
+  }
+
+  void check_pairs_stage(const NodeInfo& node, const PairFailures& failures, const NodePairStats& stats,
+                         const NodePairStats& busbw_stats) {
     const int idx = node.index;
     const std::uint64_t size = judged_size_;
-    // busbw_min: the node's median pair busbw at the judged size against the SKU's published figure.
-    const std::vector<double>& busbw = stats.busbw;
+    // busbw_min: the node's median pair busbw against the SKU's published figure, at the judged size or,
+    // where the SKU publishes none there, at the largest measured size it publishes one for.
+    const std::vector<double>& busbw = busbw_stats.busbw;
     const int flagged = stats.flagged;
     const int total = stats.total;
     const std::string op = run_.pairs.front().op;
@@ -172,24 +199,29 @@ class Judge {
           fmt::format("backend {}: the SKU's busbw figures are NCCL between GPUs, not this backend", run_.backend));
     } else if (op != "all_reduce") {
       add(node.label, "busbw_min", kSkip, fmt::format("the pairs ran {}; the SKU's busbw figures are all_reduce", op));
-    } else if (!sku_->pair_busbw_at(size)) {
+    } else if (busbw_size_ == 0) {
       std::vector<std::string> sizes;
       for (const SkuBusbw& b : sku_->pair_busbw) sizes.push_back(b.size);
       add(node.label, "busbw_min", kSkip,
           sizes.empty() ? fmt::format("no published 2-node busbw figure for {} ({})", sku_->instance_type, sku_->source)
-                        : fmt::format("no published figure for {} at {} (published at {}; judge at one of them "
-                                      "with -e)",
+                        : fmt::format("no published figure for {} at {} or any smaller measured size (published at "
+                                      "{}; measure one of them with -b/-e)",
                                       sku_->instance_type, format_size(size), fmt::join(sizes, ", ")));
     } else if (busbw.empty()) {
-      add(node.label, "busbw_min", kSkip, fmt::format("no pair of this node finished at {}", format_size(size)));
+      add(node.label, "busbw_min", kSkip, fmt::format("no pair of this node finished at {}", format_size(busbw_size_)));
     } else {
-      const double published = *sku_->pair_busbw_at(size);
+      const double published = *sku_->pair_busbw_at(busbw_size_);
       const double minimum = published * profile_.busbw_min_fraction;
       const double median = median_of(busbw);
-      add(node.label, "busbw_min", median >= minimum ? kPass : kFail,
+      std::string detail =
           fmt::format("busbw {:.1f} GB/s at {} (median of {} pair{}), minimum {:.1f} ({:.0f}% of published {:.1f}; {})",
-                      median, format_size(size), busbw.size(), busbw.size() == 1 ? "" : "s", minimum,
-                      profile_.busbw_min_fraction * 100.0, published, sku_name()));
+                      median, format_size(busbw_size_), busbw.size(), busbw.size() == 1 ? "" : "s", minimum,
+                      profile_.busbw_min_fraction * 100.0, published, sku_name());
+      if (busbw_size_ != size) {
+        detail += fmt::format("; at {}, the largest measured size with a published figure (none at the judged {})",
+                              format_size(busbw_size_), format_size(size));
+      }
+      add(node.label, "busbw_min", median >= minimum ? kPass : kFail, std::move(detail));
     }
 
     // straggler
@@ -334,6 +366,8 @@ class Judge {
       add("", "stages", kFail,
           fmt::format("profile {} needs {}: missing from this run", profile_.name, fmt::join(missing, " and ")));
     }
+    ProfileRequirements met = check_profile_requirements(run_, profile_, overrides_);
+    verdict_.checks.push_back(VerdictCheck{"", "profile", std::move(met.status), std::move(met.detail)});
 
     std::set<std::string> types;
     for (const NodeInfo& n : run_.nodes) {
@@ -406,15 +440,19 @@ class Judge {
   const Run& run_;
   const Profile& profile_;
   const Sku* sku_;
+  const std::vector<ProfileOverride>& overrides_;
   Verdict verdict_;
   std::uint64_t judged_size_ = 0;
-  std::vector<NodePairStats> pair_stats_;  // by node index, at judged_size_
+  std::uint64_t busbw_size_ = 0;            // where busbw_min judges (busbw_size())
+  std::vector<NodePairStats> pair_stats_;   // by node index, at judged_size_
+  std::vector<NodePairStats> busbw_stats_;  // by node index, at busbw_size_
 };
 
 }  // namespace
 
-Verdict check_nodes(const Run& run, const Profile& profile, const Sku* sku) {
-  return Judge(run, profile, sku)();
+Verdict check_nodes(const Run& run, const Profile& profile, const Sku* sku,
+                    const std::vector<ProfileOverride>& overrides) {
+  return Judge(run, profile, sku, overrides)();
 }
 
 std::optional<Sku> choose_sku(const Run& run, const std::optional<Sku>& forced) {

@@ -6,8 +6,11 @@
 #include <initializer_list>
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include "analysis/base/errors.hpp"
+#include "analysis/base/node_names.hpp"
+#include "analysis/base/text.hpp"
 #include "analysis/config/thresholds.hpp"
 
 namespace podperf {
@@ -70,6 +73,16 @@ void check_nodes(const Run& run, const FieldCheck& c) {
     if (n.label.empty()) c.fail(fmt::format("nodes[{}].label", i), "is empty");
     if (!labels.insert(n.label).second) {
       c.fail(fmt::format("nodes[{}].label", i), fmt::format("= \"{}\" is listed twice", n.label));
+    }
+    // The scheduler's names go into the commands accept prints for people to paste.
+    for (const auto& [field, name] : {std::pair{"slurm_node_name", &n.slurm_node_name},
+                                      std::pair{"kubernetes_node_name", &n.kubernetes_node_name}}) {
+      if (!name->empty() && !valid_node_name(*name)) {
+        c.fail(fmt::format("nodes[{}].{}", i, field),
+               fmt::format("= \"{}\" is not a node name (1 to {} letters, digits, '-', '.' or '_', starting with a "
+                           "letter or digit)",
+                           text::printable(*name, 80, true), kMaxNodeNameLength));
+      }
     }
   }
 }

@@ -14,8 +14,8 @@ namespace podperf {
 NLOHMANN_JSON_SERIALIZE_ENUM(Tag, {{Tag::kOk, "OK"}, {Tag::kConcern, "CONCERN"}, {Tag::kInfo, "INFO"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, tag, source, check, host, observed, expected, meaning, effect,
                                                 next_step, pair_cause_rank, fs_cause_rank)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeInfo, index, hostname, label, instance_id, instance_type, ranks,
-                                                is_virtual, topology)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeInfo, index, hostname, label, instance_id, instance_type,
+                                                slurm_node_name, kubernetes_node_name, ranks, is_virtual, topology)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairResult, round, nodes, op, dtype, size_bytes, count, ranks,
                                                 samples_s, median_s, min_s, max_s, p99_s, cv, algbw_gbps, busbw_gbps,
                                                 wrong, status, error, retest_samples_s, retest_busbw_gbps, flagged,
@@ -45,7 +45,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsRun, path, probe_dir, fs_type,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(VerdictCheck, node, check, status, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeVerdict, node, hostname, status, reasons)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SkuBusbwPoint, op, size_bytes, busbw_gbps)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Verdict, status, profile, sku, sku_busbw, nodes, checks, drain)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ProfileOverride, option, value, profile)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Verdict, status, profile, overrides, sku, sku_busbw, nodes, checks,
+                                                drain)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Launcher, kind, job_id, step_id)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeMetric, host, name, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by, time_combine, sizes_bytes, iters,

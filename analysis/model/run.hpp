@@ -25,6 +25,12 @@ struct NodeInfo {
   // Where the node sits in the network, outermost level first, one name per entry of
   // Run::topology_levels (e.g. zone, network-node-layer-1..3, or Slurm switches); empty: not known.
   std::vector<std::string> topology;
+  // The scheduler's names of the node, what its commands take (accept's drain, reboot and replace lines);
+  // "" when not known. slurm_node_name: SLURMD_NODENAME in a Slurm job step (Slurm's NodeName, which
+  // may differ from the hostname); kubernetes_node_name: PODPERF_NODE_NAME (the MPIJob sets it from the
+  // pod's spec.nodeName; a pod's hostname is the pod's name, not the node's).
+  std::string slurm_node_name;
+  std::string kubernetes_node_name;
 };
 
 // One message size of one pair of nodes.
@@ -238,14 +244,22 @@ struct SkuBusbwPoint {
   double busbw_gbps = 0.0;
 };
 
+// An option of the measuring podperf accept given on the command line in place of the profile's value.
+struct ProfileOverride {
+  std::string option;   // "-e"
+  std::string value;    // as given: "4M"
+  std::string profile;  // the profile's value: "1G"
+};
+
 struct Verdict {
   std::string status;                    // "" (not judged) | PASS | WARN | FAIL
   std::string profile;                   // quick | full | fs | a path
+  std::vector<ProfileOverride> overrides;  // what the command line changed of the profile (measuring accept)
   std::string sku;                       // instance type whose baseline was used ("" when none)
   std::vector<SkuBusbwPoint> sku_busbw;  // that SKU's published pair busbw per size (reports draw it)
   std::vector<NodeVerdict> nodes;
   std::vector<VerdictCheck> checks;
-  std::vector<std::string> drain;  // hostnames to drain or replace (printed, never acted on)
+  std::vector<std::string> drain;  // hostnames of the FAIL nodes: to drain, reboot or replace (printed, never run)
 };
 
 struct Launcher {

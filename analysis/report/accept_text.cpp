@@ -1,52 +1,76 @@
-// The acceptance verdict for people (podperf accept) and the drain commands to paste. Floor: the
-// printers' wing (analysis/report/); pure, local; throws nothing. A projection of run.verdict.
+// The acceptance verdict for people (podperf accept) and the commands to paste. Floor: the printers'
+// wing (analysis/report/); pure, local; throws nothing. A projection of run.verdict.
 #include "analysis/report/accept_text.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iterator>
 #include <map>
-#include <set>
 
+#include "analysis/base/text.hpp"
+#include "analysis/report/accept_actions.hpp"
 #include "analysis/report/format_append.hpp"
 
 namespace podperf {
+namespace {
 
-std::string render_drain_commands(const Run& run) {
-  const Verdict& v = run.verdict;
-  if (v.drain.empty()) return "";
-  // Each host's failed check ids (virtual nodes of one host together), then hosts grouped by them.
-  std::map<std::string, std::set<std::string>> checks_of_host;
-  std::map<std::string, std::string> host_of_label;
-  for (const NodeInfo& n : run.nodes) host_of_label[n.label] = n.hostname;
-  for (const VerdictCheck& c : v.checks) {
-    if (c.status == "FAIL" && !c.node.empty()) checks_of_host[host_of_label[c.node]].insert(c.check);
-  }
-  std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // reason -> hosts, in drain order
-  for (const std::string& host : v.drain) {
-    const std::string reason = fmt::format("{}", fmt::join(checks_of_host[host], ","));
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == reason; });
-    if (it == groups.end()) {
-      groups.push_back({reason, {host}});
-    } else {
-      it->second.push_back(host);
-    }
-  }
-  std::string out;
-  for (const auto& [reason, hosts] : groups) {
-    out += fmt::format("scontrol update NodeName={} State=DRAIN Reason=\"podperf accept: {}\"\n", fmt::join(hosts, ","),
-                       reason);
-  }
-  out += fmt::format("kubectl cordon {}\n", fmt::join(v.drain, " "));
-  return out;
+// "quick", or "quick with overrides -b 1M -e 4M -n 5".
+std::string profile_label(const Verdict& v) {
+  if (v.overrides.empty()) return v.profile;
+  std::vector<std::string> given;
+  for (const ProfileOverride& o : v.overrides) given.push_back(o.option + " " + o.value);
+  return fmt::format("{} with overrides {}", v.profile, text::join(given, " "));
 }
 
-std::string render_verdict(const Run& run) {
+// The first screen under the headline: the profile check, and every distinct reason busbw_min was skipped.
+void first_screen(const Verdict& v, std::string& out) {
+  for (const VerdictCheck& c : v.checks) {
+    if (c.node.empty() && c.check == "profile") append(out, "Profile: {} {}\n", c.status, c.detail);
+  }
+  std::vector<std::pair<std::string, int>> skipped;  // detail -> nodes
+  int judged = 0;
+  for (const VerdictCheck& c : v.checks) {
+    if (c.check != "busbw_min" || c.node.empty()) continue;
+    ++judged;
+    if (c.status != "SKIP") continue;
+    auto it = std::find_if(skipped.begin(), skipped.end(), [&](const auto& s) { return s.first == c.detail; });
+    if (it == skipped.end()) {
+      skipped.push_back({c.detail, 1});
+    } else {
+      ++it->second;
+    }
+  }
+  for (const auto& [detail, nodes] : skipped) {
+    append(out, "Bandwidth against the SKU NOT CHECKED on {} of {} node{} (busbw_min SKIP): {}\n", nodes, judged,
+           judged == 1 ? "" : "s", detail);
+  }
+}
+
+void node_actions(const Run& run, const std::string& cluster_name, std::string& out) {
+  const Verdict& v = run.verdict;
+  const std::vector<ActionHost> hosts = action_hosts(run);
+  if (hosts.empty()) {
+    append(out, "Nothing to drain{}.\n", v.status == "FAIL" ? " (the failure is run-wide, not a node's)" : "");
+    return;
+  }
+  std::vector<std::string> labels;
+  for (const ActionHost& h : hosts) labels.push_back(h.label);
+  append(out,
+         "Drain, reboot or replace {} FAIL node{}: {} (printed only; podperf never runs these).\n"
+         "Drain first. Reboot a slow or hung node; replace one with a hardware fault or one that fails again after\n"
+         "a reboot: replacing terminates the instance and destroys its volumes, root and secondary.\n",
+         hosts.size(), hosts.size() == 1 ? "" : "s", text::join(labels, " "));
+  out += render_node_actions(run, hosts, cluster_name);
+}
+
+}  // namespace
+
+std::string render_verdict(const Run& run, const std::string& cluster_name) {
   const Verdict& v = run.verdict;
   std::string out;
   append(out, "\nAcceptance verdict: {} (profile {}, SKU {}, run {})\n", v.status.empty() ? "not judged" : v.status,
-         v.profile, v.sku.empty() ? "none" : v.sku, run.run_id);
+         profile_label(v), v.sku.empty() ? "none" : v.sku, run.run_id);
+  first_screen(v, out);
   std::size_t width = 4;
   for (const NodeVerdict& n : v.nodes) width = std::max(width, n.node.size());
   for (const NodeVerdict& n : v.nodes) {
@@ -65,7 +89,7 @@ std::string render_verdict(const Run& run) {
   for (const VerdictCheck& c : v.checks) {
     ++counts[c.status];
     if (c.node.empty()) {
-      run_wide.push_back(&c);
+      if (c.check != "profile") run_wide.push_back(&c);  // on the first screen already
     } else if (c.status == "SKIP") {
       const std::string key = fmt::format("{}: {}", c.check, c.detail);
       auto it = std::find_if(skipped.begin(), skipped.end(), [&](const auto& s) { return s.first == key; });
@@ -81,18 +105,7 @@ std::string render_verdict(const Run& run) {
   for (const auto& [what, nodes] : skipped) append(out, "  SKIP {} ({} node{})\n", what, nodes, nodes == 1 ? "" : "s");
   append(out, "Checks: {} PASS, {} WARN, {} FAIL, {} SKIP\n", counts["PASS"], counts["WARN"], counts["FAIL"],
          counts["SKIP"]);
-  if (v.drain.empty()) {
-    append(out, "Nothing to drain{}.\n", v.status == "FAIL" ? " (the failure is run-wide, not a node's)" : "");
-  } else {
-    append(out, "Drain or replace {} (printed only; podperf never runs these):\n", fmt::join(v.drain, " "));
-    const std::string commands = render_drain_commands(run);
-    std::size_t start = 0;
-    while (start < commands.size()) {
-      const std::size_t end = commands.find('\n', start);
-      append(out, "  {}\n", commands.substr(start, end - start));
-      start = end + 1;
-    }
-  }
+  node_actions(run, cluster_name, out);
   return out;
 }
 

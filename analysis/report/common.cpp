@@ -27,7 +27,7 @@ Headline headline_of(const Run& run) {
     if (!run.verdict.drain.empty()) {
       std::string hosts;
       for (const std::string& h : run.verdict.drain) hosts += (hosts.empty() ? "" : ", ") + h;
-      v.reasons.push_back("drain or replace: " + hosts);
+      v.reasons.push_back("drain, reboot or replace (podperf accept prints the commands): " + hosts);
     }
     return v;
   }

@@ -10,14 +10,10 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <optional>
 #include <ostream>
 
-#include "analysis/accept/node_checks.hpp"
 #include "analysis/base/errors.hpp"
 #include "analysis/base/file_write.hpp"
-#include "analysis/config/accept_profiles.hpp"
-#include "analysis/config/sku.hpp"
 #include "analysis/report/csv.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/junit.hpp"
@@ -26,13 +22,9 @@
 namespace podperf {
 namespace {
 
-// The verdict's checks as JUnit XML. A run podperf accept never judged is judged here with the quick
-// profile and the SKU of its instance type (as `podperf accept --from RUN` would), in memory only.
+// The verdict's checks as JUnit XML (run.verdict; an unjudged run's is empty: podperf report judges it first).
 std::string render_junit_of_run(const Run& run) {
-  if (!run.verdict.status.empty()) return render_junit(run);
-  // Judged beside the run, not on a copy of it (a copy of a run of millions of pairs is gigabytes).
-  const std::optional<Sku> sku = choose_sku(run, std::nullopt);
-  return render_junit(run, check_nodes(run, load_profile("quick"), sku ? &*sku : nullptr));
+  return render_junit(run);
 }
 
 // One row per format: {name, file name, help note, render, written after every run}.
@@ -43,7 +35,7 @@ constexpr std::array kFormats{
     ReportFormat{"junit", "junit.xml",
                  "the acceptance verdict as JUnit XML; a run podperf accept never judged is judged with the quick "
                  "profile",
-                 render_junit_of_run, false, nullptr},
+                 render_junit_of_run, false, nullptr, true},
 };
 
 // "html, md, csv or junit".

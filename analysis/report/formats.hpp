@@ -25,6 +25,9 @@ struct ReportFormat {
   // The same bytes as render, written to a stream a piece at a time (formats of one row per pair, so
   // that podperf report never holds the whole text); nullptr: render only.
   void (*write)(const Run& run, std::ostream& out);
+  // It prints run.verdict (junit): podperf report judges a run podperf accept never judged before
+  // rendering it (the printer never judges).
+  bool prints_verdict = false;
 };
 
 // Every format, in the order --help lists them.

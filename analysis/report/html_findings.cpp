@@ -32,16 +32,15 @@ void render_findings_table(const Run& run, std::string& out) {
   for (const Finding& f : run.findings) sorted.push_back(&f);
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const Finding* a, const Finding* b) { return tag_rank(a->tag) < tag_rank(b->tag); });
+  // Meaning and effect are columns of their own: run together they read as one sentence that is neither.
   out +=
-      "<table><tr><th>tag</th><th>check</th><th>host</th><th>observed</th><th>expected</th><th>meaning and effect</th>"
-      "<th>next step</th></tr>\n";
+      "<table><tr><th>tag</th><th>check</th><th>host</th><th>observed</th><th>expected</th><th>meaning</th>"
+      "<th>effect</th><th>next step</th></tr>\n";
   for (const Finding* f : sorted) {
-    std::string meaning = f->meaning;
-    if (!f->effect.empty()) meaning += (meaning.empty() ? "" : " ") + f->effect;
-    append(out, "<tr class=\"{}\"><td class=\"tag-{}\">{}</td>{}{}{}{}{}{}</tr>\n",
+    append(out, "<tr class=\"{}\"><td class=\"tag-{}\">{}</td>{}{}{}{}{}{}{}</tr>\n",
            f->tag == Tag::kConcern ? "concern" : "", tag_name(f->tag), tag_name(f->tag), cell(f->check),
-           cell(f->host.empty() ? "(run)" : f->host), cell(f->observed), cell(f->expected), cell(meaning),
-           cell(f->next_step));
+           cell(f->host.empty() ? "(run)" : f->host), cell(f->observed), cell(f->expected), cell(f->meaning),
+           cell(f->effect), cell(f->next_step));
   }
   out += "</table>\n</section>\n";
 }

@@ -66,6 +66,59 @@ std::string ratio_colour(double ratio) {
   return fmt::format("hsl({:.0f},70%,{:.0f}%)", 120.0 * t, 42.0 + 8.0 * (1.0 - std::abs(t - 0.5) * 2.0));
 }
 
+namespace {
+
+// The heatmap's fills besides the ratio colours.
+constexpr const char* kHeatmapEmpty = "#f4f4f4";
+constexpr const char* kHeatmapFailed = "#222222";
+constexpr const char* kHeatmapUnjudged = "#b0b8c0";
+
+// The heatmap's geometry: cells shrink with the node count (at least 8 px, so 256 nodes stay legible when
+// zoomed), labels shrink with the cells (never taller than a cell), and column labels stand upright once
+// cells are narrower than a label's slanted spacing would allow.
+struct HeatmapLayout {
+  double cell = 56.0;
+  double label_font = 12.0;
+  int column_angle = -45;
+  double label_width = 40.0;  // the row labels' column, and the column labels' height (upright)
+  double top = 0.0;           // where the matrix starts, below the column labels
+};
+
+HeatmapLayout heatmap_layout(const std::vector<std::string>& labels) {
+  const std::size_t n = labels.size();
+  HeatmapLayout lay;
+  lay.cell = n <= 12 ? 56.0 : n <= 24 ? 28.0 : std::max(8.0, 720.0 / static_cast<double>(n));
+  // A slanted label's neighbour is cell * sin(45) away across the text: it must exceed the font size.
+  lay.label_font = std::min(12.0, std::floor(lay.cell - 1.0));
+  lay.column_angle = lay.cell * std::sqrt(0.5) >= lay.label_font + 1.0 ? -45 : -90;
+  for (const std::string& l : labels) {
+    lay.label_width = std::max(lay.label_width, text_width(l, 7.0 * lay.label_font / 12.0) + 12.0);
+  }
+  lay.top = (lay.column_angle == -45 ? lay.label_width * 0.75 : lay.label_width) + 10.0;
+  return lay;
+}
+
+struct HeatmapLegendItem {
+  std::string fill;
+  bool heavy_border = false;
+  std::string text;
+};
+
+// What each colour and mark of the heatmap means.
+std::vector<HeatmapLegendItem> heatmap_legend() {
+  std::vector<HeatmapLegendItem> items;
+  items.push_back({ratio_colour(0.5), false, "50% of baseline or less"});
+  for (int pct : {60, 70, 80, 90}) items.push_back({ratio_colour(pct / 100.0), false, fmt::format("{}%", pct)});
+  items.push_back({ratio_colour(1.0), false, "100% or more"});
+  items.push_back({"#ffffff", true, "flagged (heavy border)"});
+  items.push_back({kHeatmapFailed, false, "failed"});
+  items.push_back({kHeatmapUnjudged, false, "no baseline"});
+  items.push_back({kHeatmapEmpty, false, "not measured"});
+  return items;
+}
+
+}  // namespace
+
 const std::vector<std::string>& palette() {
   static const std::vector<std::string> colours = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd",
                                                    "#8c564b", "#e377c2", "#17becf", "#7f7f7f"};
@@ -74,25 +127,46 @@ const std::vector<std::string>& palette() {
 
 std::string heatmap(const Heatmap& h) {
   const std::size_t n = h.labels.size();
-  double label_w = 40.0;
-  for (const std::string& l : h.labels) label_w = std::max(label_w, text_width(l) + 12.0);
-  const double cell = n <= 12 ? 56.0 : n <= 24 ? 28.0 : std::max(6.0, 720.0 / static_cast<double>(n));
+  const HeatmapLayout lay = heatmap_layout(h.labels);
+  const double cell = lay.cell;
+  const double label_w = lay.label_width;
+  const double top = lay.top;
   const bool cell_text = cell >= 28.0;
-  const double top = label_w * 0.75 + 10.0;  // column labels at -45 degrees
-  const double width = label_w + cell * static_cast<double>(n) + 20.0;
-  const double height = top + cell * static_cast<double>(n) + 10.0;
+  const double matrix_w = label_w + cell * static_cast<double>(n) + 20.0;
+  // The colour legend under the matrix, wrapped to the matrix's width (at least 560 px).
+  const std::vector<HeatmapLegendItem> legend = heatmap_legend();
+  const double legend_w = std::max(560.0, matrix_w - 20.0);
+  double lx = 10.0, ly = 0.0;
+  std::vector<std::pair<double, double>> legend_at;
+  for (const HeatmapLegendItem& item : legend) {
+    const double item_w = 18.0 + 6.0 + text_width(item.text) + 16.0;
+    if (lx > 10.0 && lx + item_w > legend_w) {
+      lx = 10.0;
+      ly += 20.0;
+    }
+    legend_at.emplace_back(lx, ly);
+    lx += item_w;
+  }
+  const double legend_top = top + cell * static_cast<double>(n) + 34.0;
+  const double width = std::max(matrix_w, legend_w + 20.0);
+  const double height = legend_top + ly + 24.0;
   std::string out;
   append(out, "<svg id=\"{}\" class=\"chart heatmap\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
          escape(h.id), escape(h.caption), num(width), num(height));
   append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n", num(width), num(height));
   const auto red = [&h](std::size_t i) { return i < h.highlighted.size() && h.highlighted[i]; };
+  const std::string font = lay.label_font == 12.0 ? "" : fmt::format(" font-size=\"{}\"", num(lay.label_font));
   for (std::size_t i = 0; i < n; ++i) {
-    const double y = top + cell * (static_cast<double>(i) + 0.5) + 4.0;
-    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\"{}>{}</text>\n", num(label_w - 6.0), num(y),
-           red(i) ? " fill=\"#c00\" font-weight=\"bold\"" : "", escape(h.labels[i]));
-    const double x = label_w + cell * (static_cast<double>(i) + 0.5);
-    append(out, "<text x=\"{}\" y=\"{}\" transform=\"rotate(-45 {} {})\"{}>{}</text>\n", num(x), num(top - 6.0), num(x),
-           num(top - 6.0), red(i) ? " fill=\"#c00\" font-weight=\"bold\"" : "", escape(h.labels[i]));
+    const std::string style = red(i) ? " fill=\"#c00\" font-weight=\"bold\"" : "";
+    const double y = top + cell * (static_cast<double>(i) + 0.5) + lay.label_font / 3.0;
+    append(out, "<text class=\"row-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\"{}{}>{}</text>\n", num(label_w - 6.0),
+           num(y), font, style, escape(h.labels[i]));
+    // Column labels: at -45 degrees while the cells are wide, upright (-90) when they are narrow, so that
+    // neighbours never overlap (their distance across the text is the cell, at least the font size).
+    const double x =
+        label_w + cell * (static_cast<double>(i) + 0.5) + (lay.column_angle == -90 ? lay.label_font / 3.0 : 0.0);
+    append(out, "<text class=\"column-label\" x=\"{}\" y=\"{}\" transform=\"rotate({} {} {})\"{}{}>{}</text>\n", num(x),
+           num(top - 6.0), lay.column_angle, num(x), num(top - 6.0), font, style, escape(h.labels[i]));
   }
   for (std::size_t r = 0; r < n && r < h.cells.size(); ++r) {
     for (std::size_t c = 0; c < n && c < h.cells[r].size(); ++c) {
@@ -102,14 +176,14 @@ std::string heatmap(const Heatmap& h) {
       std::string fill = "#eeeeee";
       std::string text_colour = "#000";
       switch (cl.kind) {
-        case HeatmapCell::Kind::kEmpty: fill = "#f4f4f4"; break;
+        case HeatmapCell::Kind::kEmpty: fill = kHeatmapEmpty; break;
         case HeatmapCell::Kind::kDiagonal: fill = "#ffffff"; break;
         case HeatmapCell::Kind::kValue: fill = ratio_colour(cl.ratio); break;
         case HeatmapCell::Kind::kFailed:
-          fill = "#222222";
+          fill = kHeatmapFailed;
           text_colour = "#fff";
           break;
-        case HeatmapCell::Kind::kUnjudged: fill = "#b0b8c0"; break;
+        case HeatmapCell::Kind::kUnjudged: fill = kHeatmapUnjudged; break;
       }
       append(out, "<g class=\"cell{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"",
              cl.flagged ? " flagged" : "", num(x), num(y), num(cell - 1.0), num(cell - 1.0), fill);
@@ -138,7 +212,16 @@ std::string heatmap(const Heatmap& h) {
            "<line class=\"group\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333\" stroke-width=\"1.5\"/>\n",
            num(label_w + at), num(top), num(label_w + at), num(top + cell * static_cast<double>(n)));
   }
-  out += "</svg>\n";
+  // The legend: a swatch and its meaning per colour and mark.
+  append(out, "<g class=\"legend\" transform=\"translate(0 {})\">\n", num(legend_top));
+  for (std::size_t i = 0; i < legend.size(); ++i) {
+    const auto [x, y] = legend_at[i];
+    append(out, "<rect x=\"{}\" y=\"{}\" width=\"18\" height=\"12\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/>",
+           num(x), num(y), legend[i].fill, legend[i].heavy_border ? "#000" : "#999",
+           legend[i].heavy_border ? "2" : "0.5");
+    append(out, "<text x=\"{}\" y=\"{}\">{}</text>\n", num(x + 24.0), num(y + 10.0), escape(legend[i].text));
+  }
+  out += "</g>\n</svg>\n";
   return out;
 }
 

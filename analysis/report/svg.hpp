@@ -34,6 +34,9 @@ struct Heatmap {
   std::vector<std::vector<HeatmapCell>> cells;  // [row][column], labels.size() squared
   std::vector<std::size_t> group_starts;        // rows/columns where a new group begins: a line before each
 };
+// The matrix, its labels and a colour legend under it. Cells shrink with the label count (56 px to at least
+// 8 px), labels with the cells (never taller than a cell); column labels are slanted at -45 degrees while
+// the cells are wide enough and upright beyond, so no label overlaps its neighbour.
 std::string heatmap(const Heatmap& h);
 
 struct Point {

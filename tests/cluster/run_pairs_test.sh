@@ -21,7 +21,8 @@
 #     `podperf accept --profile quick` on it (L-crossing-accept): drain list empty, no node FAIL
 #   srun only: h3 shaped, `podperf accept --profile quick` with the same small sizes, --run-id srun-accept
 #     exit 1; .verdict.status FAIL; h3 the only FAIL node; .verdict.drain == ["h3"]; the output has
-#     the drain lines `scontrol update NodeName=h3 State=DRAIN ...` and `kubectl cordon h3`
+#     the drain, reboot and replace lines `scontrol update NodeName=h3 State=DRAIN ...`, `... node=h3
+#     state=fail reason="Action:Replace"`, with the Slurm node names recorded in run.json
 #   srun only, deploy/slurm through `sbatch --wait -N4 --ntasks-per-node=1` with
 #   PODPERF_BACKEND=host PODPERF_EFA=0 (the scripts' variables):
 #     podperf-pairs.sbatch: exit 0 or 1 (as unshaped above); run.json of h1..h4, launcher slurm, host backend
@@ -348,9 +349,12 @@ for l in $LAUNCHERS; do
       jq_check "$l-accept" "$f" "h3 is the only FAIL node" \
         '[.verdict.nodes[] | select(.status == "FAIL") | .hostname] == ["h3"]'
       jq_check "$l-accept" "$f" "drain list is [h3]" '.verdict.drain == ["h3"]'
+      # srun sets SLURMD_NODENAME in every task: the run records Slurm's node names and the lines use them.
+      jq_check "$l-accept" "$f" "Slurm node names recorded" '[.nodes[].slurm_node_name] == ["h1", "h2", "h3", "h4"]'
       if grep -q '^  scontrol update NodeName=h3 State=DRAIN Reason="podperf accept: .*straggler' "$RESULTS/$l-accept.log" &&
-         grep -q '^  kubectl cordon h3$' "$RESULTS/$l-accept.log"; then
-        note "$l-accept: the drain lines name h3"
+         grep -q '^  scontrol update node=h3 state=fail reason="Action:Replace"$' "$RESULTS/$l-accept.log" &&
+         grep -q "^  # Slurm, with Slurm's node names" "$RESULTS/$l-accept.log"; then
+        note "$l-accept: the drain, reboot and replace lines name h3 by its Slurm node name"
       else
         err "$l-accept: no drain lines naming h3"
       fi

@@ -64,7 +64,7 @@ TEST_F(NcclCommTest, LoadsTheTableAndTheVersion) {
   run.run_id = "nccl-library";  // what a reader requires of a run (docs/run.schema.json)
   run.command = "pairs";
   run.ranks = 2;
-  run.nodes = {NodeInfo{0, "h0", "h0", "", "", {0, 1}, false, {}}};
+  run.nodes = {NodeInfo{0, "h0", "h0", "", "", {0, 1}, false, {}, "", ""}};
   run.backend = "host";
   record_backend_library(run);
   EXPECT_EQ(run.backend_library, "");

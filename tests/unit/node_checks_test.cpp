@@ -13,6 +13,7 @@
 #include "analysis/config/thresholds.hpp"
 #include "analysis/fs/fs_analysis.hpp"
 #include "analysis/pairs/pair_judge.hpp"
+#include "analysis/report/accept_actions.hpp"
 #include "analysis/report/accept_text.hpp"
 #include "synthetic_run.hpp"
 
@@ -37,9 +38,29 @@ Run p5_run(int n, const std::function<double(int, int)>& busbw) {
   return run;
 }
 
-Verdict judge_with(const Run& run, const std::string& profile = "quick") {
-  const std::optional<Sku> sku = choose_sku(run, std::nullopt);
-  return check_nodes(run, load_profile(profile), sku ? &*sku : nullptr);
+// The run measured what `profile` asks of the pair test (iterations, warm-up, retests, concurrency): the
+// synthetic runs hold pairs at its acceptance size only, which is what the profile check requires.
+void as_measured_by(Run& run, const Profile& profile) {
+  if (!profile.pairs_stage) return;
+  run.options.iters = profile.pairs.iters;
+  run.options.warmup = profile.pairs.warmup;
+  run.options.retest = profile.pairs.retest;
+  run.options.concurrency = profile.pairs.concurrency;
+}
+
+Verdict judge_with(const Run& run, const std::string& profile_name = "quick") {
+  const Profile profile = load_profile(profile_name);
+  Run measured = run;
+  as_measured_by(measured, profile);
+  const std::optional<Sku> sku = choose_sku(measured, std::nullopt);
+  return check_nodes(measured, profile, sku ? &*sku : nullptr);
+}
+
+// The commands that act on the verdict's FAIL nodes of a run started by Slurm, with no cluster name.
+std::string actions_of(const Run& run) {
+  Run under_slurm = run;
+  under_slurm.launcher.kind = "slurm";
+  return render_node_actions(under_slurm, action_hosts(under_slurm), "");
 }
 
 const VerdictCheck* find_check(const Verdict& v, const std::string& node, const std::string& check) {
@@ -95,7 +116,12 @@ TEST(Verdict, HealthyRunPassesWithExitZero) {
   }
   EXPECT_EQ(ids, (std::vector<std::string>{"busbw_min", "straggler", "slow_link", "wrong_results", "failed_pairs",
                                            "gpu_count", "blocking_finding", "concern"}));
-  EXPECT_TRUE(render_drain_commands(run).empty());
+  EXPECT_EQ(status_of(v, "", "profile"), "PASS");
+  EXPECT_TRUE(has(find_check(v, "", "profile")->detail,
+                  "the run measured what profile quick asks: sizes 1G judged at "
+                  "1G; 20 iterations; 5 warm-up; retest 1; concurrency round"))
+      << find_check(v, "", "profile")->detail;
+  EXPECT_TRUE(actions_of(run).empty());
   EXPECT_TRUE(has(render_verdict(run), "Acceptance verdict: PASS (profile quick, SKU p5.48xlarge"));
   EXPECT_TRUE(has(render_verdict(run), "Nothing to drain."));
 }
@@ -120,10 +146,15 @@ TEST(Verdict, OneStragglerFailsThatNodeOnly) {
   ASSERT_EQ(bad.reasons.size(), 2u);
   EXPECT_TRUE(has(bad.reasons[0], "FAIL busbw_min: busbw 200.0 GB/s at 1G")) << bad.reasons[0];
   EXPECT_TRUE(has(bad.reasons[1], "FAIL straggler: ")) << bad.reasons[1];
-  EXPECT_EQ(render_drain_commands(run),
-            "scontrol update NodeName=node2 State=DRAIN Reason=\"podperf accept: busbw_min,straggler\"\n"
-            "kubectl cordon node2\n");
-  EXPECT_TRUE(has(render_verdict(run), "Drain or replace node2 (printed only; podperf never runs these):"));
+  const std::string actions = actions_of(run);
+  EXPECT_TRUE(
+      has(actions, "  scontrol update NodeName=node2 State=DRAIN Reason=\"podperf accept: busbw_min,straggler\"\n"))
+      << actions;
+  EXPECT_TRUE(has(actions, "  scontrol update node=node2 state=fail reason=\"Action:Replace\"\n")) << actions;
+  // No Kubernetes node name recorded: no kubectl line (a hostname is not a node name).
+  EXPECT_FALSE(has(actions, "kubectl")) << actions;
+  EXPECT_TRUE(has(render_verdict(run),
+                  "Drain, reboot or replace 1 FAIL node: node2 (printed only; podperf never runs these)."));
 }
 
 TEST(Verdict, SkuMinimumBreachFailsEveryNodeWithoutStraggler) {
@@ -134,9 +165,10 @@ TEST(Verdict, SkuMinimumBreachFailsEveryNodeWithoutStraggler) {
   EXPECT_EQ(run.verdict.drain.size(), 4u);
   EXPECT_EQ(status_of(run.verdict, "node1", "busbw_min"), "FAIL");
   EXPECT_EQ(status_of(run.verdict, "node1", "straggler"), "PASS");
-  EXPECT_EQ(render_drain_commands(run),
-            "scontrol update NodeName=node0,node1,node2,node3 State=DRAIN Reason=\"podperf accept: busbw_min\"\n"
-            "kubectl cordon node0 node1 node2 node3\n");
+  EXPECT_TRUE(
+      has(actions_of(run),
+          "  scontrol update NodeName=node0,node1,node2,node3 State=DRAIN Reason=\"podperf accept: busbw_min\"\n"))
+      << actions_of(run);
 }
 
 TEST(Verdict, WrongResultsBlameTheNodeInMostFailedPairs) {
@@ -332,6 +364,104 @@ TEST(Verdict, SkuWithoutAFigureAtTheJudgedSizeSkips) {
   EXPECT_EQ(status_of(v, "node0", "gpu_count"), "WARN");  // 2 ranks on an 8-GPU instance
 }
 
+// `podperf pairs` with its default sizes on p5: judged at 256M, where p5 publishes no figure; the SKU
+// minimum is judged at 128M, the largest measured size it publishes one for (289 GB/s), never interpolated.
+TEST(Verdict, SkuMinimumAtTheLargestMeasuredPublishedSize) {
+  constexpr std::uint64_t k128M = 128ULL << 20, k256M = 256ULL << 20;
+  const auto busbw = [](int a, int b) { return a == 1 || b == 1 ? 240.0 : 300.0; };  // node1 below 260.1 at 128M
+  podperf::Run run = synthetic::make_run(4, busbw, 0.01, k256M);
+  for (const PairResult& p : synthetic::make_run(4, busbw, 0.01, k128M).pairs) run.pairs.push_back(p);
+  run.options.sizes_bytes = {k128M, k256M};
+  run.backend = "nccl";
+  for (NodeInfo& n : run.nodes) n.instance_type = "p5.48xlarge";
+  judge_pairs(run, load_thresholds("").pairs);
+  ASSERT_EQ(run.judged_size_bytes, k256M);
+  const Verdict v = judge_with(run);
+  const VerdictCheck* node0 = find_check(v, "node0", "busbw_min");
+  ASSERT_NE(node0, nullptr);
+  EXPECT_EQ(node0->status, "PASS");
+  EXPECT_TRUE(has(node0->detail, "busbw 300.0 GB/s at 128M (median of 3 pairs), minimum 260.1 (90% of published 289.0"))
+      << node0->detail;
+  EXPECT_TRUE(
+      has(node0->detail, "at 128M, the largest measured size with a published figure (none at the judged 256M)"))
+      << node0->detail;
+  // node1's median at 128M is 240: below the minimum there.
+  EXPECT_EQ(status_of(v, "node1", "busbw_min"), "FAIL");
+  // A run measured only above and below any figure: skipped, and the skip is on the first screen.
+  podperf::Run only_256 = synthetic::make_run(4, busbw, 0.01, k256M);
+  only_256.backend = "nccl";
+  for (NodeInfo& n : only_256.nodes) n.instance_type = "p5.48xlarge";
+  judge_pairs(only_256, load_thresholds("").pairs);
+  only_256.verdict = judge_with(only_256);
+  EXPECT_EQ(status_of(only_256.verdict, "node0", "busbw_min"), "SKIP");
+  const std::string text = render_verdict(only_256);
+  const std::size_t headline = text.find("Acceptance verdict:");
+  const std::size_t skipped = text.find("Bandwidth against the SKU NOT CHECKED on 4 of 4 nodes (busbw_min SKIP)");
+  const std::size_t first_node = text.find("  node0");
+  ASSERT_NE(skipped, std::string::npos) << text;
+  EXPECT_LT(headline, skipped);
+  EXPECT_LT(skipped, first_node) << "the skipped bandwidth check comes before the node lines";
+}
+
+// What the measuring command line changed of the profile is named in the verdict, and a run that measured
+// less than the profile asks is not passed under its name.
+TEST(Verdict, ProfileOverridesAreNamedAndUnmetRequirementsFail) {
+  const Profile quick = load_profile("quick");
+  podperf::Run run = synthetic::make_run(
+      4, [](int, int) { return 440.0; }, 0.01, 4ULL << 20);
+  run.options.iters = 5;
+  run.options.warmup = 5;
+  run.options.retest = 1;
+  run.options.concurrency = "round";
+  judge_pairs(run, load_thresholds("").pairs);
+  // accept --profile quick -b 1M -e 4M -n 5: WARN, every override named; the nodes pass.
+  const std::vector<ProfileOverride> given = {{"-b", "1M", "256M"}, {"-e", "4M", "1G"}, {"-n", "5", "20"}};
+  run.verdict = check_nodes(run, quick, nullptr, given);
+  EXPECT_EQ(run.verdict.status, "WARN");
+  EXPECT_EQ(accept_exit_code(run.verdict), 0);
+  EXPECT_EQ(run.verdict.overrides.size(), 3u);
+  const VerdictCheck* profile = find_check(run.verdict, "", "profile");
+  ASSERT_NE(profile, nullptr);
+  EXPECT_EQ(profile->status, "WARN");
+  EXPECT_TRUE(has(profile->detail,
+                  "not profile quick's acceptance: overridden on the command line: sizes 4M judged "
+                  "at 4M (profile: 256M..1G, judged at 1G); 5 iterations (profile: 20)"))
+      << profile->detail;
+  const std::string text = render_verdict(run);
+  EXPECT_TRUE(has(text, "Acceptance verdict: WARN (profile quick with overrides -b 1M -e 4M -n 5, SKU none")) << text;
+  EXPECT_TRUE(has(text, "Profile: WARN not profile quick's acceptance")) << text;
+  // The same run judged offline against quick with no override recorded: it measured less, nobody asked.
+  run.verdict = check_nodes(run, quick, nullptr);
+  EXPECT_EQ(status_of(run.verdict, "", "profile"), "FAIL");
+  EXPECT_EQ(run.verdict.status, "FAIL");
+  EXPECT_TRUE(run.verdict.drain.empty());  // run-wide: no node to act on
+  // -n alone overridden, the size not: FAIL for the size, the override still named.
+  run.verdict = check_nodes(run, quick, nullptr, {{"-n", "5", "20"}});
+  const VerdictCheck* mixed = find_check(run.verdict, "", "profile");
+  EXPECT_EQ(mixed->status, "FAIL");
+  EXPECT_TRUE(has(mixed->detail, "the run measured less than profile quick asks: sizes 4M judged at 4M"))
+      << mixed->detail;
+  EXPECT_TRUE(has(mixed->detail, "; overridden on the command line: 5 iterations (profile: 20)")) << mixed->detail;
+  // Judged against full (2G, 50 iterations, retest 2): every unmet part named.
+  const Verdict full = check_nodes(run, load_profile("full"), nullptr);
+  const VerdictCheck* f = find_check(full, "", "profile");
+  EXPECT_EQ(f->status, "FAIL");
+  for (const char* part : {"judged at 4M (profile: 16M..2G, judged at 2G)", "5 iterations (profile: 50)",
+                           "5 warm-up (profile: 10)", "retest 1 (profile: 2)"}) {
+    EXPECT_TRUE(has(f->detail, part)) << part << " in " << f->detail;
+  }
+  // More than the profile asks is met: 2G judged, 50 iterations judged against quick.
+  podperf::Run big = synthetic::make_run(
+      4, [](int, int) { return 440.0; }, 0.01, 2ULL << 30);
+  for (const PairResult& p : synthetic::make_run(4, [](int, int) { return 440.0; }).pairs) big.pairs.push_back(p);
+  big.options.iters = 50;
+  big.options.warmup = 10;
+  big.options.retest = 2;
+  big.options.concurrency = "round";
+  judge_pairs(big, load_thresholds("").pairs);
+  EXPECT_EQ(status_of(check_nodes(big, quick, nullptr), "", "profile"), "PASS");
+}
+
 // A filesystem stage of `mb_s` per node (seq-write and seq-read, 2 ranks per node, 1 GB each), analyzed.
 void add_fs(Run& run, const std::vector<double>& mb_s) {
   for (const char* name : {"seq-write", "seq-read"}) {
@@ -403,9 +533,10 @@ TEST(Verdict, VirtualNodesOfOneHostAreDrainedOnce) {
   run.findings.push_back(concern("signals.xid", "box"));  // the host's: every virtual node
   run.verdict = judge_with(run);
   EXPECT_EQ(run.verdict.drain, std::vector<std::string>{"box"});
-  EXPECT_EQ(render_drain_commands(run),
-            "scontrol update NodeName=box State=DRAIN Reason=\"podperf accept: blocking_finding,straggler\"\n"
-            "kubectl cordon box\n");
+  EXPECT_TRUE(has(actions_of(run),
+                  "  scontrol update NodeName=box State=DRAIN Reason=\"podperf accept: blocking_finding,straggler\"\n"))
+      << actions_of(run);
+  EXPECT_TRUE(has(actions_of(run), "  scontrol update node=box state=fail reason=\"Action:Reboot\"\n"));
 }
 
 }  // namespace

@@ -175,6 +175,49 @@ TEST(NodeMap, SameHostnameInTwoSharedGroupsGetsDistinctLabels) {
   EXPECT_EQ(labels(split), (std::vector<std::string>{"worker/v0", "worker/v1", "worker#2/v0", "worker#2/v1"}));
 }
 
+// Each node carries its host's scheduler names; two hosts reporting one Slurm node name had it copied (a
+// launcher forwarding its own environment): every Slurm name is dropped, with a warning, rather than
+// name the wrong node in accept's drain lines. Kubernetes node names may repeat (two pods, one node), not across
+// instances.
+TEST(NodeMap, SchedulerNamesAndCopiedSlurmNames) {
+  std::vector<RankRecord> records = records_for({"a", "a", "b", "b"});
+  for (RankRecord& r : records) {
+    r.slurm_node_name = "ip-" + r.hostname;
+    r.kubernetes_node_name = "node-" + r.hostname;
+  }
+  std::vector<std::string> warnings;
+  NodeMap map = build_node_map(records, 2, &warnings);
+  ASSERT_EQ(map.nodes.size(), 4u);
+  EXPECT_EQ(map.nodes[0].slurm_node_name, "ip-a");  // both virtual nodes of a: one host, one name
+  EXPECT_EQ(map.nodes[1].slurm_node_name, "ip-a");
+  EXPECT_EQ(map.nodes[3].slurm_node_name, "ip-b");
+  EXPECT_EQ(map.nodes[3].kubernetes_node_name, "node-b");
+  EXPECT_TRUE(warnings.empty());
+
+  for (RankRecord& r : records) r.slurm_node_name = "ip-a";  // b reports a's name: copied
+  map = build_node_map(records, 0, &warnings);
+  for (const NodeInfo& n : map.nodes) EXPECT_EQ(n.slurm_node_name, "") << n.label;
+  EXPECT_EQ(map.nodes[1].kubernetes_node_name, "node-b");
+  for (RankRecord& r : records) r.kubernetes_node_name = "node-1";
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("hosts a and b both report SLURMD_NODENAME=ip-a"), std::string::npos) << warnings[0];
+
+  // Pods of two instances (i-a, i-b: records_for's ids) with one Kubernetes node name: copied, dropped.
+  warnings.clear();
+  for (RankRecord& r : records) r.slurm_node_name = "";
+  map = build_node_map(records, 0, &warnings);
+  for (const NodeInfo& n : map.nodes) EXPECT_EQ(n.kubernetes_node_name, "") << n.label;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("instances i-a and i-b both report PODPERF_NODE_NAME=node-1"), std::string::npos)
+      << warnings[0];
+  // Two pods of one instance share the name: kept.
+  for (RankRecord& r : records) r.instance_id = "i-0";
+  warnings.clear();
+  map = build_node_map(records, 0, &warnings);
+  for (const NodeInfo& n : map.nodes) EXPECT_EQ(n.kubernetes_node_name, "node-1") << n.label;
+  EXPECT_TRUE(warnings.empty());
+}
+
 TEST(NodeMap, EmptyRecordsGiveAnEmptyMap) {
   const NodeMap map = build_node_map({}, 0);
   EXPECT_TRUE(map.nodes.empty());

@@ -281,7 +281,7 @@ TEST(ReportGolden, Judged) {
   const std::string html = render_html(run);
   EXPECT_TRUE(has(html, "Verdict: FAIL")) << html.substr(0, 2000);
   EXPECT_TRUE(has(html, "podperf accept (profile quick, sku p5.48xlarge)"));
-  EXPECT_TRUE(has(html, "drain or replace: node4"));
+  EXPECT_TRUE(has(html, "drain, reboot or replace (podperf accept prints the commands): node4"));
 }
 
 // The browser test's fixture is this combined run, as run.json; reading it back renders the same report.

@@ -75,6 +75,19 @@ TEST(RunChecks, ANodeListedTwiceIsRefused) {
                  "nodes[4].label", "listed twice");
 }
 
+// The scheduler's node names go into commands people paste: only node names are read.
+TEST(RunChecks, ANodeNameThatIsNotOneIsRefused) {
+  EXPECT_EQ(error_of(damaged([](nlohmann::json& j) {
+              j["nodes"][0]["slurm_node_name"] = "ip-10-1-2-3";
+              j["nodes"][0]["kubernetes_node_name"] = "ip-10-1-2-3.us-west-2.compute.internal";
+            })),
+            "");
+  expect_refused(damaged([](nlohmann::json& j) { j["nodes"][1]["slurm_node_name"] = "h1;reboot"; }),
+                 "nodes[1].slurm_node_name", "is not a node name");
+  expect_refused(damaged([](nlohmann::json& j) { j["nodes"][2]["kubernetes_node_name"] = "-a b"; }),
+                 "nodes[2].kubernetes_node_name", "is not a node name");
+}
+
 TEST(RunChecks, AFileWithOnlyASchemaVersionIsNotARun) {
   expect_refused(R"({"schema_version": 1})", "run_id", "missing");
   expect_refused(damaged([](nlohmann::json& j) { j.erase("nodes"); }), "nodes", "empty");

@@ -12,6 +12,7 @@
 
 #include "analysis/base/embedded_configs.hpp"
 #include "analysis/base/errors.hpp"
+#include "analysis/report/findings_table.hpp"
 #include "offline/signals_command.hpp"
 #include "signals/kmsg.hpp"
 #include "signals/rules.hpp"
@@ -743,6 +744,55 @@ TEST(SignalsDrift, SameEverywhereAndSingleNode) {
   EXPECT_EQ(one[0].check, "drift.nodes");
   EXPECT_EQ(one[0].tag, Tag::kInfo);
   EXPECT_EQ(evaluate_drift({}).size(), 1u);
+}
+
+// Under srun/mpirun: each host's CONCERNs, the drift across hosts and the totals, in one summary; a
+// CONCERN anywhere (a host's or a drift's) fails with --fail-on concern.
+TEST(SignalsDrift, SummaryOfSeveralHostsAndTheExitCode) {
+  CollectInputs a;
+  a.hostname = "node-a";
+  a.env = {{"NCCL_PROTO", "simple"}};
+  CollectInputs b;
+  b.hostname = "node-b";
+  const std::vector<HostSnapshot> hosts = {collect_snapshot(fixture_root("drift/node-a"), a),
+                                           collect_snapshot(fixture_root("drift/node-b"), b)};
+  const Rules rules = load_rules("");
+  std::vector<Finding> findings;
+  for (const HostSnapshot& h : hosts) {
+    for (Finding& f : evaluate(h, rules)) findings.push_back(std::move(f));
+  }
+  std::vector<Finding> drift = evaluate_drift(hosts);
+  findings.insert(findings.end(), drift.begin(), drift.end());
+  const std::string text = findings_by_host({"node-a", "node-b"}, findings);
+  EXPECT_NE(text.find("2 hosts: each host's CONCERN findings, then the differences across hosts\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nhost node-a: "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nhost node-b: "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nAcross the 2 hosts (drift):\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("drift.nvidia_driver"), std::string::npos) << text;
+  EXPECT_NE(text.find("535.161.08: node-a; 550.54.15: node-b"), std::string::npos) << text;
+  EXPECT_NE(text.find("drift.env.NCCL_PROTO"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nTotal: "), std::string::npos) << text;
+  EXPECT_EQ(signals_exit_code(drift, "concern"), kExitFlagged);  // the driver differs: a CONCERN across hosts
+  EXPECT_EQ(signals_exit_code(drift, "never"), kExitOk);
+  std::vector<Finding> fine = {Finding{}};
+  fine[0].tag = Tag::kInfo;
+  EXPECT_EQ(signals_exit_code(fine, "concern"), kExitOk);
+}
+
+// The table prints every value whole: a long observed value is not cut (its next step goes below it).
+TEST(SignalsTable, LongValuesArePrintedWhole) {
+  Finding f;
+  f.tag = Tag::kConcern;
+  f.check = "signals.environment";
+  f.observed = "NCCL_SOCKET_IFNAME=" + std::string(150, 'x');
+  f.next_step = "check it";
+  const std::string table = findings_to_table({f});
+  EXPECT_NE(table.find(f.observed + "\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("check it\n"), std::string::npos) << table;
+  EXPECT_EQ(table.find("..."), std::string::npos) << table;
+  const nlohmann::json j = nlohmann::json::parse(findings_to_json({f}));
+  EXPECT_EQ(j[0]["observed"], f.observed);
 }
 
 // ---------------------------------------------------------------- snapshot JSON
