@@ -429,6 +429,18 @@ void demote_fallen_back_plugin_errors(const std::map<std::string, HostTransport>
   }
 }
 
+namespace {
+// The EFA devices configs/skus gives the instance type aws-ofi-nccl printed ("p5" alone tries the
+// .24xlarge and .48xlarge sizes); -1 when unknown.
+int sku_efa_devices(const std::string& instance_type) {
+  if (instance_type.empty()) return -1;
+  std::optional<Sku> sku = builtin_sku_for(instance_type);
+  if (!sku && instance_type.find('.') == std::string::npos) sku = builtin_sku_for(instance_type + ".24xlarge");
+  if (!sku && instance_type.find('.') == std::string::npos) sku = builtin_sku_for(instance_type + ".48xlarge");
+  return sku ? sku->efa_devices : -1;
+}
+}  // namespace
+
 void transport_findings(std::map<std::string, HostTransport>& hosts, std::vector<TriageFinding>& out) {
   int max_nodes = 0;
   bool net_channels = false;
@@ -445,12 +457,7 @@ void transport_findings(std::map<std::string, HostTransport>& hosts, std::vector
   const bool multi_node =
       max_nodes > 1 || net_channels || (max_nodes <= 0 && named_hosts > 1) || (max_nodes <= 0 && max_ranks > 8);
   for (auto& [h, t] : hosts) {
-    if (!t.instance_type.empty()) {
-      std::optional<Sku> sku = builtin_sku_for(t.instance_type);
-      if (!sku && t.instance_type.find('.') == std::string::npos) sku = builtin_sku_for(t.instance_type + ".24xlarge");
-      if (!sku && t.instance_type.find('.') == std::string::npos) sku = builtin_sku_for(t.instance_type + ".48xlarge");
-      if (sku) t.sku_efa_devices = sku->efa_devices;
-    }
+    t.sku_efa_devices = sku_efa_devices(t.instance_type);
     const bool socket = t.net == "Socket" || (t.socket_channels > 0 && t.socket_channels == t.net_channels);
     const bool ib_expected = t.ib_expected || (t.ib_used && t.net == "Socket");
     if (socket && (multi_node || ib_expected) && !uses_fast_net(t)) {

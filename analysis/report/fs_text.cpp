@@ -43,12 +43,8 @@ std::string slowest(const FsProbeResult& p) {
   return p.slowest_node;
 }
 
-}  // namespace
-
-std::string render_fs_section(const Run& run) {
-  const FsRun& fs = run.fs;
-  if (fs.probes.empty()) return "";
-  std::string out;
+// Where, what and against what the probes ran: path, type, probe directory, free space, expectations.
+void append_fs_setup(std::string& out, const FsRun& fs) {
   append(out, "\nFilesystem {} ({}, {})\n", fs.path.empty() ? "?" : fs.path,
          fs.fs_type.empty() ? "type unknown" : fs.fs_type,
          fs.shared ? "shared by every node" : "node-local: each node measured its own");
@@ -68,24 +64,33 @@ std::string render_fs_section(const Run& run) {
            "saturation not judged\n");
   }
   out += "aggregate = all bytes / (last done - first start), IOR style; first done = when the first rank finished\n\n";
+}
 
+// One row per probe.
+void append_fs_probe_table(std::string& out, const FsRun& fs) {
   std::size_t width = 12, probe_width = 12;
   for (const FsProbeResult& p : fs.probes) {
     width = std::max(width, slowest(p).size());
     probe_width = std::max(probe_width, fs_probe_label(p.probe, p.block).size());
   }
-  append(out, "{:<{}} {:>8} {:>6} {:>9} {:>16} {:>10} {:>10}  {:<{}} {:>7}  {}\n", "probe", probe_width, "io", "block", "per rank",
-         "aggregate", "first done", "last done", "slowest node", width, "flagged", "status");
+  append(out, "{:<{}} {:>8} {:>6} {:>9} {:>16} {:>10} {:>10}  {:<{}} {:>7}  {}\n", "probe", probe_width, "io",
+         "block", "per rank", "aggregate", "first done", "last done", "slowest node", width, "flagged", "status");
   for (const FsProbeResult& p : fs.probes) {
-    const auto flagged = std::count_if(p.nodes.begin(), p.nodes.end(), [](const FsNodeResult& n) { return n.flagged; });
-    append(out, "{:<{}} {:>8} {:>6} {:>9} {:>16} {:>8.2f} s {:>8.2f} s  {:<{}} {:>7}  {}\n", fs_probe_label(p.probe, p.block), probe_width,
+    const auto flagged =
+        std::count_if(p.nodes.begin(), p.nodes.end(), [](const FsNodeResult& n) { return n.flagged; });
+    append(out, "{:<{}} {:>8} {:>6} {:>9} {:>16} {:>8.2f} s {:>8.2f} s  {:<{}} {:>7}  {}\n",
+           fs_probe_label(p.probe, p.block), probe_width,
            fs_probe_is_meta(p.probe) ? "-"
            : p.direct                ? "direct"
                                      : "buffered",
            p.block_size_bytes > 0 ? format_size(p.block_size_bytes) : "-", per_rank(p), rate(p), p.first_done_s,
            p.duration_s, slowest(p), width, flagged, p.status);
   }
+}
 
+// Per probe: read latency, the page-cache warning, the share of the expected throughput.
+void append_fs_probe_notes(std::string& out, const Run& run) {
+  const FsRun& fs = run.fs;
   for (const FsProbeResult& p : fs.probes) {
     if (fs_probe_has_latency(p.probe) && p.lat_p50_us > 0.0) {
       append(out,
@@ -106,33 +111,39 @@ std::string render_fs_section(const Run& run) {
   for (const FsProbeResult& p : fs.probes) {
     const double expected = fs_expected_mb_s(fs, p.probe);
     if (expected > 0.0 && p.status != "error") {
-      append(out, "{}: {:.0f}% of the expected {:.0f} MB/s{}\n", fs_probe_label(p.probe, p.block), 100.0 * p.mb_per_s / expected, expected,
-             std::any_of(run.findings.begin(), run.findings.end(),
-                         [&p](const Finding& f) {
-                           return f.check == "fs.saturation" && f.observed.rfind(fs_probe_label(p.probe, p.block) + " ", 0) == 0;
-                         })
-                 ? " — SATURATED: the filesystem is the limit, more nodes will not go faster"
-                 : "");
+      const bool saturated = std::any_of(run.findings.begin(), run.findings.end(), [&p](const Finding& f) {
+        return f.check == "fs.saturation" && f.observed.rfind(fs_probe_label(p.probe, p.block) + " ", 0) == 0;
+      });
+      append(out, "{}: {:.0f}% of the expected {:.0f} MB/s{}\n", fs_probe_label(p.probe, p.block),
+             100.0 * p.mb_per_s / expected, expected,
+             saturated ? " — SATURATED: the filesystem is the limit, more nodes will not go faster" : "");
     }
   }
+}
 
+// The slow nodes with their likely causes, or why none were judged.
+void append_fs_slow_nodes(std::string& out, const Run& run) {
+  const FsRun& fs = run.fs;
   if (fs.slow_nodes.empty()) {
     const bool judged = std::none_of(run.findings.begin(), run.findings.end(),
                                      [](const Finding& f) { return f.check == "fs.single_node"; });
     append(out, "\nSlow filesystem nodes: {}\n",
            judged ? "none" : "not judged (fewer than 3 nodes: no outlier judgment possible)");
-  } else {
-    append(out, "\nSlow filesystem nodes ({}):\n", fs.slow_nodes.size());
-    for (const FsSlowNode& s : fs.slow_nodes) {
-      append(out, "  {} (node {}), worst {:.0f}% of the others: {}\n", s.label, s.node, s.worst_ratio * 100.0,
-             s.evidence);
-      for (std::size_t i = 0; i < s.likely_causes.size(); ++i) {
-        append(out, "    likely cause {}: {}\n", i + 1, s.likely_causes[i]);
-      }
-      if (!s.next_step.empty()) append(out, "    next: {}\n", s.next_step);
-    }
+    return;
   }
+  append(out, "\nSlow filesystem nodes ({}):\n", fs.slow_nodes.size());
+  for (const FsSlowNode& s : fs.slow_nodes) {
+    append(out, "  {} (node {}), worst {:.0f}% of the others: {}\n", s.label, s.node, s.worst_ratio * 100.0,
+           s.evidence);
+    for (std::size_t i = 0; i < s.likely_causes.size(); ++i) {
+      append(out, "    likely cause {}: {}\n", i + 1, s.likely_causes[i]);
+    }
+    if (!s.next_step.empty()) append(out, "    next: {}\n", s.next_step);
+  }
+}
 
+// The probes that failed, and each rank's own message where it differs.
+void append_fs_failures(std::string& out, const FsRun& fs) {
   bool any_error = false;
   for (const FsProbeResult& p : fs.probes) {
     if (status_ok(p.status)) continue;
@@ -140,10 +151,23 @@ std::string render_fs_section(const Run& run) {
     any_error = true;
     append(out, "  {} {}: {}\n", p.probe, p.status, p.error.empty() ? "(no message)" : p.error);
     for (const FsRankResult& r : p.ranks) {
-      if (!status_ok(r.status) && !r.error.empty() && r.error != p.error)
+      if (!status_ok(r.status) && !r.error.empty() && r.error != p.error) {
         append(out, "    rank {}: {}\n", r.rank, r.error);
+      }
     }
   }
+}
+
+}  // namespace
+
+std::string render_fs_section(const Run& run) {
+  if (run.fs.probes.empty()) return "";
+  std::string out;
+  append_fs_setup(out, run.fs);
+  append_fs_probe_table(out, run.fs);
+  append_fs_probe_notes(out, run);
+  append_fs_slow_nodes(out, run);
+  append_fs_failures(out, run.fs);
   return out;
 }
 
