@@ -74,25 +74,31 @@ const std::vector<std::string>& palette() {
 
 std::string heatmap(const Heatmap& h) {
   const std::size_t n = h.labels.size();
+  // Cells never smaller than kMinCell: the labels, one per row and column at a font one pixel smaller than
+  // a cell (at most 12 px), then never overlap; at 256 nodes the matrix is wide and scrolls.
+  constexpr double kMinCell = 9.0;
+  const double cell = n <= 12 ? 56.0 : n <= 24 ? 28.0 : std::max(kMinCell, 720.0 / static_cast<double>(n));
+  const double font = std::min(12.0, cell - 1.0);
+  const double char_w = font * 7.0 / 12.0;
   double label_w = 40.0;
-  for (const std::string& l : h.labels) label_w = std::max(label_w, text_width(l) + 12.0);
-  const double cell = n <= 12 ? 56.0 : n <= 24 ? 28.0 : std::max(6.0, 720.0 / static_cast<double>(n));
+  for (const std::string& l : h.labels) label_w = std::max(label_w, text_width(l, char_w) + 12.0);
   const bool cell_text = cell >= 28.0;
-  const double top = label_w * 0.75 + 10.0;  // column labels at -45 degrees
+  const double top = label_w + 10.0;  // column labels run upwards (rotated -90 degrees)
   const double width = label_w + cell * static_cast<double>(n) + 20.0;
   const double height = top + cell * static_cast<double>(n) + 10.0;
   std::string out;
   append(out, "<svg id=\"{}\" class=\"chart heatmap\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
          escape(h.id), escape(h.caption), num(width), num(height));
-  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n", num(width), num(height));
+  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"{}\">\n", num(width), num(height), num(font));
   const auto red = [&h](std::size_t i) { return i < h.highlighted.size() && h.highlighted[i]; };
   for (std::size_t i = 0; i < n; ++i) {
-    const double y = top + cell * (static_cast<double>(i) + 0.5) + 4.0;
-    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\"{}>{}</text>\n", num(label_w - 6.0), num(y),
-           red(i) ? " fill=\"#c00\" font-weight=\"bold\"" : "", escape(h.labels[i]));
-    const double x = label_w + cell * (static_cast<double>(i) + 0.5);
-    append(out, "<text x=\"{}\" y=\"{}\" transform=\"rotate(-45 {} {})\"{}>{}</text>\n", num(x), num(top - 6.0), num(x),
-           num(top - 6.0), red(i) ? " fill=\"#c00\" font-weight=\"bold\"" : "", escape(h.labels[i]));
+    const double y = top + cell * (static_cast<double>(i) + 0.5) + font * 0.35;
+    append(out, "<text class=\"row-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\"{}>{}</text>\n", num(label_w - 6.0),
+           num(y), red(i) ? " fill=\"#c00\" font-weight=\"bold\"" : "", escape(h.labels[i]));
+    const double x = label_w + cell * (static_cast<double>(i) + 0.5) + font * 0.35;
+    append(out, "<text class=\"col-label\" x=\"{}\" y=\"{}\" transform=\"rotate(-90 {} {})\"{}>{}</text>\n", num(x),
+           num(top - 6.0), num(x), num(top - 6.0), red(i) ? " fill=\"#c00\" font-weight=\"bold\"" : "",
+           escape(h.labels[i]));
   }
   for (std::size_t r = 0; r < n && r < h.cells.size(); ++r) {
     for (std::size_t c = 0; c < n && c < h.cells[r].size(); ++c) {
@@ -113,7 +119,7 @@ std::string heatmap(const Heatmap& h) {
       }
       append(out, "<g class=\"cell{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"",
              cl.flagged ? " flagged" : "", num(x), num(y), num(cell - 1.0), num(cell - 1.0), fill);
-      if (cl.flagged) out += " stroke=\"#000\" stroke-width=\"2\"";
+      if (cl.flagged) append(out, " stroke=\"#000\" stroke-width=\"{}\"", cell >= 20.0 ? 2 : 1);
       out += ">";
       if (!cl.tooltip.empty()) append(out, "<title>{}</title>", escape(cl.tooltip));
       out += "</rect>";
@@ -138,6 +144,76 @@ std::string heatmap(const Heatmap& h) {
            "<line class=\"group\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333\" stroke-width=\"1.5\"/>\n",
            num(label_w + at), num(top), num(label_w + at), num(top + cell * static_cast<double>(n)));
   }
+  out += "</svg>\n";
+  return out;
+}
+
+std::string ratio_legend(const std::string& id) {
+  constexpr double kBox = 44.0, kLeft = 8.0;
+  const std::vector<std::pair<std::string, std::string>> items = {
+      {ratio_colour(1.0), ">= 100%"}, {ratio_colour(0.9), "90%"},    {ratio_colour(0.8), "80%"},
+      {ratio_colour(0.7), "70%"},     {ratio_colour(0.6), "60%"},    {ratio_colour(0.5), "<= 50%"},
+      {"#222222", "failed"},          {"#b0b8c0", "not judged"}, {"#f4f4f4", "not measured"}};
+  const double width = kLeft + kBox * 1.6 * static_cast<double>(items.size()) + 150.0;
+  std::string out;
+  append(out,
+         "<svg id=\"{}\" class=\"chart legend\" role=\"img\" aria-label=\"colour legend: busbw against the pair's "
+         "class level\" width=\"{}\" height=\"34\" viewBox=\"0 0 {} 34\" font-family=\"sans-serif\" font-size=\"11\">\n",
+         escape(id), num(width), num(width));
+  double x = kLeft;
+  for (const auto& [colour, text] : items) {
+    append(out, "<rect x=\"{}\" y=\"4\" width=\"14\" height=\"14\" fill=\"{}\" stroke=\"#999\"/>", num(x), colour);
+    append(out, "<text x=\"{}\" y=\"15\">{}</text>\n", num(x + 18.0), escape(text));
+    x += kBox * 1.6;
+  }
+  append(out, "<rect x=\"{}\" y=\"4\" width=\"14\" height=\"14\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"2\"/>",
+         num(x));
+  append(out, "<text x=\"{}\" y=\"15\">flagged</text>\n", num(x + 18.0));
+  out += "</svg>\n";
+  return out;
+}
+
+std::string interval_chart(const IntervalChart& c) {
+  constexpr double kWidth = 900.0, kHeight = 320.0, kLeft = 56.0, kRight = 16.0, kTop = 30.0, kBottom = 40.0;
+  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+  double lo = 1.0, hi = 1.0;
+  for (const IntervalPoint& p : c.points) lo = std::min(lo, p.low), hi = std::max(hi, p.high);
+  lo = std::max(0.0, std::floor((lo - 0.02) * 20.0) / 20.0);
+  hi = std::ceil((hi + 0.02) * 20.0) / 20.0;
+  const double n = static_cast<double>(std::max<std::size_t>(1, c.points.size()));
+  const auto px = [&](std::size_t i) { return kLeft + plot_w * (static_cast<double>(i) + 0.5) / n; };
+  const auto py = [&](double v) { return kTop + plot_h * (hi - v) / (hi - lo); };
+  std::string out;
+  append(out, "<svg id=\"{}\" class=\"chart intervals\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
+         escape(c.id), escape(c.caption), num(kWidth), num(kHeight));
+  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n", num(kWidth), num(kHeight));
+  append(out, "<text x=\"{}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", num(kLeft), escape(c.caption));
+  const double step = nice_step(hi - lo, 5);
+  for (double v = std::ceil(lo / step) * step; v <= hi + 1e-9; v += step) {
+    append(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#eee\"/>", num(kLeft), num(py(v)),
+           num(kLeft + plot_w), num(py(v)));
+    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:.0f}%</text>\n", num(kLeft - 6.0), num(py(v) + 4.0),
+           v * 100.0);
+  }
+  for (const auto& [value, label, colour] : c.lines) {
+    if (value < lo || value > hi) continue;
+    append(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-dasharray=\"5 3\"/>", num(kLeft),
+           num(py(value)), num(kLeft + plot_w), num(py(value)), colour);
+    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"{}\">{}</text>\n", num(kLeft + plot_w - 4.0),
+           num(py(value) - 4.0), colour, escape(label));
+  }
+  const double mark = std::clamp(plot_w / n * 0.35, 0.6, 4.0);
+  for (std::size_t i = 0; i < c.points.size(); ++i) {
+    const IntervalPoint& p = c.points[i];
+    const std::string colour = p.marked ? "#c00" : "#1f77b4";
+    append(out, "<g class=\"estimate{}\"><title>{}</title>", p.marked ? " marked" : "", escape(p.tooltip));
+    append(out, "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"{4}\" opacity=\"0.6\"/>",
+           num(px(i)), num(py(p.low)), num(py(p.high)), colour, num(std::max(0.5, mark * 0.5)));
+    append(out, "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/></g>\n", num(px(i)), num(py(p.value)), num(mark),
+           colour);
+  }
+  append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(kLeft + plot_w / 2.0),
+         num(kHeight - 10.0), escape(c.x_label));
   out += "</svg>\n";
   return out;
 }

@@ -7,6 +7,7 @@
 // xmlns URL, fonts or links): it is meant to be inlined in HTML5.
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace podperf::svg {
@@ -34,7 +35,33 @@ struct Heatmap {
   std::vector<std::vector<HeatmapCell>> cells;  // [row][column], labels.size() squared
   std::vector<std::size_t> group_starts;        // rows/columns where a new group begins: a line before each
 };
+// Cells of at least 9 px with one label per row and column at a font that fits a cell (column labels
+// vertical), so labels never overlap: the matrix of 256 nodes is wide and scrolls. Label texts carry
+// class row-label / col-label.
 std::string heatmap(const Heatmap& h);
+
+// The heatmap's colour legend (ratio_colour from 100% down to 50%, failed, not judged, not measured,
+// flagged).
+std::string ratio_legend(const std::string& id);
+
+// Estimates with intervals, in the given order (sorted by the caller), one column each: a dot at the
+// value and a bar from low to high; marked points red. Reads at any count (1024 points are a band).
+struct IntervalPoint {
+  double value = 0.0;
+  double low = 0.0;
+  double high = 0.0;
+  bool marked = false;
+  std::string tooltip;
+};
+struct IntervalChart {
+  std::string id;
+  std::string caption;  // drawn as the title
+  std::string x_label;
+  std::vector<IntervalPoint> points;
+  // Horizontal reference lines: value, label, colour.
+  std::vector<std::tuple<double, std::string, std::string>> lines;
+};
+std::string interval_chart(const IntervalChart& c);
 
 struct Point {
   double x = 0.0;  // message size in bytes (> 0; drawn on a log2 axis)
