@@ -52,9 +52,10 @@ PairReference load_pair_reference(const std::string& path, const Plan& plan) {
   std::uint64_t asked = 0;
   for (std::uint64_t s : reference.options.sizes_bytes) asked = std::max(asked, s);
   if (asked != 0 && asked != plan.sizes.back()) {
-    throw UsageError(fmt::format("--baseline-from {0}: it was measured at -e {1} and this run at -e {2}: measure at "
-                                 "its size (-b {1} -e {1})",
-                                 path, format_size(asked), format_size(plan.sizes.back())));
+    throw UsageError(
+        fmt::format("--baseline-from {0}: it was measured at -e {1} and this run at -e {2}: measure at "
+                    "its size (-b {1} -e {1})",
+                    path, format_size(asked), format_size(plan.sizes.back())));
   }
   return pair_reference_of(reference, file.string(), 0, std::string(plan.op->name));
 }

@@ -98,7 +98,9 @@ SimFabric::SimFabric(SimModel model, int nodes, std::uint64_t seed)
 
 double SimFabric::node_factor(int node) const { return nic_[static_cast<std::size_t>(node)]; }
 
-int SimFabric::ranks_per_node(int node) const { return ranks_[static_cast<std::size_t>(node)]; }
+int SimFabric::ranks_per_node(int node) const {
+  return ranks_[static_cast<std::size_t>(node)];
+}
 
 double SimFabric::pair_noise() {
   double z = rng_.normal();

@@ -79,9 +79,8 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
   m.nic_factor = toml_require_number(model, "nic_factor", 1e-3, 10.0);
 
   const TomlCtx noise{toml_require_table(root, "noise", source), "noise.", source};
-  toml_reject_unknown(noise.table,
-                      {"pair_cv", "iteration_cv", "pair_tail_df", "outlier_probability", "outlier_factor"}, "noise.",
-                      source);
+  toml_reject_unknown(noise.table, {"pair_cv", "iteration_cv", "pair_tail_df", "outlier_probability", "outlier_factor"},
+                      "noise.", source);
   m.pair_cv = toml_require_number(noise, "pair_cv", 0.0, 0.5);
   m.iteration_cv = toml_require_number(noise, "iteration_cv", 0.0, 1.0);
   // The heavy tails are optional (absent: normal noise, no outliers).
@@ -173,8 +172,8 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
   for_each_table(root, "group_factor", source, [&](const TomlCtx& c, const std::string& where) {
     toml_reject_unknown(c.table, {"level", "group", "factor"}, "group_factor.", source);
     if (m.levels.empty()) {
-      throw ConfigError(fmt::format("{}: [[group_factor]] needs a [topology] (its group is one of a level's groups)",
-                                    where));
+      throw ConfigError(
+          fmt::format("{}: [[group_factor]] needs a [topology] (its group is one of a level's groups)", where));
     }
     const std::string level = toml_require_string(c, "level");
     const auto it = std::find(m.levels.begin(), m.levels.end(), level);

@@ -44,8 +44,8 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   const toml::table& pairs = toml_require_table(root, "pairs", source);
   toml_reject_unknown(pairs,
                       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "baseline_max_passes",
-                       "baseline_min_kept_fraction", "intermittent_min_links", "link_family_alpha",
-                       "node_family_alpha", "noise_prior", "noise_prior_df", "min_pair_noise", "half_split_max_ratio",
+                       "baseline_min_kept_fraction", "intermittent_min_links", "link_family_alpha", "node_family_alpha",
+                       "noise_prior", "noise_prior_df", "min_pair_noise", "half_split_max_ratio",
                        "min_cleared_partners", "stall_factor", "stall_min_iterations"},
                       "pairs.", source);
   Thresholds out;

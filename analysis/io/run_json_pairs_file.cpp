@@ -206,7 +206,8 @@ void write_pairs_file(const std::vector<PairResult>& pairs, const std::function<
     (void)small_id(table, p.op);
     (void)small_id(table, p.dtype);
     (void)small_id(table, p.status);
-    samples += p.samples_s.size() + p.retest_samples_s.size() + std::min<std::size_t>(p.later_retest_busbw_gbps.size(), 255);
+    samples +=
+        p.samples_s.size() + p.retest_samples_s.size() + std::min<std::size_t>(p.later_retest_busbw_gbps.size(), 255);
   }
   for (const PairResult& p : pairs) (void)table.id(p.error);
   std::uint64_t strings_bytes = 0;

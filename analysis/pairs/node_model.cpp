@@ -105,9 +105,7 @@ class Fitter {
     return static_cast<std::size_t>(static_cast<std::size_t>(q.a) == node ? q.b : q.a);
   }
   double tolerance() const { return std::max(threshold_log_, 2.0 * sigma_); }
-  bool has_prior(std::size_t node) const {
-    return node < in_.node_prior.size() && std::isfinite(in_.node_prior[node]);
-  }
+  bool has_prior(std::size_t node) const { return node < in_.node_prior.size() && std::isfinite(in_.node_prior[node]); }
 
   // The class levels: per class, the median of its pairs' values less their group terms and slower node.
   void fit_classes(bool with_nodes) {
@@ -229,8 +227,8 @@ class Fitter {
     const double prior = in_.referenced ? in_.reference_noise : p_.noise_prior;
     const double prior_df = std::max(0.0, in_.referenced ? in_.reference_df : p_.noise_prior_df);
     const double pooled_df = df + prior_df;
-    double variance = pooled_df > 0.0 ? (df * observed * observed + prior_df * prior * prior) / pooled_df
-                                      : prior * prior;
+    double variance =
+        pooled_df > 0.0 ? (df * observed * observed + prior_df * prior * prior) / pooled_df : prior * prior;
     m_.sigma = std::max(p_.min_noise, std::sqrt(variance));
     m_.df = std::max(1.0, pooled_df);
     sigma_ = m_.sigma;

@@ -167,8 +167,8 @@ std::optional<ModelGrouping> find_pair_blocks(const ModelInput& input, const Nod
           std::find(block.begin(), block.end(), q.b) == block.end()) {
         continue;
       }
-      excess.push_back(values[k] - std::min(first.node[static_cast<std::size_t>(q.a)],
-                                            first.node[static_cast<std::size_t>(q.b)]));
+      excess.push_back(values[k] -
+                       std::min(first.node[static_cast<std::size_t>(q.a)], first.node[static_cast<std::size_t>(q.b)]));
     }
     if (excess.size() < 3) continue;
     const double se = 1.2533 * first.sigma / std::sqrt(static_cast<double>(excess.size()));

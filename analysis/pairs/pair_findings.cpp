@@ -21,10 +21,9 @@ namespace {
 constexpr std::size_t kListed = 8;  // nodes or groups named in one finding's text
 
 const std::set<std::string>& pair_judge_checks() {
-  static const std::set<std::string> checks{
-      "pairs.slow_crossing", "pairs.faster_class", "pairs.ambiguous",    "pairs.undecided",
-      "pairs.intermittent_node", "pairs.mixed_nodes", "pairs.no_reference", "pairs.below_published",
-      "pairs.chance_flags"};
+  static const std::set<std::string> checks{"pairs.slow_crossing", "pairs.faster_class",      "pairs.ambiguous",
+                                            "pairs.undecided",     "pairs.intermittent_node", "pairs.mixed_nodes",
+                                            "pairs.no_reference",  "pairs.below_published",   "pairs.chance_flags"};
   return checks;
 }
 
@@ -122,8 +121,8 @@ void class_gap_findings(Run& run, const PairVerdicts& v, const PairThresholds& t
     }
     if (inside == m.class_level.size()) continue;
     const double gap = m.class_level[c] - m.class_level[inside];
-    const double se = 1.2533 * m.sigma *
-                      std::sqrt(1.0 / m.class_pairs[c] + 1.0 / static_cast<double>(m.class_pairs[inside]));
+    const double se =
+        1.2533 * m.sigma * std::sqrt(1.0 / m.class_pairs[c] + 1.0 / static_cast<double>(m.class_pairs[inside]));
     if (gap >= -thr || -gap <= q * se) continue;
     Finding f = make(Tag::kConcern, "pairs.slow_crossing");
     std::string groups;
@@ -136,23 +135,24 @@ void class_gap_findings(Run& run, const PairVerdicts& v, const PairThresholds& t
       }
       groups = fmt::format("; blocks found in the pair matrix (no topology was given): {}", text::join(listed));
     }
-    f.observed = fmt::format(
-        "the {} pairs {} run at {:.0f}% of the {} pairs {} ({:.3g} against {:.3g} GB/s at {}){}", m.class_pairs[c],
-        in.model.class_names[c], 100.0 * std::exp(gap), m.class_pairs[inside], in.model.class_names[inside],
-        std::exp(m.class_level[c]), std::exp(m.class_level[inside]), format_size(in.size_bytes), groups);
+    f.observed = fmt::format("the {} pairs {} run at {:.0f}% of the {} pairs {} ({:.3g} against {:.3g} GB/s at {}){}",
+                             m.class_pairs[c], in.model.class_names[c], 100.0 * std::exp(gap), m.class_pairs[inside],
+                             in.model.class_names[inside], std::exp(m.class_level[c]), std::exp(m.class_level[inside]),
+                             format_size(in.size_bytes), groups);
     f.expected = fmt::format("pairs that cross the network as fast as pairs inside one group, within {:.0f}%",
                              t.threshold * 100.0);
     f.meaning =
         "crossing costs bandwidth: an oversubscribed or degraded spine or uplink, or placement across network nodes. "
         "These pairs are judged against their own class, so no node or link is named for the crossing itself";
     f.effect = "collectives that span these groups run at the crossing's speed, whatever the nodes";
-    f.next_step =
-        in.structure == "blocks"
-            ? "give podperf the topology (--topology FILE: kubectl get nodes -o json, scontrol show topology, or a CSV) "
-              "so the groups are named, and check the uplinks between them (switch port counters); if the "
-              "oversubscription is by design, place jobs inside one group"
-            : "check the uplinks and spine of this level (switch port counters, cabling); if the oversubscription is by "
-              "design, place jobs inside one group";
+    f.next_step = in.structure == "blocks"
+                      ? "give podperf the topology (--topology FILE: kubectl get nodes -o json, scontrol show "
+                        "topology, or a CSV) "
+                        "so the groups are named, and check the uplinks between them (switch port counters); if the "
+                        "oversubscription is by design, place jobs inside one group"
+                      : "check the uplinks and spine of this level (switch port counters, cabling); if the "
+                        "oversubscription is by "
+                        "design, place jobs inside one group";
     run.findings.push_back(std::move(f));
   }
 }
@@ -186,18 +186,20 @@ void group_term_findings(Run& run, const PairVerdicts& v, const PairJudgeContext
       continue;
     }
     Finding f = make(Tag::kConcern, "pairs.slow_crossing");
-    f.observed = fmt::format(
-        "the pairs {} {} ({} nodes: {}) run at {:.0f}% of their class at {}, {}", g.inside ? "inside" : "leaving", name, members.size(), nodes, ratio * 100.0, format_size(v.input.size_bytes),
-        g.inside ? "while its nodes' pairs with other groups are as expected"
-                 : "while the pairs inside it are as expected");
+    f.observed = fmt::format("the pairs {} {} ({} nodes: {}) run at {:.0f}% of their class at {}, {}",
+                             g.inside ? "inside" : "leaving", name, members.size(), nodes, ratio * 100.0,
+                             format_size(v.input.size_bytes),
+                             g.inside ? "while its nodes' pairs with other groups are as expected"
+                                      : "while the pairs inside it are as expected");
     f.expected = "every group's pairs at their class's level";
     f.meaning = g.inside ? fmt::format("the switch of {} (or its links) is slow, not its nodes", name)
-                         : fmt::format("the uplink of {} (or its switch) is slow, not its nodes: every node of it is "
-                                       "fast with its own group",
-                                       name);
+                         : fmt::format(
+                               "the uplink of {} (or its switch) is slow, not its nodes: every node of it is "
+                               "fast with its own group",
+                               name);
     f.effect = "collectives that span this group run at the speed of that path";
-    f.next_step = fmt::format("check the {} ports of {} (switch port counters, cabling)", g.inside ? "switch" : "uplink",
-                              name);
+    f.next_step =
+        fmt::format("check the {} ports of {} (switch port counters, cabling)", g.inside ? "switch" : "uplink", name);
     run.findings.push_back(std::move(f));
   }
 }
@@ -225,13 +227,15 @@ void fast_pair_findings(Run& run, const PairVerdicts& v) {
                            text::join(listed));
   f.expected = fmt::format("every pair at the level its class and slower node give, within the link cut {:.1f}%",
                            v.link_cut * 100.0);
-  f.meaning = "a faster path between those nodes (one switch, an NVLink domain) that the run has no class for, or the "
-              "other pairs slow; they are the exception, never the level the others are judged by";
+  f.meaning =
+      "a faster path between those nodes (one switch, an NVLink domain) that the run has no class for, or the "
+      "other pairs slow; they are the exception, never the level the others are judged by";
   f.effect = concern ? "the run cannot clear the other nodes: if these pairs are the healthy speed, the rest are slow "
                        "(exit 1)"
                      : "none on the verdicts (within twice the link cut)";
-  f.next_step = "give the topology (--topology FILE) so such groups are classes of their own, or compare with a "
-                "known-good run (--baseline-from RUN)";
+  f.next_step =
+      "give the topology (--topology FILE) so such groups are classes of their own, or compare with a "
+      "known-good run (--baseline-from RUN)";
   run.findings.push_back(std::move(f));
 }
 
@@ -280,9 +284,10 @@ void node_findings(Run& run, const PairVerdicts& v, const PairThresholds& t, con
     Finding f = make(concern ? Tag::kConcern : Tag::kInfo, "pairs.undecided");
     f.observed = fmt::format("{} node{} below the threshold but within the noise: {}", undecided.size(),
                              undecided.size() == 1 ? "" : "s", nodes_with_ratios(run, undecided));
-    f.expected = fmt::format("a node named only when its interval lies wholly below the population ({:g}% family-wise "
-                             "over {} nodes)",
-                             (1.0 - t.node_family_alpha) * 100.0, v.model.judged_nodes);
+    f.expected = fmt::format(
+        "a node named only when its interval lies wholly below the population ({:g}% family-wise "
+        "over {} nodes)",
+        (1.0 - t.node_family_alpha) * 100.0, v.model.judged_nodes);
     f.meaning = "cannot tell yet: these nodes may be a little slow, or the noise put them there; nothing is named";
     f.effect = concern ? "the run cannot clear them: some have flagged pairs with several partners (exit 1); more "
                          "measurements of their pairs narrow the interval"
@@ -292,10 +297,10 @@ void node_findings(Run& run, const PairVerdicts& v, const PairThresholds& t, con
     for (std::size_t i = 0; i < undecided.size() && i < kListed; ++i) {
       if (good >= 0) pairs.push_back({undecided[i], good});
     }
-    f.next_step = pairs.empty()
-                      ? "measure the run again with more iterations or --repeat 3: " + pairs_command(run) + " --repeat 3"
-                      : "measure their pairs again, several times, against this run: " +
-                            pairs_retest_command(run, pairs, "--retest 2 --baseline-from " + dir);
+    f.next_step = pairs.empty() ? "measure the run again with more iterations or --repeat 3: " + pairs_command(run) +
+                                      " --repeat 3"
+                                : "measure their pairs again, several times, against this run: " +
+                                      pairs_retest_command(run, pairs, "--retest 2 --baseline-from " + dir);
     run.findings.push_back(std::move(f));
   }
   for (int node : nodes_in(v, NodeState::kIntermittent)) {
@@ -343,8 +348,8 @@ void run_findings(Run& run, const PairVerdicts& v, const PairThresholds& t, cons
     std::vector<std::string> kinds;
     std::vector<int> alone;
     for (std::size_t k = 0; k < in.kind_names.size(); ++k) {
-      kinds.push_back(fmt::format("{} node{} of {}", in.kind_nodes[k], in.kind_nodes[k] == 1 ? "" : "s",
-                                  in.kind_names[k]));
+      kinds.push_back(
+          fmt::format("{} node{} of {}", in.kind_nodes[k], in.kind_nodes[k] == 1 ? "" : "s", in.kind_names[k]));
     }
     for (std::size_t i = 0; i < in.node_kind.size(); ++i) {
       if (in.kind_nodes[static_cast<std::size_t>(in.node_kind[i])] < 2) alone.push_back(static_cast<int>(i));
@@ -354,7 +359,8 @@ void run_findings(Run& run, const PairVerdicts& v, const PairThresholds& t, cons
     f.meaning = fmt::format(
         "pairs of different kinds run at different levels by design: each pair is judged against pairs of the same "
         "kinds, and nodes against their own kind{}",
-        alone.empty() ? "" : fmt::format("; not judged (no peer of their kind): {}", text::join(labels_of(run, alone))));
+        alone.empty() ? ""
+                      : fmt::format("; not judged (no peer of their kind): {}", text::join(labels_of(run, alone))));
     f.effect = "a node is named only against nodes like it";
     f.next_step = "none needed; to compare the kinds themselves, run each kind on its own";
     run.findings.push_back(std::move(f));
@@ -381,8 +387,9 @@ void run_findings(Run& run, const PairVerdicts& v, const PairThresholds& t, cons
     f.expected = fmt::format("the population within {:.0f}% of the published figure", t.threshold * 100.0);
     f.meaning = "every node is slow alike (a setting, a driver, the fabric): relative judgement cannot see it";
     f.effect = "every collective runs below what the instance type delivers";
-    f.next_step = "podperf accept --sku TYPE for the per-node verdict; compare NCCL settings and versions with a "
-                  "known-good cluster (podperf compare)";
+    f.next_step =
+        "podperf accept --sku TYPE for the per-node verdict; compare NCCL settings and versions with a "
+        "known-good cluster (podperf compare)";
     run.findings.push_back(std::move(f));
   }
   if (!v.unconfirmed_links.empty()) {
@@ -393,12 +400,14 @@ void run_findings(Run& run, const PairVerdicts& v, const PairThresholds& t, cons
     }
     f.observed = fmt::format(
         "{} pair{} at {} slow like a link in every measurement, but measured fewer than the {} times a link needs "
-        "here", v.unconfirmed_links.size(), v.unconfirmed_links.size() == 1 ? "" : "s", format_size(in.size_bytes),
+        "here",
+        v.unconfirmed_links.size(), v.unconfirmed_links.size() == 1 ? "" : "s", format_size(in.size_bytes),
         v.needed_measurements);
     f.expected = "a link slow in as many measurements as make chance (this run's rate of low measurements) unlikely";
     f.meaning = "they may be slow links, or outliers twice; not named";
     f.effect = "none on the verdict";
-    f.next_step = "measure them again: " + pairs_retest_command(run, pairs, fmt::format("--retest {}", v.needed_measurements));
+    f.next_step =
+        "measure them again: " + pairs_retest_command(run, pairs, fmt::format("--retest {}", v.needed_measurements));
     run.findings.push_back(std::move(f));
   }
   if (v.chance_flags > 0) {
@@ -421,7 +430,9 @@ void run_findings(Run& run, const PairVerdicts& v, const PairThresholds& t, cons
 
 }  // namespace
 
-bool is_pair_judge_check(const std::string& check) { return pair_judge_checks().contains(check); }
+bool is_pair_judge_check(const std::string& check) {
+  return pair_judge_checks().contains(check);
+}
 
 void add_pair_findings(Run& run, const PairVerdicts& v, const PairThresholds& t, const PairJudgeContext& context) {
   std::erase_if(run.findings, [](const Finding& f) { return f.source == "analysis" && is_pair_judge_check(f.check); });

@@ -134,7 +134,8 @@ PairInput collect_pair_input(const Run& run, std::uint64_t size, double threshol
   }
   in.model.nodes = n;
   in.model.judged.assign(n, false);
-  for (std::size_t i = 0; i < n; ++i) in.model.judged[i] = in.kind_nodes[static_cast<std::size_t>(in.node_kind[i])] >= 2;
+  for (std::size_t i = 0; i < n; ++i)
+    in.model.judged[i] = in.kind_nodes[static_cast<std::size_t>(in.node_kind[i])] >= 2;
   // Structure: the run's topology, else the blocks given.
   const bool topology = placed(run);
   if (topology) {
@@ -161,10 +162,10 @@ PairInput collect_pair_input(const Run& run, std::uint64_t size, double threshol
     }
     const auto [it, added] = class_index.emplace(std::tuple{ka, kb, split}, static_cast<int>(class_index.size()));
     if (added) {
-      in.model.class_names.push_back(
-          several_kinds ? fmt::format("{} with {}: {}", in.kind_names[static_cast<std::size_t>(ka)],
-                                      in.kind_names[static_cast<std::size_t>(kb)], relation)
-                        : relation);
+      in.model.class_names.push_back(several_kinds
+                                         ? fmt::format("{} with {}: {}", in.kind_names[static_cast<std::size_t>(ka)],
+                                                       in.kind_names[static_cast<std::size_t>(kb)], relation)
+                                         : relation);
       in.class_split.push_back(split);
       in.class_kinds.emplace_back(ka, kb);
       in.class_inside.push_back(topology ? split == static_cast<int>(run.topology_levels.size()) : split == 1);

@@ -156,12 +156,14 @@ void write_judgement(Run& run, const PairThresholds& t, const PairVerdicts& v) {
         "the node estimate's {:g}% bound over {} nodes (pair noise {:.1f}% on {:.0f} degrees of freedom, {} pairs a "
         "node): the noise, not the threshold {:.0f}%, limits it",
         confidence * 100.0, j.judged_nodes, j.pair_noise * 100.0, j.noise_df,
-        m.se.empty() || v.typical_se <= 0.0 ? 0 : static_cast<int>(std::lround(std::pow(1.2533 * m.sigma / v.typical_se, 2))),
+        m.se.empty() || v.typical_se <= 0.0
+            ? 0
+            : static_cast<int>(std::lround(std::pow(1.2533 * m.sigma / v.typical_se, 2))),
         t.threshold * 100.0);
   } else {
-    j.node_cut_reason = fmt::format(
-        "the threshold (the node estimate's {:g}% bound over {} nodes is {:.1f}%: pair noise {:.1f}%)",
-        confidence * 100.0, j.judged_nodes, bound * 100.0, j.pair_noise * 100.0);
+    j.node_cut_reason =
+        fmt::format("the threshold (the node estimate's {:g}% bound over {} nodes is {:.1f}%: pair noise {:.1f}%)",
+                    confidence * 100.0, j.judged_nodes, bound * 100.0, j.pair_noise * 100.0);
   }
   j.pair_cut = v.pair_cut;
   const LowPairRule rule{t.threshold, t.spread_factor, t.max_spread_fraction};
@@ -233,7 +235,8 @@ void write_nodes(Run& run, const PairThresholds& t, const PairVerdicts& v, const
     }
   }
   for (std::size_t index : v.input.failed) {
-    for (int node : run.pairs[index].nodes) ++total[static_cast<std::size_t>(node)], ++flagged[static_cast<std::size_t>(node)];
+    for (int node : run.pairs[index].nodes)
+      ++total[static_cast<std::size_t>(node)], ++flagged[static_cast<std::size_t>(node)];
   }
   for (std::size_t i = 0; i < n; ++i) {
     NodeEstimate e;
@@ -382,7 +385,8 @@ int pairs_exit_code(const Run& run) {
   }
   const bool something = std::any_of(run.findings.begin(), run.findings.end(), [](const Finding& f) {
     return f.check == "pairs.slow_crossing" || f.check == "pairs.ambiguous" || f.check == "pairs.stalling_node" ||
-           f.check == "pairs.below_published" || ((f.check == "pairs.undecided" || f.check == "pairs.faster_class") && f.tag == Tag::kConcern);
+           f.check == "pairs.below_published" ||
+           ((f.check == "pairs.undecided" || f.check == "pairs.faster_class") && f.tag == Tag::kConcern);
   });
   return run.stragglers.empty() && run.links.empty() && !something ? 0 : 1;
 }

@@ -129,9 +129,8 @@ void decide_intermittent(const PairThresholds& t, PairVerdicts& v) {
     if (v.low_partners[i] < t.intermittent_min_links || (retested[i] && !bimodal[i])) continue;
     // The chance of a low measurement: the other nodes' rate (this node's own would hide it in a small run).
     const long others = total - v.measurements[i];
-    const double chance =
-        std::max(1e-3, others > 0 ? static_cast<double>(low - v.low_measurements[i]) / static_cast<double>(others)
-                                  : v.low_rate);
+    const double chance = std::max(
+        1e-3, others > 0 ? static_cast<double>(low - v.low_measurements[i]) / static_cast<double>(others) : v.low_rate);
     if (binomial_upper_tail(v.low_measurements[i], v.measurements[i], chance) < alpha) {
       v.state[i] = NodeState::kIntermittent;
     }
@@ -145,7 +144,8 @@ void decide_dead_nodes(const Run& run, const PairThresholds& t, PairVerdicts& v)
   if (v.state.size() != n) return;
   std::vector<int> ok(n, 0);
   std::vector<std::set<int>> failed(n);
-  for (const ModelPair& q : v.input.model.pairs) ++ok[static_cast<std::size_t>(q.a)], ++ok[static_cast<std::size_t>(q.b)];
+  for (const ModelPair& q : v.input.model.pairs)
+    ++ok[static_cast<std::size_t>(q.a)], ++ok[static_cast<std::size_t>(q.b)];
   for (std::size_t index : v.input.failed) {
     const PairResult& p = run.pairs[index];
     failed[static_cast<std::size_t>(p.nodes[0])].insert(p.nodes[1]);
@@ -199,9 +199,10 @@ void decide_pairs_and_links(const Run& run, const PairThresholds& t, PairVerdict
   // rate f (first measurements below the pair cut between healthy nodes: noise, its heavy tail, outliers),
   // so in k with about f^k: a link needs the fewest k measurements with f^k x pairs <= link_family_alpha
   // (at least 2 where the run retests: one slow measurement cannot tell a link from an outlier).
-  const double f = healthy_pairs > 0 ? std::max(1.0 / static_cast<double>(healthy_pairs),
-                                                static_cast<double>(healthy_first_flagged) / static_cast<double>(healthy_pairs))
-                                     : 1.0;
+  const double f = healthy_pairs > 0
+                       ? std::max(1.0 / static_cast<double>(healthy_pairs),
+                                  static_cast<double>(healthy_first_flagged) / static_cast<double>(healthy_pairs))
+                       : 1.0;
   v.needed_measurements = run.options.retest <= 0 ? 1 : 2;
   while (v.needed_measurements < 6 && std::pow(f, v.needed_measurements) * pairs > t.link_family_alpha) {
     ++v.needed_measurements;

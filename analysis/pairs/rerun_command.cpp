@@ -21,7 +21,8 @@ const NodeInfo* node_at(const Run& run, int node) {
 // The launcher part: "srun ... " / "mpirun ... " (with a trailing space), or "" for the modelled fabric.
 std::string launcher_prefix(const Run& run, const std::vector<int>& nodes) {
   if (run.simulated || run.backend == "sim") return "";
-  const bool is_virtual = std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return n.is_virtual; });
+  const bool is_virtual =
+      std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return n.is_virtual; });
   if (is_virtual) return fmt::format("mpirun -np {} ", std::max(run.ranks, 2));
   std::vector<std::string> hosts;
   std::set<std::string> seen;
@@ -54,7 +55,8 @@ std::string sim_model_name(const Run& run) {
 // -b/-e (the judged size as asked for), -n, -w, op and type, threshold and config.
 std::string measure_options(const Run& run) {
   std::uint64_t size = run.judged_size_bytes;
-  if (!run.options.sizes_bytes.empty()) size = *std::max_element(run.options.sizes_bytes.begin(), run.options.sizes_bytes.end());
+  if (!run.options.sizes_bytes.empty())
+    size = *std::max_element(run.options.sizes_bytes.begin(), run.options.sizes_bytes.end());
   std::string out;
   if (size > 0) out += fmt::format(" -b {0} -e {0}", format_size(size));
   if (run.options.iters > 0) out += fmt::format(" -n {}", run.options.iters);
@@ -86,7 +88,8 @@ std::string pairs_command(const Run& run, const std::vector<int>& nodes) {
                        run.nodes.size(), run.options.seed, measure_options(run));
   }
   std::string out = launcher_prefix(run, on) + "podperf pairs";
-  const bool is_virtual = std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return n.is_virtual; });
+  const bool is_virtual =
+      std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& n) { return n.is_virtual; });
   if (is_virtual) out += fmt::format(" --virtual-nodes {}", run.nodes.size());
   if (!run.backend.empty()) out += " --backend " + run.backend;
   return out + measure_options(run);
@@ -112,6 +115,8 @@ std::string pairs_retest_command(const Run& run, const std::vector<std::array<in
   return out;
 }
 
-std::string pairs_rerun_command(const Run& run) { return pairs_command(run); }
+std::string pairs_rerun_command(const Run& run) {
+  return pairs_command(run);
+}
 
 }  // namespace podperf

@@ -33,8 +33,8 @@ std::string pair_tooltip(const Run& run, int r, int c, const PairResult& p, std:
   std::string t = fmt::format(
       "{} <-> {} at {}: busbw {:.3f} GB/s, {:.0f}% of its class level {:.3f} GB/s; median {}, p99 {}, cv {:.3f}; "
       "noise {:.3f} GB/s{}{}{}{}",
-      node_label(run, r), node_label(run, c), format_size(p.size_bytes), p.busbw_gbps, p.ratio * 100.0,
-      p.baseline_gbps, format_seconds(p.median_s), format_seconds(p.p99_s), p.cv, p.noise_gbps,
+      node_label(run, r), node_label(run, c), format_size(p.size_bytes), p.busbw_gbps, p.ratio * 100.0, p.baseline_gbps,
+      format_seconds(p.median_s), format_seconds(p.p99_s), p.cv, p.noise_gbps,
       p.retest_samples_s.empty() ? "" : fmt::format("; retest {:.3f} GB/s", p.retest_busbw_gbps),
       p.later_retest_busbw_gbps.empty() ? "" : fmt::format(", then {:.3f}", fmt::join(p.later_retest_busbw_gbps, ", ")),
       p.flagged ? "; FLAGGED" : "", p.cleared_by_retest ? "; cleared by retest" : "");
@@ -114,11 +114,13 @@ void render_aggregated_matrix(const Run& run, std::string& out) {
   for (int g : group) ++members[static_cast<std::size_t>(g)];
   std::set<int> straggler_groups;
   for (const Straggler& st : run.stragglers) {
-    if (st.node >= 0 && static_cast<std::size_t>(st.node) < n) straggler_groups.insert(group[static_cast<std::size_t>(st.node)]);
+    if (st.node >= 0 && static_cast<std::size_t>(st.node) < n)
+      straggler_groups.insert(group[static_cast<std::size_t>(st.node)]);
   }
   svg::Heatmap h;
   h.id = "pair-heatmap";
-  h.caption = fmt::format("pairs at {} by group: the median ratio to the pairs' class level", format_size(run.judged_size_bytes));
+  h.caption = fmt::format("pairs at {} by group: the median ratio to the pairs' class level",
+                          format_size(run.judged_size_bytes));
   for (std::size_t g = 0; g < groups; ++g) {
     h.labels.push_back(fmt::format("{} ({})", names[g], members[g]));
     h.highlighted.push_back(straggler_groups.contains(static_cast<int>(g)));
@@ -140,19 +142,21 @@ void render_aggregated_matrix(const Run& run, std::string& out) {
       cl.ratio = med;
       cl.flagged = flagged[a][b] > 0 || failed[a][b] > 0;
       cl.text = fmt::format("{:.0f}", med * 100.0);
-      cl.tooltip = fmt::format("{} <-> {}: {} pairs, median {:.1f}% of their class level (lowest {:.1f}%); {} flagged{}",
-                               names[r], names[c], v.size(), med * 100.0, v.empty() ? 0.0 : v.front() * 100.0,
-                               flagged[a][b], failed[a][b] > 0 ? fmt::format(", {} failed", failed[a][b]) : "");
+      cl.tooltip =
+          fmt::format("{} <-> {}: {} pairs, median {:.1f}% of their class level (lowest {:.1f}%); {} flagged{}",
+                      names[r], names[c], v.size(), med * 100.0, v.empty() ? 0.0 : v.front() * 100.0, flagged[a][b],
+                      failed[a][b] > 0 ? fmt::format(", {} failed", failed[a][b]) : "");
       row.push_back(cl);
     }
     h.cells.push_back(std::move(row));
   }
   append(out, "<section id=\"pairs\">\n<h2>Pair matrix at {}, by group</h2>\n", format_size(run.judged_size_bytes));
-  append(out,
-         "<p class=\"note\">{} nodes: each cell is the pairs between two groups ({}), coloured by their median ratio to "
-         "the level of their class; heavy border: some flagged; red labels: groups holding a straggler. Every pair "
-         "is in run.json and report.csv. Hover a cell for its numbers.</p>\n",
-         n, escape(by));
+  append(
+      out,
+      "<p class=\"note\">{} nodes: each cell is the pairs between two groups ({}), coloured by their median ratio to "
+      "the level of their class; heavy border: some flagged; red labels: groups holding a straggler. Every pair "
+      "is in run.json and report.csv. Hover a cell for its numbers.</p>\n",
+      n, escape(by));
   out += svg::ratio_legend("pair-heatmap-legend");
   out += "<div class=\"scroll\">" + svg::heatmap(h) + "</div>\n</section>\n";
 }
@@ -251,8 +255,9 @@ void render_pair_judgement(const Run& run, std::string& out) {
   row("reference", j.reference);
   out += "</table>\n";
   if (j.classes.size() > 1) {
-    append(out, "<p>Classes of pairs{}:</p>\n<table><tr><th>class</th><th>pairs</th><th>level (GB/s)</th>"
-                "<th>ratio</th></tr>\n",
+    append(out,
+           "<p>Classes of pairs{}:</p>\n<table><tr><th>class</th><th>pairs</th><th>level (GB/s)</th>"
+           "<th>ratio</th></tr>\n",
            j.structure == "blocks" ? " (blocks found in the pair matrix; no topology was given)" : "");
     for (const PairClassLevel& c : j.classes) {
       append(out, "<tr>{}{}{}{}</tr>\n", cell(c.name), num_cell(fmt::format("{}", c.pairs)),
@@ -276,9 +281,9 @@ void render_node_estimates(const Run& run, std::string& out) {
                    [](const NodeEstimate* a, const NodeEstimate* b) { return a->ratio < b->ratio; });
   svg::IntervalChart chart;
   chart.id = "node-estimates";
-  chart.caption = fmt::format("Node capacity at {}, against the median node, sorted (interval: {:g}% family-wise)",
-                              format_size(run.pair_judgement.size_bytes),
-                              (1.0 - run.thresholds.pairs.node_family_alpha) * 100.0);
+  chart.caption =
+      fmt::format("Node capacity at {}, against the median node, sorted (interval: {:g}% family-wise)",
+                  format_size(run.pair_judgement.size_bytes), (1.0 - run.thresholds.pairs.node_family_alpha) * 100.0);
   chart.x_label = fmt::format("{} nodes, slowest first (red: named)", sorted.size());
   for (const NodeEstimate* e : sorted) {
     svg::IntervalPoint p;
@@ -294,22 +299,24 @@ void render_node_estimates(const Run& run, std::string& out) {
   chart.lines.emplace_back(1.0 - run.pair_judgement.node_cut,
                            fmt::format("node cut {:.1f}%", run.pair_judgement.node_cut * 100.0), "#c00");
   out += "<section id=\"node-estimates\">\n<h2>Node capacity estimates</h2>\n";
-  out += "<p class=\"note\">Each node's capacity from all its pairs and retests (a pair runs at its slower node's "
-         "speed, times its class), against the median node, with its interval. A node is named when its estimate is "
-         "beyond the node cut and its whole interval below 100%.</p>\n";
+  out +=
+      "<p class=\"note\">Each node's capacity from all its pairs and retests (a pair runs at its slower node's "
+      "speed, times its class), against the median node, with its interval. A node is named when its estimate is "
+      "beyond the node cut and its whole interval below 100%.</p>\n";
   out += svg::interval_chart(chart);
   std::size_t unusual = 0;
   for (const NodeEstimate* e : sorted) unusual += e->verdict != "healthy" ? 1 : 0;
-  append(out, "<details{}><summary>Every node's estimate ({} nodes; {} not healthy)</summary>\n", unusual > 0 && sorted.size() <= 64 ? " open" : "",
-         sorted.size(), unusual);
-  out += "<table><tr><th>node</th><th>kind</th><th>capacity</th><th>interval</th><th>pairs</th>"
-         "<th>measurements (low)</th><th>verdict</th></tr>\n";
+  append(out, "<details{}><summary>Every node's estimate ({} nodes; {} not healthy)</summary>\n",
+         unusual > 0 && sorted.size() <= 64 ? " open" : "", sorted.size(), unusual);
+  out +=
+      "<table><tr><th>node</th><th>kind</th><th>capacity</th><th>interval</th><th>pairs</th>"
+      "<th>measurements (low)</th><th>verdict</th></tr>\n";
   for (const NodeEstimate* e : sorted) {
     append(out, "<tr{}>{}{}{}{}{}{}{}</tr>\n", e->verdict == "healthy" ? "" : " class=\"marked\"", cell(e->label),
            cell(e->kind), num_cell(fmt::format("{:.1f}%", e->ratio * 100.0)),
            num_cell(fmt::format("{:.1f}-{:.1f}%", e->low * 100.0, e->high * 100.0)),
-           num_cell(fmt::format("{}", e->pairs)), num_cell(fmt::format("{} ({})", e->measurements, e->low_measurements)),
-           cell(e->verdict));
+           num_cell(fmt::format("{}", e->pairs)),
+           num_cell(fmt::format("{} ({})", e->measurements, e->low_measurements)), cell(e->verdict));
   }
   out += "</table>\n</details>\n</section>\n";
 }
@@ -327,8 +334,8 @@ void render_stragglers(const Run& run, std::string& out) {
       append(out, "<tr>{}{}{}{}{}<td>{}</td>{}</tr>\n", cell(fmt::format("{} (node {})", s.hostname, s.node)),
              num_cell(fmt::format("{:.1f}%", s.median_ratio * 100.0)),
              num_cell(fmt::format("{:.1f}-{:.1f}%", s.ratio_low * 100.0, s.ratio_high * 100.0)),
-             num_cell(fmt::format("{} of {}", s.flagged_pairs, s.total_pairs)), cell(s.evidence),
-             list(s.likely_causes), cell(s.next_step));
+             num_cell(fmt::format("{} of {}", s.flagged_pairs, s.total_pairs)), cell(s.evidence), list(s.likely_causes),
+             cell(s.next_step));
     }
     out += "</table>\n";
   }

@@ -37,9 +37,10 @@ void render_key_numbers(const Run& run, std::string& out) {
                                 j.op, j.pairs, j.measurements, j.judged_nodes));
     lines.push_back(fmt::format("plain mean {:.3f} GB/s; {} of {} pairs more than {:.0f}% below it", j.mean_gbps,
                                 j.pairs_below_mean, j.pairs, run.thresholds.pairs.threshold * 100.0));
-    lines.push_back(fmt::format("baseline **{:.3f} GB/s**: a pair of two nodes at the population's level (the median "
-                                "node)",
-                                j.level_gbps));
+    lines.push_back(
+        fmt::format("baseline **{:.3f} GB/s**: a pair of two nodes at the population's level (the median "
+                    "node)",
+                    j.level_gbps));
     lines.push_back(fmt::format("node cut {:.1f}%: {}", j.node_cut * 100.0, j.node_cut_reason));
     lines.push_back(fmt::format("pair cut {:.1f}%: {}; link cut {:.1f}%", j.pair_cut * 100.0, j.pair_cut_reason,
                                 j.link_cut * 100.0));
@@ -147,8 +148,10 @@ std::string render_markdown(const Run& run) {
     if (run.stragglers.empty()) {
       out += "\n### Stragglers\n\nnone\n";
     } else {
-      out += "\n### Stragglers (slowest first)\n\n| node | capacity | interval | flagged pairs | evidence | likely causes | "
-             "next step |\n";
+      out +=
+          "\n### Stragglers (slowest first)\n\n| node | capacity | interval | flagged pairs | evidence | likely causes "
+          "| "
+          "next step |\n";
       out += "|---|---|---|---|---|---|---|\n";
       for (const Straggler& s : run.stragglers) {
         append(out, "| {} (node {}) | {:.1f}% | {:.1f}-{:.1f}% | {} of {} | {} | {} | {} |\n", md(s.hostname), s.node,

@@ -142,8 +142,9 @@ void render_flag_counts(const Run& run, std::string& out) {
     nodes += explained ? 1 : 0;
   }
   const std::size_t links = std::min(run.links.size(), flagged - nodes);
-  append(out, "Flagged pairs at {}: {} (pair cut {:.1f}%): {} of named nodes (folded under them), {} link{}, {} "
-              "unexplained{}\n",
+  append(out,
+         "Flagged pairs at {}: {} (pair cut {:.1f}%): {} of named nodes (folded under them), {} link{}, {} "
+         "unexplained{}\n",
          format_size(run.judged_size_bytes), flagged, run.pair_judgement.pair_cut * 100.0, nodes, links,
          links == 1 ? "" : "s", flagged - nodes - links,
          cleared > 0 ? fmt::format("; {} more cleared by their retests", cleared) : "");

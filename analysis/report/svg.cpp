@@ -89,7 +89,8 @@ std::string heatmap(const Heatmap& h) {
   std::string out;
   append(out, "<svg id=\"{}\" class=\"chart heatmap\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
          escape(h.id), escape(h.caption), num(width), num(height));
-  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"{}\">\n", num(width), num(height), num(font));
+  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"{}\">\n", num(width), num(height),
+         num(font));
   const auto red = [&h](std::size_t i) { return i < h.highlighted.size() && h.highlighted[i]; };
   for (std::size_t i = 0; i < n; ++i) {
     const double y = top + cell * (static_cast<double>(i) + 0.5) + font * 0.35;
@@ -151,15 +152,16 @@ std::string heatmap(const Heatmap& h) {
 std::string ratio_legend(const std::string& id) {
   constexpr double kBox = 44.0, kLeft = 8.0;
   const std::vector<std::pair<std::string, std::string>> items = {
-      {ratio_colour(1.0), ">= 100%"}, {ratio_colour(0.9), "90%"},    {ratio_colour(0.8), "80%"},
-      {ratio_colour(0.7), "70%"},     {ratio_colour(0.6), "60%"},    {ratio_colour(0.5), "<= 50%"},
-      {"#222222", "failed"},          {"#b0b8c0", "not judged"}, {"#f4f4f4", "not measured"}};
+      {ratio_colour(1.0), ">= 100%"}, {ratio_colour(0.9), "90%"}, {ratio_colour(0.8), "80%"},
+      {ratio_colour(0.7), "70%"},     {ratio_colour(0.6), "60%"}, {ratio_colour(0.5), "<= 50%"},
+      {"#222222", "failed"},          {"#b0b8c0", "not judged"},  {"#f4f4f4", "not measured"}};
   const double width = kLeft + kBox * 1.6 * static_cast<double>(items.size()) + 150.0;
   std::string out;
-  append(out,
-         "<svg id=\"{}\" class=\"chart legend\" role=\"img\" aria-label=\"colour legend: busbw against the pair's "
-         "class level\" width=\"{}\" height=\"34\" viewBox=\"0 0 {} 34\" font-family=\"sans-serif\" font-size=\"11\">\n",
-         escape(id), num(width), num(width));
+  append(
+      out,
+      "<svg id=\"{}\" class=\"chart legend\" role=\"img\" aria-label=\"colour legend: busbw against the pair's "
+      "class level\" width=\"{}\" height=\"34\" viewBox=\"0 0 {} 34\" font-family=\"sans-serif\" font-size=\"11\">\n",
+      escape(id), num(width), num(width));
   double x = kLeft;
   for (const auto& [colour, text] : items) {
     append(out, "<rect x=\"{}\" y=\"4\" width=\"14\" height=\"14\" fill=\"{}\" stroke=\"#999\"/>", num(x), colour);
@@ -187,7 +189,8 @@ std::string interval_chart(const IntervalChart& c) {
   append(out, "<svg id=\"{}\" class=\"chart intervals\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
          escape(c.id), escape(c.caption), num(kWidth), num(kHeight));
   append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n", num(kWidth), num(kHeight));
-  append(out, "<text x=\"{}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", num(kLeft), escape(c.caption));
+  append(out, "<text x=\"{}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", num(kLeft),
+         escape(c.caption));
   const double step = nice_step(hi - lo, 5);
   for (double v = std::ceil(lo / step) * step; v <= hi + 1e-9; v += step) {
     append(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#eee\"/>", num(kLeft), num(py(v)),
@@ -207,7 +210,8 @@ std::string interval_chart(const IntervalChart& c) {
     const IntervalPoint& p = c.points[i];
     const std::string colour = p.marked ? "#c00" : "#1f77b4";
     append(out, "<g class=\"estimate{}\"><title>{}</title>", p.marked ? " marked" : "", escape(p.tooltip));
-    append(out, "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"{4}\" opacity=\"0.6\"/>",
+    append(out,
+           "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"{4}\" opacity=\"0.6\"/>",
            num(px(i)), num(py(p.low)), num(py(p.high)), colour, num(std::max(0.5, mark * 0.5)));
     append(out, "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/></g>\n", num(px(i)), num(py(p.value)), num(mark),
            colour);

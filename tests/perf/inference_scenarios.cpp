@@ -26,6 +26,8 @@
 //   mixed-ranks     a quarter of the nodes with 4 ranks instead of 8 and half the capacity (their own
 //                   kind), and 1 to max(1, N/8) slow nodes at 0.85-0.93
 //   flapping        one node at 0.5 in 30% of its measurements (an intermittent node, no straggler)
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -37,8 +39,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "analysis/base/units.hpp"
 #include "analysis/config/thresholds.hpp"
@@ -54,20 +54,20 @@ namespace {
 using namespace podperf;
 
 struct Truth {
-  std::set<int> slow;                     // nodes a straggler verdict should name
-  std::set<std::pair<int, int>> links;    // slow links between healthy nodes
-  int flapping = -1;                      // the intermittent node, if any
-  bool crossing = false;                  // a slow crossing (a class gap) to be said
-  bool crossing_either = false;           // a crossing near the threshold: said or not, both right
+  std::set<int> slow;                   // nodes a straggler verdict should name
+  std::set<std::pair<int, int>> links;  // slow links between healthy nodes
+  int flapping = -1;                    // the intermittent node, if any
+  bool crossing = false;                // a slow crossing (a class gap) to be said
+  bool crossing_either = false;         // a crossing near the threshold: said or not, both right
 };
 
 struct Outcome {
   bool exact = false;
-  int missed = 0;             // slow nodes not named
-  int injected = 0;           // slow nodes
-  int healthy_named = 0;      // healthy nodes named stragglers
-  int links = 0;              // links reported
-  int real_links = 0;         // slow links measured
+  int missed = 0;         // slow nodes not named
+  int injected = 0;       // slow nodes
+  int healthy_named = 0;  // healthy nodes named stragglers
+  int links = 0;          // links reported
+  int real_links = 0;     // slow links measured
   bool ambiguous = false;
 };
 
@@ -78,11 +78,17 @@ struct Cell {
   int max_links = 0;
 };
 
-std::pair<int, int> ordered(int a, int b) { return a < b ? std::pair{a, b} : std::pair{b, a}; }
+std::pair<int, int> ordered(int a, int b) {
+  return a < b ? std::pair{a, b} : std::pair{b, a};
+}
 
-double uniform(SplitMix& rng, double lo, double hi) { return lo + (hi - lo) * rng.uniform(); }
+double uniform(SplitMix& rng, double lo, double hi) {
+  return lo + (hi - lo) * rng.uniform();
+}
 
-int below(SplitMix& rng, int n) { return static_cast<int>(rng.below(static_cast<std::uint64_t>(n))); }
+int below(SplitMix& rng, int n) {
+  return static_cast<int>(rng.below(static_cast<std::uint64_t>(n)));
+}
 
 // `count` distinct random nodes of `n`.
 std::vector<int> pick_nodes(SplitMix& rng, int n, int count, const std::set<int>& avoid = {}) {
@@ -230,7 +236,8 @@ Outcome one_run(const std::string& family, const std::string& schedule, int n, d
     crossing |= f.check == "pairs.slow_crossing";
     out.ambiguous |= f.check == "pairs.ambiguous";
     if (f.check == "pairs.intermittent_node") {
-      const bool right = truth.flapping >= 0 && f.host == r.run.nodes[static_cast<std::size_t>(truth.flapping)].hostname;
+      const bool right =
+          truth.flapping >= 0 && f.host == r.run.nodes[static_cast<std::size_t>(truth.flapping)].hostname;
       intermittent_right |= right;
       intermittent_wrong |= !right;
     }
@@ -241,8 +248,7 @@ Outcome one_run(const std::string& family, const std::string& schedule, int n, d
   out.links = static_cast<int>(links.size());
   out.real_links = static_cast<int>(truth.links.size());
   out.exact = named == truth.slow && links == real_links && (crossing == truth.crossing || truth.crossing_either) &&
-              !out.ambiguous &&
-              intermittent_right && !intermittent_wrong;
+              !out.ambiguous && intermittent_right && !intermittent_wrong;
   if (g_verbose && !out.exact) {
     std::string text = fmt::format("  seed {}: truth slow", seed);
     for (int node : truth.slow) {
@@ -266,8 +272,9 @@ Outcome one_run(const std::string& family, const std::string& schedule, int n, d
         text += fmt::format(" <{} {:.3f} {}>", e.node, e.ratio, e.pairs);
       }
       for (const PairResult& p : r.run.pairs) {
-        text += fmt::format(" ({}:{} {:.3f}{})", p.nodes[0], p.nodes[1], p.ratio,
-                            p.retest_samples_s.empty() ? "" : fmt::format(" r{:.3f}", p.retest_busbw_gbps / p.baseline_gbps));
+        text += fmt::format(
+            " ({}:{} {:.3f}{})", p.nodes[0], p.nodes[1], p.ratio,
+            p.retest_samples_s.empty() ? "" : fmt::format(" r{:.3f}", p.retest_busbw_gbps / p.baseline_gbps));
       }
     }
     for (const NodeEstimate& e : r.run.node_estimates) {
@@ -311,13 +318,14 @@ void print_cell(const std::string& family, const std::string& schedule, int n, d
   for (double l : c.links) links += l;
   links /= static_cast<double>(std::max<std::size_t>(1, c.links.size()));
   const auto [llo, lhi] = bootstrap_mean(c.links);
-  std::printf("| %s | %s | %d | %.0f%% | %d | %.1f%% (%.1f-%.1f) | %ld/%ld = %.1f%% (%.1f-%.1f) | %.1f%% (%.1f-%.1f) | "
-              "%.2f (%.2f-%.2f), max %d, over real+1: %d | %d |\n",
-              family.c_str(), schedule.c_str(), n, noise * 100.0, c.runs, 100.0 * c.exact / std::max(1, c.runs),
-              100.0 * elo, 100.0 * ehi, c.missed, c.injected,
-              c.injected > 0 ? 100.0 * static_cast<double>(c.missed) / static_cast<double>(c.injected) : 0.0,
-              100.0 * mlo, 100.0 * mhi, 100.0 * c.healthy_named_runs / std::max(1, c.runs), 100.0 * hlo,
-              100.0 * hhi, links, llo, lhi, c.max_links, c.links_over, c.ambiguous);
+  std::printf(
+      "| %s | %s | %d | %.0f%% | %d | %.1f%% (%.1f-%.1f) | %ld/%ld = %.1f%% (%.1f-%.1f) | %.1f%% (%.1f-%.1f) | "
+      "%.2f (%.2f-%.2f), max %d, over real+1: %d | %d |\n",
+      family.c_str(), schedule.c_str(), n, noise * 100.0, c.runs, 100.0 * c.exact / std::max(1, c.runs), 100.0 * elo,
+      100.0 * ehi, c.missed, c.injected,
+      c.injected > 0 ? 100.0 * static_cast<double>(c.missed) / static_cast<double>(c.injected) : 0.0, 100.0 * mlo,
+      100.0 * mhi, 100.0 * c.healthy_named_runs / std::max(1, c.runs), 100.0 * hlo, 100.0 * hhi, links, llo, lhi,
+      c.max_links, c.links_over, c.ambiguous);
   std::fflush(stdout);
 }
 
@@ -371,11 +379,13 @@ int main(int argc, char** argv) {
     o.min_bytes = size;
     o.max_bytes = size;
     o.iters = iters;
-    std::printf("pair verdicts on the modelled fabric, %d seeds a cell, %s, %d iterations, retest 1; noise: pair cv "
-                "as given (Student t, 4 df), 0.2%% of measurements at a third, iteration cv 3%%\n\n",
-                seeds, size.c_str(), iters);
-    std::printf("| family | schedule | N | pair cv | runs | exact verdict | slow nodes missed | runs naming a healthy "
-                "node | links reported (mean, 95%% CI) | ambiguous runs |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "pair verdicts on the modelled fabric, %d seeds a cell, %s, %d iterations, retest 1; noise: pair cv "
+        "as given (Student t, 4 df), 0.2%% of measurements at a third, iteration cv 3%%\n\n",
+        seeds, size.c_str(), iters);
+    std::printf(
+        "| family | schedule | N | pair cv | runs | exact verdict | slow nodes missed | runs naming a healthy "
+        "node | links reported (mean, 95%% CI) | ambiguous runs |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (const std::string& family : split(families)) {
       for (const std::string& schedule : split(schedules)) {
         for (int n : podperf::perf::parse_int_list(node_list)) {

@@ -57,7 +57,8 @@ TEST(NodeModel, HealthyNodesSitAtTheReferenceWithTheirNoise) {
 // with a slower partner out (it says nothing of the healthy one).
 TEST(NodeModel, TheMinModelGivesEachNodeItsOwnSpeed) {
   const std::vector<double> speed = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.6};
-  const NodeModel m = fit_node_model(full(8, [&](int a, int b) { return std::min(speed[a], speed[b]); }), ModelParams{});
+  const NodeModel m =
+      fit_node_model(full(8, [&](int a, int b) { return std::min(speed[a], speed[b]); }), ModelParams{});
   for (int i = 0; i < 6; ++i) EXPECT_NEAR(m.node[static_cast<std::size_t>(i)], 0.0, 1e-9) << i;
   EXPECT_NEAR(m.node[6], std::log(0.8), 1e-9);
   EXPECT_NEAR(m.node[7], std::log(0.6), 1e-9);
@@ -69,7 +70,8 @@ TEST(NodeModel, TheMinModelGivesEachNodeItsOwnSpeed) {
 // slow half are as many; the reference is the upper median node.
 TEST(NodeModel, AHealthyHalfIsFoundAndIsTheReference) {
   const std::vector<double> speed = {1.0, 1.0, 0.3, 0.3};
-  const NodeModel m = fit_node_model(full(4, [&](int a, int b) { return std::min(speed[a], speed[b]); }), ModelParams{});
+  const NodeModel m =
+      fit_node_model(full(4, [&](int a, int b) { return std::min(speed[a], speed[b]); }), ModelParams{});
   EXPECT_NEAR(m.node[0], 0.0, 1e-9);
   EXPECT_NEAR(m.node[1], 0.0, 1e-9);
   EXPECT_NEAR(m.node[2], std::log(0.3), 1e-9);
@@ -95,8 +97,8 @@ TEST(NodeModel, AnUplinkIsAGroupTermAndASlowGroupIsItsNodes) {
   leaf.group_names = {"l0", "l1", "l2"};
   for (int i = 0; i < 12; ++i) leaf.group.push_back(i / 4);
   const auto crossing = [](int a, int b) { return a / 4 != b / 4 ? 1 : 0; };
-  ModelInput uplink = full(12, noisy(3, 0.01, [](int a, int b) { return (a / 4 == 0) != (b / 4 == 0) ? 0.6 : 1.0; }),
-                           2, crossing);
+  ModelInput uplink =
+      full(12, noisy(3, 0.01, [](int a, int b) { return (a / 4 == 0) != (b / 4 == 0) ? 0.6 : 1.0; }), 2, crossing);
   uplink.groupings = {leaf};
   const NodeModel m = fit_node_model(uplink, ModelParams{});
   int kept = 0;
@@ -110,8 +112,8 @@ TEST(NodeModel, AnUplinkIsAGroupTermAndASlowGroupIsItsNodes) {
   EXPECT_EQ(kept, 1);
   for (double v : m.node) EXPECT_NEAR(v, 0.0, 0.05);
 
-  ModelInput rack = full(12, noisy(4, 0.01, [](int a, int b) { return a / 4 == 0 || b / 4 == 0 ? 0.6 : 1.0; }), 2,
-                         crossing);
+  ModelInput rack =
+      full(12, noisy(4, 0.01, [](int a, int b) { return a / 4 == 0 || b / 4 == 0 ? 0.6 : 1.0; }), 2, crossing);
   rack.groupings = {leaf};
   const NodeModel r = fit_node_model(rack, ModelParams{});
   for (const GroupTerm& g : r.groups) EXPECT_FALSE(g.kept) << g.group << (g.inside ? " inside" : " out");

@@ -477,8 +477,9 @@ TEST(PairFlags, ThreadsGiveTheSameResultAsOne) {
 TEST(PairFlags, RerunCommandKeepsTheModelledFabric) {
   // Complete as printed (issue 31): the launcher with the hosts, the backend, the judged size.
   podperf::Run run = podperf::synthetic::make_run(6, [](int, int) { return 100.0; });
-  EXPECT_EQ(podperf::pairs_rerun_command(run),
-            "mpirun -np 12 -H node0:2,node1:2,node2:2,node3:2,node4:2,node5:2 podperf pairs --backend host -b 1G -e 1G");
+  EXPECT_EQ(
+      podperf::pairs_rerun_command(run),
+      "mpirun -np 12 -H node0:2,node1:2,node2:2,node3:2,node4:2,node5:2 podperf pairs --backend host -b 1G -e 1G");
   run.simulated = true;
   run.sim_model = "configs/sim/rack.toml (built in)";
   run.options.seed = 5;

@@ -34,7 +34,9 @@ namespace {
 using synthetic::kJudgedSize;
 using synthetic::make_run;
 
-const PairThresholds& config() { return synthetic::builtin_pair_thresholds(); }
+const PairThresholds& config() {
+  return synthetic::builtin_pair_thresholds();
+}
 
 struct Expect {
   std::set<int> slow_nodes;
@@ -50,7 +52,8 @@ std::set<int> named(const Run& run) {
 }
 std::set<std::pair<int, int>> linked(const Run& run) {
   std::set<std::pair<int, int>> out;
-  for (const LinkFinding& l : run.links) out.insert({std::min(l.nodes[0], l.nodes[1]), std::max(l.nodes[0], l.nodes[1])});
+  for (const LinkFinding& l : run.links)
+    out.insert({std::min(l.nodes[0], l.nodes[1]), std::max(l.nodes[0], l.nodes[1])});
   return out;
 }
 std::size_t count_check(const Run& run, const std::string& check) {
@@ -92,7 +95,8 @@ TEST(PairVerdicts, SlowNodesAreNamedExactly) {
         std::set<int> bad;
         for (int i = 0; i < k; ++i) bad.insert((i * 7 + static_cast<int>(seed)) % n);
         if (static_cast<int>(bad.size()) != k) continue;
-        podperf::Run run = scenario(n, seed, [&](int a, int b) { return bad.contains(a) || bad.contains(b) ? 0.4 : 1.0; });
+        podperf::Run run =
+            scenario(n, seed, [&](int a, int b) { return bad.contains(a) || bad.contains(b) ? 0.4 : 1.0; });
         judge_pairs(run, config());
         Expect want;
         want.slow_nodes = bad;
@@ -153,7 +157,8 @@ TEST(PairVerdicts, SlowLinksAreLinksNotNodes) {
     want.links = {{0, 1}};
     check(run, want, "one link, n=" + std::to_string(n));
   }
-  podperf::Run run = scenario(16, 6, [](int a, int b) { return (a == 2 && b == 9) || (a == 4 && b == 11) ? 0.5 : 1.0; });
+  podperf::Run run =
+      scenario(16, 6, [](int a, int b) { return (a == 2 && b == 9) || (a == 4 && b == 11) ? 0.5 : 1.0; });
   judge_pairs(run, config());
   Expect want;
   want.links = {{2, 9}, {4, 11}};
@@ -168,7 +173,9 @@ TEST(PairVerdicts, SlowCrossingIsOneFindingWithOrWithoutTopology) {
       if (n == 4 && !with_topology) continue;  // two blocks of two: below what the matrix can tell (below)
       podperf::Run run = scenario(n, 7, [n](int a, int b) { return (a < n / 2) != (b < n / 2) ? 0.4 : 1.0; });
       if (with_topology) {
-        place(run, {"spine", "leaf"}, [n](int i) { return std::vector<std::string>{"s1", i < n / 2 ? "leafA" : "leafB"}; });
+        place(run, {"spine", "leaf"}, [n](int i) {
+          return std::vector<std::string>{"s1", i < n / 2 ? "leafA" : "leafB"};
+        });
       }
       judge_pairs(run, config());
       const std::string what = fmt::format("crossing n={}{}", n, with_topology ? " topology" : "");
@@ -205,7 +212,9 @@ TEST(PairVerdicts, ASlowGroupNamesItsNodes) {
   for (bool with_topology : {false, true}) {
     podperf::Run run = scenario(12, 13, [](int a, int b) { return a / 4 == 0 || b / 4 == 0 ? 0.5 : 1.0; });
     if (with_topology) {
-      place(run, {"spine", "leaf"}, [](int i) { return std::vector<std::string>{"sp1", "leaf" + std::to_string(i / 4)}; });
+      place(run, {"spine", "leaf"}, [](int i) {
+        return std::vector<std::string>{"sp1", "leaf" + std::to_string(i / 4)};
+      });
     }
     judge_pairs(run, config());
     Expect want;
@@ -297,8 +306,9 @@ TEST(PairVerdictsIssue31, TwoTenPercentNodesAmong256Adaptive) {
 // 24 nodes in three leaf groups of 8 whose crossing pairs run at 70% (the topology known): one finding for
 // the class gap, no links, no intermittent nodes; a node at 80% inside is named.
 TEST(PairVerdictsIssue31, StructureIsOneFindingAndASlowNodeInsideIsNamed) {
-  const std::string topology = "[topology]\nlevels = [\"spine\", \"leaf\"]\ngroup_sizes = [24, 8]\n"
-                               "crossing_factors = [1.0, 0.7]\n";
+  const std::string topology =
+      "[topology]\nlevels = [\"spine\", \"leaf\"]\ngroup_sizes = [24, 8]\n"
+      "crossing_factors = [1.0, 0.7]\n";
   const SimRunResult healthy = simulate(model(0.02, {}, topology), 24, 3);
   EXPECT_TRUE(healthy.run.stragglers.empty());
   EXPECT_TRUE(healthy.run.links.empty());
@@ -317,8 +327,9 @@ TEST(PairVerdictsIssue31, StructureIsOneFindingAndASlowNodeInsideIsNamed) {
 // others are judged by. With 4 groups or more; with two groups of which one is fast inside, which one is the
 // norm is not identifiable (a known limit, docs/judging-inference.md).
 TEST(PairVerdictsIssue31, AFastClassIsAClassNotTheAnchor) {
-  const std::string topology = "[topology]\nlevels = [\"leaf\"]\ngroup_sizes = [4]\ncrossing_factors = [1.0]\n"
-                               "[[group_factor]]\nlevel = \"leaf\"\ngroup = 0\nfactor = 1.6\n";
+  const std::string topology =
+      "[topology]\nlevels = [\"leaf\"]\ngroup_sizes = [4]\ncrossing_factors = [1.0]\n"
+      "[[group_factor]]\nlevel = \"leaf\"\ngroup = 0\nfactor = 1.6\n";
   for (int n : {16, 24}) {
     const SimRunResult r = simulate(model(0.02, {}, topology), n, 5);
     EXPECT_TRUE(r.run.stragglers.empty()) << n;
@@ -428,7 +439,7 @@ TEST(PairVerdictsIssue31, SuggestedCommandsAreCompleteAndRunnable) {
   run.launcher.kind = "openmpi";
   judge_pairs(run, config(), 0, nullptr, PairJudgeContext{{}, "results/r1"});
   EXPECT_TRUE(std::regex_search(run.stragglers[0].next_step,
-                                 std::regex("mpirun -np 4 -H (node3:2,node[0-9]:2|node[0-9]:2,node3:2) podperf pairs")))
+                                std::regex("mpirun -np 4 -H (node3:2,node[0-9]:2|node[0-9]:2,node3:2) podperf pairs")))
       << run.stragglers[0].next_step;
 }
 
@@ -451,7 +462,8 @@ TEST(PairVerdictsIssue31, AbsoluteReferenceLine) {
 // The summary scales: one line per node at most, stragglers slowest first, the rest in the files.
 TEST(PairVerdictsIssue31, SummaryScalesAndLeadsWithTheAnswer) {
   const int n = 300;
-  podperf::Run run = scenario(n, 24, [](int a, int b) { return a % 10 == 0 || b % 10 == 0 ? 0.7 + 0.01 * ((a + b) % 7) : 1.0; });
+  podperf::Run run =
+      scenario(n, 24, [](int a, int b) { return a % 10 == 0 || b % 10 == 0 ? 0.7 + 0.01 * ((a + b) % 7) : 1.0; });
   judge_pairs(run, config());
   EXPECT_EQ(run.stragglers.size(), 30U);
   for (std::size_t i = 1; i < run.stragglers.size(); ++i) {
