@@ -170,6 +170,12 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
 void publish_progress(ScheduleHooks& hooks, Progress& progress, std::uint64_t judged_bytes) {
   hooks.done = [&progress](StepKind, const std::string& what) { progress.next_step_done(what); };
   hooks.retest_pass = [&progress, judged_bytes](int pass, std::size_t pairs, std::size_t steps) {
+    // An adaptive search that decided before its budget: said before its retests are planned (the total
+    // they replace is then what ran, not the budget).
+    if (pass == 1 && progress.done() < progress.total()) {
+      progress.finish(
+          fmt::format("the adaptive search decided in {} of its {} rounds", progress.done(), progress.total()));
+    }
     progress.plan_more(static_cast<int>(steps), fmt::format("retest {}: {} flagged pair{} at {}, measured again", pass,
                                                             pairs, pairs == 1 ? "" : "s", format_size(judged_bytes)));
   };
