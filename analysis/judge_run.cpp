@@ -29,10 +29,21 @@ void judge_run(Run& run, const JudgeInputs& inputs) {
   // The pairs judged ok go from judge_pairs to correlate (neither analysis between changes the
   // pairs), so correlate need not read every pair again.
   JudgedPairs judged;
-  if (!run.pairs.empty()) judge_pairs(run, thresholds.pairs, 0, &judged);
+  PairJudgeContext context;
+  context.slow_groups = inputs.slow_groups;
+  context.results_dir = inputs.results_dir;
+  if (!run.pairs.empty()) judge_pairs(run, thresholds.pairs, 0, &judged, context);
   explain_slow_groups(run, inputs.slow_groups, thresholds.pairs.intermittent_min_links);
   if (!run.fs.probes.empty()) judge_fs(run, thresholds.fs);
   judge_topology(run, thresholds.topology);
+  // A class gap is said once: the pair judge's pairs.slow_crossing (each crossing class against the pairs
+  // inside) covers the topology comparison's CONCERN about the same crossing.
+  const bool crossing_said = std::any_of(run.findings.begin(), run.findings.end(),
+                                         [](const Finding& f) { return f.check == "pairs.slow_crossing"; });
+  if (crossing_said) {
+    std::erase_if(run.findings,
+                  [](const Finding& f) { return f.check == "topology.cross_layer" && f.tag == Tag::kConcern; });
+  }
   correlate(run, 6, 0, &judged);
 }
 

@@ -6,6 +6,7 @@
 // and the correlation of the slow results with the host signals (the pairs judged ok handed from the
 // first to the last, so the pairs are read once). Floor: analysis (pure, local, no MPI). Throws
 // nothing of its own.
+#include <string>
 #include <vector>
 
 #include "analysis/config/thresholds.hpp"
@@ -17,6 +18,7 @@ namespace podperf {
 // confirmed, each as its members (node indices, ascending).
 struct JudgeInputs {
   std::vector<std::vector<int>> slow_groups;
+  std::string results_dir;  // where the run's files are: the --baseline-from of the confirmations it suggests
 };
 
 // Judges `run` in place: judge_pairs (when it has pairs), explain_slow_groups, judge_fs (when it

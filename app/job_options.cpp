@@ -197,6 +197,11 @@ void add_pairs_options(CLI::App* app, PairsOptions& o, std::string& topology, st
       ->capture_default_str();
   app->add_option("--pairs", o.pairs, "retest only these pairs: node indices or hostnames, e.g. 0:3,2:5 or h1:h3")
       ->check(rule::non_empty_text());
+  app->add_option("--baseline-from", o.baseline_from,
+                  "judge this run against an earlier run (its run.json or results directory): its levels, node "
+                  "estimates and noise at the same size, as a retest or confirmation of its evidence should be (a few "
+                  "pairs are never their own baseline)")
+      ->check(rule::existing_path());
   app->add_option("--threshold", o.threshold,
                   "flag a pair more than this fraction below the robust baseline (default from "
                   "configs/thresholds.toml: 0.05)")

@@ -75,6 +75,7 @@ struct PairsOptions : CommonOptions {
   int sim_nodes = 64;            // --backend sim
   std::string sim_model = "healthy";
   std::string prometheus;  // --prometheus FILE: also write the node-exporter textfile (pairs, run)
+  std::string baseline_from;  // --baseline-from RUN: judged against that run (a retest, a confirmation)
   FsOptions fs;  // podperf run: the filesystem stage when fs.path is set
 };
 

@@ -89,6 +89,7 @@ struct PairsJob {
   FsPlan fs_plan;
   FsSetup fs_setup;
   std::optional<Topology> topology;  // rank 0: --topology, read before anything is measured
+  PairReference reference;           // rank 0: --baseline-from, read before anything is measured
   // The schedule's options; the topology-aware search's scope and groups on rank 0 only (it alone
   // plans the steps and broadcasts them, so no other rank needs the topology).
   ScheduleOptions so;
@@ -112,6 +113,7 @@ int start_pairs_job(const Cli& cli, const Comm& world, PairsJob& job) {
     // Last: only rank 0 reads the file, so a bad one must not make it skip a collective call above
     // that the other ranks make (start_job then agrees on the error on every rank).
     if (root && !o.topology.empty()) job.topology = load_topology(o.topology, o.topology_format);
+    if (root && !o.baseline_from.empty()) job.reference = load_pair_reference(o.baseline_from, job.plan);
     if (root) {
       Run placed;
       placed.nodes = m.nodes;
@@ -142,6 +144,7 @@ std::unique_ptr<PairsRecorder> make_pairs_recorder(const Cli& cli, const Comm& w
   ResultsDir& dir = *job.start->dir;
   Run run = make_run(cli, job.plan, map, job.start->run_id, world.size(), job.backend->name());
   if (job.topology) place_nodes(run, *job.topology);
+  run.pair_reference = job.reference;
   auto recorder = std::make_unique<PairsRecorder>(std::move(run), dir, map);
   if (job.with_fs) recorder->set_fs(job.fs_setup.info);
   if (verdict_hook != nullptr) recorder->set_verdict_hook(*verdict_hook);

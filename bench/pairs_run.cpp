@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 
 #include "analysis/base/errors.hpp"
@@ -16,9 +17,8 @@
 #include "analysis/io/run_json.hpp"
 #include "analysis/judge_run.hpp"
 #include "analysis/model/attach_retest.hpp"
-#include "analysis/pairs/anchor_check.hpp"
-#include "analysis/pairs/fastest_group.hpp"
 #include "analysis/pairs/pair_judge.hpp"
+#include "analysis/pairs/pair_reference.hpp"
 #include "analysis/report/run_text.hpp"
 #include "bench/adaptive_scope.hpp"
 #include "bench/job.hpp"
@@ -36,6 +36,28 @@ void place_nodes(Run& run, const Topology& topology) {
   std::fprintf(stderr, "podperf: topology from %s (%s): levels %s; %zu of %zu nodes placed\n", topology.source.c_str(),
                topology.format.c_str(), fmt::format("{}", fmt::join(topology.levels, " > ")).c_str(),
                static_cast<std::size_t>(placed), run.nodes.size());
+}
+
+PairReference load_pair_reference(const std::string& path, const Plan& plan) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path file = fs::is_directory(path, ec) ? fs::path(path) / "run.json" : fs::path(path);
+  Run reference;
+  try {
+    reference = read_run_json(file.string());
+  } catch (const std::exception& e) {
+    throw UsageError(fmt::format("--baseline-from {}: {}", path, e.what()));
+  }
+  if (reference.pair_judgement.size_bytes == 0) judge_run(reference);  // a run.json of an older podperf
+  std::uint64_t asked = 0;
+  for (std::uint64_t s : reference.options.sizes_bytes) asked = std::max(asked, s);
+  if (asked != 0 && asked != plan.sizes.back()) {
+    throw UsageError(
+        fmt::format("--baseline-from {0}: it was measured at -e {1} and this run at -e {2}: measure at "
+                    "its size (-b {1} -e {1})",
+                    path, format_size(asked), format_size(plan.sizes.back())));
+  }
+  return pair_reference_of(reference, file.string(), 0, std::string(plan.op->name));
 }
 
 Plan make_plan(const PairsOptions& o, const NodeMap& map) {
@@ -221,30 +243,14 @@ Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t pla
 }
 
 std::vector<NodePair> retest_candidates(const Run& run) {
-  const PairThresholds& thresholds = run.thresholds.pairs;
-  Run analyzed = run;
-  judge_pairs(analyzed, thresholds);
-  std::vector<NodePair> out;
-  for (const PairResult& p : analyzed.pairs) {
-    if (p.flagged && status_ok(p.status) && at_judged_size(analyzed, p) && p.retest_samples_s.empty()) {
-      out.push_back(p.nodes);
-    }
-  }
-  // A baseline anchored on a few pairs must be reproduced before it condemns the rest: its pairs are
-  // measured again beside the flagged ones (analysis/pairs/anchor_check.hpp).
-  for (const NodePair& p : anchor_pairs_to_retest(analyzed, thresholds)) {
-    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
-  }
-  // A fast group that stands apart, but on too few pairs to tell from noise: the retest of its pairs
-  // and of the slower nodes' pairs with it decides (analysis/pairs/fastest_group.hpp).
-  for (const NodePair& p : fastest_group_pairs_to_retest(analyzed, thresholds)) {
-    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
-  }
-  return out;
+  // Judged in place, read only: the Run is not copied (at scale gigabytes).
+  return pairs_to_retest(run, std::max(1, run.options.retest));
 }
 
 void PairsRecorder::analyze(Run& run) {
-  judge_run(run, judge_inputs(slow_groups_));
+  JudgeInputs inputs = judge_inputs(slow_groups_);
+  inputs.results_dir = dir_.path();
+  judge_run(run, inputs);
 }
 nlohmann::json PairsRecorder::end_event(const Run& run) const {
   return {{"event", "end"}, {"status", run.status}, {"stragglers", run.stragglers}};

@@ -38,6 +38,11 @@ struct Plan {
 // UsageError for bad sizes, ops, pair lists or fewer than 2 nodes.
 Plan make_plan(const PairsOptions& o, const NodeMap& map);
 
+// --baseline-from PATH (a run.json or its results directory): the reference run, judged again when its
+// run.json predates node estimates, as the judge takes it (analysis/pairs/pair_reference.hpp).
+// UsageError when it cannot be read or was judged at another size or op than the plan's largest.
+PairReference load_pair_reference(const std::string& path, const Plan& plan);
+
 // --topology: places the run's nodes (rank 0, before anything is measured) and says on stderr how many
 // of them the file named.
 void place_nodes(Run& run, const Topology& topology);
@@ -64,9 +69,9 @@ std::string repeat_text(const PairsOptions& o);
 // round of the adaptive search's budget for `nodes` nodes.
 Progress schedule_progress(const ScheduleOptions& so, int nodes, std::size_t plan_steps);
 
-// Pairs the analysis flags at the judged size, measured (not failed), not yet retested, then the
-// pairs of a few-pair anchor not yet measured again (anchor_pairs_to_retest): the retest list.
-// Analyzes a copy of `run`, with the thresholds it records.
+// The retest list: the pair judge's pairs_to_retest (flagged pairs at the judged size with fewer
+// retests than --retest asks, then pairs of undecided nodes with healthy partners), judged with the
+// thresholds the run records, without copying the run.
 std::vector<NodePair> retest_candidates(const Run& run);
 
 // One pair of the current step, as rank 0 sees it: where its results land and how to read them.

@@ -43,7 +43,12 @@ int retest_passes(const std::vector<std::uint64_t>& sizes, const ScheduleOptions
                   const std::set<int>& skip, const std::vector<SlowGroup>& slow_groups, int first_round,
                   bool count_rounds) {
   int rounds = 0;
-  for (int pass = 1; pass <= o.retest; ++pass) {
+  // --retest passes, then (when the run retests at all) up to kConfirmPasses more while the judge asks
+  // for pairs it cannot confirm yet (slow like a link in every measurement, measured fewer times than a
+  // link needs at the run's rate of low measurements: analysis/pairs/pair_verdicts.hpp): a handful of
+  // pairs, so that a link is confirmed against the evidence rather than named on too little.
+  constexpr int kConfirmPasses = 3;
+  for (int pass = 1; o.retest > 0 && pass <= o.retest + kConfirmPasses; ++pass) {
     std::vector<NodePair> flagged;
     for (const NodePair& p : hooks.suspects()) {
       if (skip.count(p[0]) == 0 && skip.count(p[1]) == 0 && !leaves_slow_group(slow_groups, p[0], p[1])) {
@@ -165,6 +170,12 @@ ScheduleOutcome drive_schedule(int nodes, const std::vector<Round>& steps, const
 void publish_progress(ScheduleHooks& hooks, Progress& progress, std::uint64_t judged_bytes) {
   hooks.done = [&progress](StepKind, const std::string& what) { progress.next_step_done(what); };
   hooks.retest_pass = [&progress, judged_bytes](int pass, std::size_t pairs, std::size_t steps) {
+    // An adaptive search that decided before its budget: said before its retests are planned (the total
+    // they replace is then what ran, not the budget).
+    if (pass == 1 && progress.done() < progress.total()) {
+      progress.finish(
+          fmt::format("the adaptive search decided in {} of its {} rounds", progress.done(), progress.total()));
+    }
     progress.plan_more(static_cast<int>(steps), fmt::format("retest {}: {} flagged pair{} at {}, measured again", pass,
                                                             pairs, pairs == 1 ? "" : "s", format_size(judged_bytes)));
   };

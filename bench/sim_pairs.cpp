@@ -23,17 +23,19 @@ namespace podperf {
 
 NodeMap sim_node_map(const SimFabric& fabric) {
   NodeMap map;
-  const int rpn = fabric.model().ranks_per_node;
+  int first_rank = 0;
   for (int i = 0; i < fabric.nodes(); ++i) {
+    const int rpn = fabric.ranks_per_node(i);
     NodeInfo node;
     node.index = i;
     node.hostname = sim_node_label(i);
     node.label = node.hostname;
     node.instance_type = "simulated";
     for (int r = 0; r < rpn; ++r) {
-      node.ranks.push_back(i * rpn + r);
+      node.ranks.push_back(first_rank + r);
       map.node_of_rank.push_back(i);
     }
+    first_rank += rpn;
     node.topology = fabric.topology(i);
     map.nodes.push_back(std::move(node));
   }
@@ -63,6 +65,18 @@ SimRunResult simulate_pairs(SimFabric& fabric, const Plan& plan, const NodeMap& 
   out.run.command = "pairs";
   record_thresholds(out.run, plan.thresholds);
   out.run.nodes = map.nodes;
+  out.run.options.retest = so.retest;
+  out.run.options.sizes_bytes = plan.sizes;
+  out.run.options.iters = iters;
+  out.run.options.seed = so.seed;
+  out.run.simulated = true;
+  out.run.backend = "sim";
+  out.run.sim_model = fabric.model().source;
+  // The model's topology, as the command's run has it (the judge's classes and groups come from it).
+  if (!fabric.model().levels.empty()) {
+    out.run.topology_levels = fabric.model().levels;
+    out.run.topology_source = fabric.model().source;
+  }
   const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest,
                           bool /*round_complete*/) {
     std::vector<PairResult> results;
@@ -120,6 +134,7 @@ Run make_sim_run(const Cli& cli, const Plan& plan, const NodeMap& map, const Sim
     run.topology_source = fabric.model().source;
   }
   if (topology) place_nodes(run, *topology);
+  if (!o.baseline_from.empty()) run.pair_reference = load_pair_reference(o.baseline_from, plan);
   return run;
 }
 

@@ -30,7 +30,9 @@ namespace fs = std::filesystem;
 Run rebuild_from_events(const std::string& path, std::ostream& err) {
   RebuiltRun rebuilt = run_from_events_file(path);  // line by line, never the whole file
   Run& run = rebuilt.run;
-  judge_run(run);
+  JudgeInputs inputs;
+  inputs.results_dir = fs::path(path).parent_path().string();
+  judge_run(run, inputs);
   err << fmt::format("podperf: report rebuilt from {} ({} events{}{}); judged with the run's thresholds ({})\n", path,
                      rebuilt.events, rebuilt.ended ? "" : ", no end event", rebuilt.cut ? ", last line cut" : "",
                      run.thresholds.source);
@@ -52,8 +54,11 @@ int run_report_command(const ReportOptions& options, std::ostream& out, std::ost
     Run run = run_json.filename() == "events.jsonl" ? rebuild_from_events(run_json.string(), err)
                                                     : read_run_json(run_json.string());
     if (!options.topology.empty()) {
+      // The topology makes the pairs' classes: the whole run is judged again with it.
       apply_topology(run, load_topology(options.topology, options.topology_format));
-      judge_topology(run, run.thresholds.topology);
+      JudgeInputs inputs;
+      inputs.results_dir = run_json.parent_path().string();
+      judge_run(run, inputs);
     }
     // Written as rendered (csv a piece at a time), never the whole text of a run of millions of pairs
     // beside the run in memory. An unknown format is refused before anything is written.

@@ -26,6 +26,14 @@ SimFabric::SimFabric(SimModel model, int nodes, std::uint64_t seed)
     : model_(std::move(model)), nodes_(nodes), rng_{seed} {
   const auto n = static_cast<std::size_t>(nodes);
   nic_.assign(n, model_.nic_factor);
+  ranks_.assign(n, model_.ranks_per_node);
+  for (const SimNodeKind& k : model_.node_kinds) {
+    check_node(k.first + k.count - 1, nodes, k.where, "node_kind.first + count - 1");
+    for (int i = k.first; i < k.first + k.count; ++i) {
+      nic_[static_cast<std::size_t>(i)] *= k.factor;
+      ranks_[static_cast<std::size_t>(i)] = k.ranks_per_node;
+    }
+  }
   flap_factor_.assign(n, 1.0);
   flap_prob_.assign(n, 0.0);
   std::set<int> faulty;
@@ -90,6 +98,29 @@ SimFabric::SimFabric(SimModel model, int nodes, std::uint64_t seed)
 
 double SimFabric::node_factor(int node) const { return nic_[static_cast<std::size_t>(node)]; }
 
+int SimFabric::ranks_per_node(int node) const {
+  return ranks_[static_cast<std::size_t>(node)];
+}
+
+double SimFabric::pair_noise() {
+  double z = rng_.normal();
+  if (model_.pair_tail_df > 0.0) {
+    // Student t: normal over the root of a chi-square / df (the sum of df squared normals, df rounded),
+    // scaled to unit variance where it has one.
+    const int df = std::max(1, static_cast<int>(std::lround(model_.pair_tail_df)));
+    double chi2 = 0.0;
+    for (int k = 0; k < df; ++k) {
+      const double x = rng_.normal();
+      chi2 += x * x;
+    }
+    z /= std::sqrt(chi2 / df);
+    if (df > 2) z *= std::sqrt((df - 2.0) / df);
+  }
+  double f = std::max(0.05, 1.0 + model_.pair_cv * z);
+  if (model_.outlier_probability > 0.0 && rng_.uniform() < model_.outlier_probability) f *= model_.outlier_factor;
+  return f;
+}
+
 double SimFabric::pair_factor(int a, int b) const { return std::min(node_factor(a), node_factor(b)) * path_factor(a, b); }
 
 double SimFabric::path_factor(int a, int b) const {
@@ -109,6 +140,10 @@ double SimFabric::path_factor(int a, int b) const {
     const int size = model_.group_sizes[static_cast<std::size_t>(u.level)];
     if ((a / size == u.group) != (b / size == u.group)) f *= u.factor;
   }
+  for (const SimGroupFactor& g : model_.group_factors) {
+    const int size = model_.group_sizes[static_cast<std::size_t>(g.level)];
+    if (a / size == g.group && b / size == g.group) f *= g.factor;
+  }
   return f;
 }
 
@@ -119,7 +154,7 @@ std::vector<double> SimFabric::measure(int a, int b, double bus_bytes, int iters
   if (rng_.uniform() < flap_prob_[static_cast<std::size_t>(a)]) nic_a *= flap_factor_[static_cast<std::size_t>(a)];
   if (rng_.uniform() < flap_prob_[static_cast<std::size_t>(b)]) nic_b *= flap_factor_[static_cast<std::size_t>(b)];
   double f = std::min(nic_a, nic_b) * path_factor(a, b);
-  f *= std::max(0.05, 1.0 + model_.pair_cv * rng_.normal());
+  f *= pair_noise();
   const double t = model_.latency_us * 1e-6 + bus_bytes / (model_.busbw_gbps * 1e9 * f);
   std::vector<double> samples(static_cast<std::size_t>(iters));
   for (double& s : samples) s = t * std::exp(model_.iteration_cv * rng_.normal());
@@ -169,6 +204,16 @@ std::vector<std::string> SimFabric::describe_faults() const {
     out.push_back(fmt::format("slow uplink of {} {} (nodes {} to {}): pairs leaving it get factor {}",
                               model_.levels[static_cast<std::size_t>(u.level)], u.group, u.group * size,
                               std::min(nodes_, (u.group + 1) * size) - 1, u.factor));
+  }
+  for (const SimGroupFactor& g : model_.group_factors) {
+    const int size = model_.group_sizes[static_cast<std::size_t>(g.level)];
+    out.push_back(fmt::format("{} {} (nodes {} to {}): pairs inside it get factor {}",
+                              model_.levels[static_cast<std::size_t>(g.level)], g.group, g.group * size,
+                              std::min(nodes_, (g.group + 1) * size) - 1, g.factor));
+  }
+  for (const SimNodeKind& k : model_.node_kinds) {
+    out.push_back(fmt::format("nodes {} to {}: {} ranks each, capacity factor {}", k.first, k.first + k.count - 1,
+                              k.ranks_per_node, k.factor));
   }
   for (const std::string& s : random_faults_) out.push_back(s);
   return out;

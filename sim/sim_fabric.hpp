@@ -23,7 +23,10 @@ class SimFabric {
   // `bus_bytes` (the message size times the op's bus factor).
   std::vector<double> measure(int a, int b, double bus_bytes, int iters);
 
-  // Without noise or flapping: a node's NIC factor (slow node, slow rack) and a pair's factor.
+  // Ranks on a node (the model's ranks_per_node, or its [[node_kind]]'s).
+  int ranks_per_node(int node) const;
+
+  // Without noise or flapping: a node's NIC factor (slow node, slow rack, its kind) and a pair's factor.
   double node_factor(int node) const;
   double pair_factor(int a, int b) const;
   // The node's group name at each topology level ("layer-1-0003"); empty without a topology.
@@ -39,7 +42,8 @@ class SimFabric {
   std::vector<std::string> describe_faults() const;
 
  private:
-  double path_factor(int a, int b) const;  // slow link x topology crossing
+  double path_factor(int a, int b) const;  // slow link x topology crossing x group factors
+  double pair_noise();                     // 1 + the pair noise (normal or Student t) x outliers
 
   SimModel model_;
   int nodes_ = 0;
@@ -47,6 +51,7 @@ class SimFabric {
   std::vector<double> nic_;          // static NIC factor per node
   std::vector<double> flap_factor_;  // 1: not flapping
   std::vector<double> flap_prob_;
+  std::vector<int> ranks_;
   std::vector<int> faulty_nodes_;
   std::vector<std::string> random_faults_;
 };

@@ -63,7 +63,7 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
   const toml::table root = toml_parse(toml_text, source);
   toml_reject_unknown(root,
                       {"model", "noise", "topology", "slow_node", "slow_link", "slow_rack", "slow_uplink",
-                       "flapping_node", "random_slow_nodes"},
+                       "flapping_node", "random_slow_nodes", "group_factor", "node_kind"},
                       "", source);
   SimModel m;
   m.name = name;
@@ -79,9 +79,16 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
   m.nic_factor = toml_require_number(model, "nic_factor", 1e-3, 10.0);
 
   const TomlCtx noise{toml_require_table(root, "noise", source), "noise.", source};
-  toml_reject_unknown(noise.table, {"pair_cv", "iteration_cv"}, "noise.", source);
+  toml_reject_unknown(noise.table, {"pair_cv", "iteration_cv", "pair_tail_df", "outlier_probability", "outlier_factor"},
+                      "noise.", source);
   m.pair_cv = toml_require_number(noise, "pair_cv", 0.0, 0.5);
   m.iteration_cv = toml_require_number(noise, "iteration_cv", 0.0, 1.0);
+  // The heavy tails are optional (absent: normal noise, no outliers).
+  if (noise.table.contains("pair_tail_df")) m.pair_tail_df = toml_require_number(noise, "pair_tail_df", 0.0, 1000.0);
+  if (noise.table.contains("outlier_probability")) {
+    m.outlier_probability = toml_require_number(noise, "outlier_probability", 0.0, 1.0);
+    m.outlier_factor = toml_require_number(noise, "outlier_factor", 1e-3, 10.0);
+  }
 
   if (root.contains("topology")) {
     const TomlCtx topo{toml_require_table(root, "topology", source), "topology.", source};
@@ -161,6 +168,29 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
     m.slow_uplinks.push_back({static_cast<int>(it - m.levels.begin()),
                               static_cast<int>(toml_require_int(c, "group", 0, kMaxNodes)),
                               toml_require_number(c, "factor", 1e-3, 1.0), key_where(c, "group")});
+  });
+  for_each_table(root, "group_factor", source, [&](const TomlCtx& c, const std::string& where) {
+    toml_reject_unknown(c.table, {"level", "group", "factor"}, "group_factor.", source);
+    if (m.levels.empty()) {
+      throw ConfigError(
+          fmt::format("{}: [[group_factor]] needs a [topology] (its group is one of a level's groups)", where));
+    }
+    const std::string level = toml_require_string(c, "level");
+    const auto it = std::find(m.levels.begin(), m.levels.end(), level);
+    if (it == m.levels.end()) {
+      throw ConfigError(fmt::format("{}: 'group_factor.level' = \"{}\" is not a level of [topology] (levels: {})",
+                                    key_where(c, "level"), level, fmt::join(m.levels, ", ")));
+    }
+    m.group_factors.push_back({static_cast<int>(it - m.levels.begin()),
+                               static_cast<int>(toml_require_int(c, "group", 0, kMaxNodes)),
+                               toml_require_number(c, "factor", 1e-3, 100.0), key_where(c, "group")});
+  });
+  for_each_table(root, "node_kind", source, [&](const TomlCtx& c, const std::string& /*where*/) {
+    toml_reject_unknown(c.table, {"first", "count", "ranks_per_node", "factor"}, "node_kind.", source);
+    m.node_kinds.push_back({static_cast<int>(toml_require_int(c, "first", 0, kMaxNodes)),
+                            static_cast<int>(toml_require_int(c, "count", 1, kMaxNodes)),
+                            static_cast<int>(toml_require_int(c, "ranks_per_node", 1, 1024)),
+                            toml_require_number(c, "factor", 1e-3, 100.0), key_where(c, "first")});
   });
   if (root.contains("random_slow_nodes")) {
     const TomlCtx c{toml_require_table(root, "random_slow_nodes", source), "random_slow_nodes.", source};

@@ -8,7 +8,12 @@
 //     measurement of a pair at one size; nic = nic_factor x slow node/rack factors (x a flapping
 //     node's factor with its probability, drawn per measurement); crossing factor: the topology
 //     level at which the two nodes' groups first differ;
-//   - each iteration's time is then multiplied by exp(iteration_cv x N(0,1)).
+//   - each iteration's time is then multiplied by exp(iteration_cv x N(0,1));
+//   - heavy tails ([noise] pair_tail_df, outlier_probability, outlier_factor): the pair noise from a
+//     Student t, and now and then a measurement far off (an outlier factor of 1/3: a "3x" outlier);
+//   - [[group_factor]]: pairs inside one group (both nodes in it) get the factor: a faster domain
+//     (NVLink, UltraServer) above 1, a slow switch below; [[node_kind]]: a range of nodes with another
+//     ranks_per_node and a capacity factor (nodes of another kind, judged in their own class).
 // Faults: slow nodes, slow links (a pair factor), a slow rack (innermost topology group), a slow
 // uplink (a group at a level: pairs with exactly one node inside it get its factor, pairs inside it
 // do not), flapping nodes, and random slow nodes chosen by the seed.
@@ -39,6 +44,25 @@ struct SimRackFault {
   std::string where;
 };
 
+// Pairs with both nodes in one group at a level get the factor (above 1: faster, an NVLink domain or
+// UltraServer; below 1: a slow switch).
+struct SimGroupFactor {
+  int level = 0;
+  int group = 0;
+  double factor = 1.0;
+  std::string where;
+};
+
+// Nodes of another kind: nodes first..first+count-1 have this many ranks and their NIC factor times
+// `factor` (fewer GPUs and NICs: a lower capacity by design).
+struct SimNodeKind {
+  int first = 0;
+  int count = 0;
+  int ranks_per_node = 8;
+  double factor = 1.0;
+  std::string where;
+};
+
 struct SimUplinkFault {
   int level = 0;  // index into SimModel::levels
   int group = 0;  // group index at that level (nodes group*size .. (group+1)*size - 1)
@@ -56,6 +80,12 @@ struct SimModel {
   double nic_factor = 1.0;
   double pair_cv = 0.01;
   double iteration_cv = 0.03;
+  // Heavy tails: the pair noise drawn from Student's t with this many degrees of freedom (scaled to
+  // pair_cv; 0: normal), and a measurement whose busbw is multiplied by outlier_factor (1/3: a "3x"
+  // outlier) with outlier_probability.
+  double pair_tail_df = 0.0;
+  double outlier_probability = 0.0;
+  double outlier_factor = 1.0;
   // Topology: level names outermost first, nodes per group at each level (each divides the one
   // before), and the busbw factor of a pair whose groups first differ at that level.
   std::vector<std::string> levels;
@@ -67,6 +97,8 @@ struct SimModel {
   std::vector<SimLinkFault> slow_links;
   std::vector<SimRackFault> slow_racks;
   std::vector<SimUplinkFault> slow_uplinks;
+  std::vector<SimGroupFactor> group_factors;
+  std::vector<SimNodeKind> node_kinds;
   int random_slow_nodes = 0;  // chosen by the seed among the nodes without another fault
   double random_min_factor = 0.6;
   double random_max_factor = 0.9;

@@ -8,14 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "analysis/stats/low_pair.hpp"
 #include "sweep/pair_schedule.hpp"
 
 namespace podperf {
 
 struct AdaptiveParams {
-  // Low pair: below baseline * (1 - threshold) and further below it than spread_factor times the
-  // screening pairs' robust spread (capped at max_spread_fraction of the baseline): the same rule
-  // as analysis/pairs/pair_judge (configs/thresholds.toml [pairs]).
+  // Low pair: the one rule of analysis/stats/low_pair.hpp (below baseline * (1 - cut), the cut the larger
+  // of threshold and spread_factor times the screening pairs' robust spread, capped at
+  // max_spread_fraction of the baseline), with configs/thresholds.toml [pairs]'s values.
   double threshold = 0.05;
   double spread_factor = 4.0;
   double max_spread_fraction = 0.10;
@@ -90,6 +91,11 @@ struct AdaptiveResult {
   int group_suspects = 0;              // groups that were ever suspect
   std::vector<SlowGroup> slow_groups;  // confirmed (or undecided), by level then group
 };
+
+// The low-pair rule's values of these parameters.
+inline LowPairRule low_pair_rule(const AdaptiveParams& p) {
+  return LowPairRule{p.threshold, p.spread_factor, p.max_spread_fraction};
+}
 
 // The budget for n nodes: 2 * ceil(log2 n) rounds, and never fewer than the screening plus retests need.
 int adaptive_round_budget(int n, const AdaptiveParams& p);

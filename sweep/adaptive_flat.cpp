@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "analysis/stats/low_pair.hpp"
 #include "sweep/search_util.hpp"
 #include "sweep/splitmix.hpp"
 
@@ -46,12 +47,9 @@ class FlatSearch {
     return v;
   }
 
-  // Low pair: below the baseline by the threshold and by spread_factor healthy spreads; a failed pair
-  // is low.
+  // Low pair: the one rule (analysis/stats/low_pair.hpp) against the screening baseline and spread.
   [[nodiscard]] bool low(double busbw) const {
-    if (!std::isfinite(busbw) || busbw <= 0.0) return true;
-    const double gap = out_.baseline - busbw;
-    return busbw < out_.baseline * (1.0 - p_.threshold) && gap > p_.spread_factor * spread_;
+    return pair_is_low(low_pair_rule(p_), busbw, out_.baseline, out_.baseline > 0.0 ? spread_ / out_.baseline : 0.0);
   }
 
   [[nodiscard]] bool trusted(int node) const {

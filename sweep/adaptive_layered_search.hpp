@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/stats/low_pair.hpp"
 #include "sweep/adaptive_common.hpp"
 #include "sweep/search_util.hpp"
 #include "sweep/splitmix.hpp"
@@ -79,12 +80,9 @@ class LayeredSearch {
     return it != class_baseline_.end() ? it->second : out_.baseline;
   }
 
-  // Low pair: below its class baseline by the threshold and by spread_factor healthy spreads; a failed
-  // pair is low.
+  // Low pair: the one rule (analysis/stats/low_pair.hpp) against its class baseline and the screening spread.
   [[nodiscard]] bool low(const NodePair& pair, double busbw) const {
-    if (!std::isfinite(busbw) || busbw <= 0.0) return true;
-    const double base = baseline_of(pair);
-    return busbw < base * (1.0 - p_.threshold) && base - busbw > p_.spread_factor * spread_share_ * base;
+    return pair_is_low(low_pair_rule(p_), busbw, baseline_of(pair), spread_share_);
   }
 
   [[nodiscard]] bool trusted(int node) const {

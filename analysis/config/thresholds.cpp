@@ -42,37 +42,29 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   const toml::table root = toml_parse(toml_text, source);
   toml_reject_unknown(root, {"pairs", "fs", "topology"}, "", source);
   const toml::table& pairs = toml_require_table(root, "pairs", source);
-  toml_reject_unknown(
-      pairs,
-      {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "straggler_fraction", "baseline_max_passes",
-       "baseline_min_kept_fraction", "intermittent_min_links", "link_family_alpha", "min_cleared_partners",
-       "mostly_slow_fraction", "anchor_gap_fraction", "anchor_min_pairs", "lagging_reference_nodes",
-       "fastest_group_confidence", "fastest_group_max_link_fraction", "single_pair_anchor_max_ratio", "stall_factor",
-       "stall_min_iterations"},
-      "pairs.", source);
+  toml_reject_unknown(pairs,
+                      {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "baseline_max_passes",
+                       "baseline_min_kept_fraction", "intermittent_min_links", "link_family_alpha", "node_family_alpha",
+                       "noise_prior", "noise_prior_df", "min_pair_noise", "half_split_max_ratio",
+                       "min_cleared_partners", "stall_factor", "stall_min_iterations"},
+                      "pairs.", source);
   Thresholds out;
   out.source = source;
   out.pairs.threshold = require_fraction(pairs, "threshold", "pairs.", 0.0, 1.0, source);
   out.pairs.noise_factor = require_fraction(pairs, "noise_factor", "pairs.", 0.0, 100.0, source);
   out.pairs.spread_factor = require_fraction(pairs, "spread_factor", "pairs.", 0.0, 100.0, source);
   out.pairs.max_spread_fraction = require_fraction(pairs, "max_spread_fraction", "pairs.", 0.0, 1.0, source);
-  out.pairs.straggler_fraction = require_fraction(pairs, "straggler_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.baseline_max_passes = require_count(pairs, "baseline_max_passes", "pairs.", 1.0, 10000.0, source);
   out.pairs.baseline_min_kept_fraction =
       require_fraction(pairs, "baseline_min_kept_fraction", "pairs.", 0.0, 1.0, source);
   out.pairs.intermittent_min_links = require_count(pairs, "intermittent_min_links", "pairs.", 2.0, 1e9, source);
   out.pairs.link_family_alpha = require_fraction(pairs, "link_family_alpha", "pairs.", 1e-12, 1.0, source);
+  out.pairs.node_family_alpha = require_fraction(pairs, "node_family_alpha", "pairs.", 1e-12, 0.5, source);
+  out.pairs.noise_prior = require_fraction(pairs, "noise_prior", "pairs.", 0.0, 1.0, source);
+  out.pairs.noise_prior_df = require_fraction(pairs, "noise_prior_df", "pairs.", 0.0, 1000.0, source);
+  out.pairs.min_pair_noise = require_fraction(pairs, "min_pair_noise", "pairs.", 0.0, 1.0, source);
+  out.pairs.half_split_max_ratio = require_fraction(pairs, "half_split_max_ratio", "pairs.", 0.0, 1.0, source);
   out.pairs.min_cleared_partners = require_count(pairs, "min_cleared_partners", "pairs.", 1.0, 1e9, source);
-  out.pairs.mostly_slow_fraction = require_fraction(pairs, "mostly_slow_fraction", "pairs.", 0.0, 1.0, source);
-  out.pairs.anchor_gap_fraction = require_fraction(pairs, "anchor_gap_fraction", "pairs.", 0.0, 1.0, source);
-  out.pairs.anchor_min_pairs = require_count(pairs, "anchor_min_pairs", "pairs.", 1.0, 1e9, source);
-  out.pairs.lagging_reference_nodes = require_count(pairs, "lagging_reference_nodes", "pairs.", 2.0, 1e9, source);
-  out.pairs.fastest_group_confidence =
-      require_fraction(pairs, "fastest_group_confidence", "pairs.", 0.5, 1.0 - 1e-12, source);
-  out.pairs.fastest_group_max_link_fraction =
-      require_fraction(pairs, "fastest_group_max_link_fraction", "pairs.", 0.0, 1.0, source);
-  out.pairs.single_pair_anchor_max_ratio =
-      require_fraction(pairs, "single_pair_anchor_max_ratio", "pairs.", 0.0, 1.0, source);
   out.pairs.stall_factor = require_fraction(pairs, "stall_factor", "pairs.", 1.0, 1e6, source);
   out.pairs.stall_min_iterations = require_count(pairs, "stall_min_iterations", "pairs.", 1.0, 1e9, source);
 
@@ -109,19 +101,16 @@ std::string thresholds_toml(const Thresholds& t) {
   number("noise_factor", p.noise_factor);
   number("spread_factor", p.spread_factor);
   number("max_spread_fraction", p.max_spread_fraction);
-  number("straggler_fraction", p.straggler_fraction);
   count("baseline_max_passes", p.baseline_max_passes);
   number("baseline_min_kept_fraction", p.baseline_min_kept_fraction);
   count("intermittent_min_links", p.intermittent_min_links);
   number("link_family_alpha", p.link_family_alpha);
+  number("node_family_alpha", p.node_family_alpha);
+  number("noise_prior", p.noise_prior);
+  number("noise_prior_df", p.noise_prior_df);
+  number("min_pair_noise", p.min_pair_noise);
+  number("half_split_max_ratio", p.half_split_max_ratio);
   count("min_cleared_partners", p.min_cleared_partners);
-  number("mostly_slow_fraction", p.mostly_slow_fraction);
-  number("anchor_gap_fraction", p.anchor_gap_fraction);
-  count("anchor_min_pairs", p.anchor_min_pairs);
-  count("lagging_reference_nodes", p.lagging_reference_nodes);
-  number("fastest_group_confidence", p.fastest_group_confidence);
-  number("fastest_group_max_link_fraction", p.fastest_group_max_link_fraction);
-  number("single_pair_anchor_max_ratio", p.single_pair_anchor_max_ratio);
   number("stall_factor", p.stall_factor);
   count("stall_min_iterations", p.stall_min_iterations);
   const FsThresholds& f = t.fs;

@@ -105,6 +105,7 @@ void check_pair(const PairResult& p, std::size_t i, int nodes, const FieldCheck&
   c.non_negative(p.algbw_gbps, field("algbw_gbps"));
   c.non_negative(p.busbw_gbps, field("busbw_gbps"));
   c.non_negative(p.retest_busbw_gbps, field("retest_busbw_gbps"));
+  c.every_non_negative(p.later_retest_busbw_gbps, field("later_retest_busbw_gbps"));
   c.non_negative(p.baseline_gbps, field("baseline_gbps"));
   c.non_negative(p.ratio, field("ratio"));
   c.non_negative(p.noise_gbps, field("noise_gbps"));

@@ -43,6 +43,7 @@ class PairWriter {
     string("dtype", p.dtype);
     string("error", p.error);
     boolean("flagged", p.flagged);
+    numbers("later_retest_busbw_gbps", p.later_retest_busbw_gbps);
     number("max_s", p.max_s);
     number("median_s", p.median_s);
     number("min_s", p.min_s);

@@ -18,15 +18,25 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeInfo, index, hostname, label
                                                 slurm_node_name, kubernetes_node_name, ranks, is_virtual, topology)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairResult, round, nodes, op, dtype, size_bytes, count, ranks,
                                                 samples_s, median_s, min_s, max_s, p99_s, cv, algbw_gbps, busbw_gbps,
-                                                wrong, status, error, retest_samples_s, retest_busbw_gbps, flagged,
-                                                cleared_by_retest, baseline_gbps, ratio, noise_gbps)
+                                                wrong, status, error, retest_samples_s, retest_busbw_gbps,
+                                                later_retest_busbw_gbps, flagged, cleared_by_retest, baseline_gbps,
+                                                ratio, noise_gbps)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CollectiveResult, group, op, dtype, in_place, size_bytes, count, ranks,
                                                 samples_s, median_s, min_s, max_s, p99_s, cv, algbw_gbps, busbw_gbps,
                                                 wrong, status, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SizeBaseline, size_bytes, baseline_gbps, spread_gbps, pairs_kept,
                                                 pairs_total)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Straggler, node, hostname, flagged_pairs, total_pairs, median_ratio,
-                                                evidence, likely_causes, next_step)
+                                                ratio_low, ratio_high, evidence, likely_causes, next_step)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeEstimate, node, label, kind, ratio, low, high, pairs, measurements,
+                                                low_measurements, verdict)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairClassLevel, name, pairs, level_gbps, ratio)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairJudgement, op, size_bytes, pairs, measurements, mean_gbps,
+                                                pairs_below_mean, level_gbps, pair_noise, noise_df, judged_nodes,
+                                                node_cut, node_cut_reason, pair_cut, pair_cut_reason, link_cut,
+                                                structure, classes, relative, reference)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairReference, source, op, size_bytes, classes, nodes, pair_noise,
+                                                noise_df)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LinkFinding, nodes, hostnames, ratio, evidence, likely_causes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsRankResult, rank, node, file, source_node, bytes, ops, start_s, end_s,
                                                 mb_per_s, ops_per_s, cached_fraction, lat_p50_us, lat_p90_us,
@@ -55,12 +65,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by,
                                                 schedule, seed, thresholds_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunBlocks, count, seed, cases, order)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairThresholds, threshold, noise_factor, spread_factor, max_spread_fraction,
-                                                straggler_fraction, baseline_max_passes, baseline_min_kept_fraction,
-                                                intermittent_min_links, link_family_alpha, min_cleared_partners,
-                                                mostly_slow_fraction, anchor_gap_fraction, anchor_min_pairs,
-                                                single_pair_anchor_max_ratio, stall_factor, stall_min_iterations,
-                                                lagging_reference_nodes, fastest_group_confidence,
-                                                fastest_group_max_link_fraction)
+                                                baseline_max_passes, baseline_min_kept_fraction, intermittent_min_links,
+                                                link_family_alpha, node_family_alpha, noise_prior, noise_prior_df,
+                                                min_pair_noise, half_split_max_ratio, min_cleared_partners,
+                                                stall_factor, stall_min_iterations)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsThresholds, threshold, spread_factor, max_spread_fraction,
                                                 baseline_max_passes, baseline_min_kept_fraction, saturation_fraction,
                                                 resolution_seconds, cache_warn_fraction)
@@ -71,7 +79,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Run, schema_version, podperf_ver
                                                 backend_library_version, ranks, options, thresholds, nodes, topology_levels,
                                                 topology_source, rounds_planned, rounds_completed, rounds_full_schedule,
                                                 blocks, pairs, collectives, fs, judged_size_bytes, baselines,
-                                                stragglers, links, findings, node_metrics, verdict, nccl_log, status,
+                                                stragglers, links, node_estimates, pair_judgement, pair_reference,
+                                                findings,
+                                                node_metrics, verdict, nccl_log, status,
                                                 error, unfinished)
 
 // Writes `run` as run.json text (indent 2): exactly nlohmann::json(run).dump(2, ' ', false,

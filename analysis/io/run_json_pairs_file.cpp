@@ -81,6 +81,7 @@ void encode(const PairResult& p, StringTable& t, char* r) {
   put<std::uint16_t>(r + 142, small_id(t, p.dtype));
   put<std::uint16_t>(r + 144, small_id(t, p.status));
   put<std::uint8_t>(r + 146, static_cast<std::uint8_t>((p.flagged ? 1 : 0) | (p.cleared_by_retest ? 2 : 0)));
+  put<std::uint8_t>(r + 147, static_cast<std::uint8_t>(std::min<std::size_t>(p.later_retest_busbw_gbps.size(), 255)));
 }
 
 // Reads `size` bytes at a moving offset of one file through a 1 MiB buffer.
@@ -205,7 +206,8 @@ void write_pairs_file(const std::vector<PairResult>& pairs, const std::function<
     (void)small_id(table, p.op);
     (void)small_id(table, p.dtype);
     (void)small_id(table, p.status);
-    samples += p.samples_s.size() + p.retest_samples_s.size();
+    samples +=
+        p.samples_s.size() + p.retest_samples_s.size() + std::min<std::size_t>(p.later_retest_busbw_gbps.size(), 255);
   }
   for (const PairResult& p : pairs) (void)table.id(p.error);
   std::uint64_t strings_bytes = 0;
@@ -238,6 +240,8 @@ void write_pairs_file(const std::vector<PairResult>& pairs, const std::function<
   for (const PairResult& p : pairs) {
     out.append(reinterpret_cast<const char*>(p.samples_s.data()), p.samples_s.size() * sizeof(double));
     out.append(reinterpret_cast<const char*>(p.retest_samples_s.data()), p.retest_samples_s.size() * sizeof(double));
+    out.append(reinterpret_cast<const char*>(p.later_retest_busbw_gbps.data()),
+               std::min<std::size_t>(p.later_retest_busbw_gbps.size(), 255) * sizeof(double));
     flush(false);
   }
   flush(true);
@@ -296,12 +300,17 @@ std::vector<PairResult> read_pairs_file(const nlohmann::json& member, const std:
     PairResult& p = pairs[i];
     decode(r.data(), strings, path, i, p);
     const std::uint64_t n = get<std::uint32_t>(r.data() + 128), m = get<std::uint32_t>(r.data() + 132);
-    if (n + m > samples_left) throw InputError(fmt::format("{}: pair {}: more samples than the file holds", path, i));
-    samples_left -= n + m;
+    const std::uint64_t later = get<std::uint8_t>(r.data() + 147);
+    if (n + m + later > samples_left) {
+      throw InputError(fmt::format("{}: pair {}: more samples than the file holds", path, i));
+    }
+    samples_left -= n + m + later;
     p.samples_s.resize(n);
     samples.read(reinterpret_cast<char*>(p.samples_s.data()), n * sizeof(double));
     p.retest_samples_s.resize(m);
     samples.read(reinterpret_cast<char*>(p.retest_samples_s.data()), m * sizeof(double));
+    p.later_retest_busbw_gbps.resize(later);
+    samples.read(reinterpret_cast<char*>(p.later_retest_busbw_gbps.data()), later * sizeof(double));
   }
   if (samples_left != 0) throw InputError(fmt::format("{}: {} samples that no pair holds", path, samples_left));
   return pairs;

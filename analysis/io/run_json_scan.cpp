@@ -328,6 +328,7 @@ enum class PairField {
   kDtype,
   kError,
   kFlagged,
+  kLaterRetests,
   kMax,
   kMedian,
   kMin,
@@ -346,7 +347,7 @@ enum class PairField {
   kWrong,
   kUnknown
 };
-constexpr std::array<std::pair<std::string_view, PairField>, 25> kPairFields{{
+constexpr std::array<std::pair<std::string_view, PairField>, 26> kPairFields{{
     {"algbw_gbps", PairField::kAlgbw},
     {"baseline_gbps", PairField::kBaseline},
     {"busbw_gbps", PairField::kBusbw},
@@ -356,6 +357,7 @@ constexpr std::array<std::pair<std::string_view, PairField>, 25> kPairFields{{
     {"dtype", PairField::kDtype},
     {"error", PairField::kError},
     {"flagged", PairField::kFlagged},
+    {"later_retest_busbw_gbps", PairField::kLaterRetests},
     {"max_s", PairField::kMax},
     {"median_s", PairField::kMedian},
     {"min_s", PairField::kMin},
@@ -401,6 +403,7 @@ void read_pair_value(JsonCursor& in, PairField field, PairResult& p, std::vector
     case PairField::kDtype: read_string(in, p.dtype); return;
     case PairField::kError: read_string(in, p.error); return;
     case PairField::kFlagged: p.flagged = read_bool(in); return;
+    case PairField::kLaterRetests: read_doubles(in, p.later_retest_busbw_gbps, scratch); return;
     case PairField::kMax: p.max_s = read_double(in); return;
     case PairField::kMedian: p.median_s = read_double(in); return;
     case PairField::kMin: p.min_s = read_double(in); return;

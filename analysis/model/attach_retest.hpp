@@ -7,7 +7,9 @@
 namespace podperf {
 
 // Records a retest measurement (a PairResult at one size) on the run's matching pair (same nodes,
-// op and size): its samples and busbw. Returns false when no such pair exists.
+// op and size): the first retest's samples and busbw, then each later retest's busbw beside them (a
+// retest adds evidence; it never replaces an earlier measurement). A failed retest records nothing.
+// Returns false when no such pair exists.
 bool attach_retest(Run& run, const PairResult& retest);
 
 }  // namespace podperf

@@ -53,13 +53,16 @@ struct PairResult {
   std::int64_t wrong = 0;     // mismatched elements in the correctness check
   std::string status = "ok";  // ok | wrong | error | timeout
   std::string error;
-  // Retest of a pair flagged at the judged size (--retest): its per-iteration times and busbw.
+  // Retest of a pair flagged at the judged size (--retest): its per-iteration times and busbw; the busbw
+  // of every later retest (--retest 2 or more, or a pair retested again) in later_retest_busbw_gbps.
+  // Every measurement counts: none replaces another.
   std::vector<double> retest_samples_s;
   double retest_busbw_gbps = 0.0;
+  std::vector<double> later_retest_busbw_gbps;
   // Filled by analysis:
-  bool flagged = false;
-  bool cleared_by_retest = false;  // flagged at first, not in the retest: not flagged
-  double baseline_gbps = 0.0;
+  bool flagged = false;             // its measurements (most of them) low against its class
+  bool cleared_by_retest = false;  // the first measurement low, not most of them: not flagged
+  double baseline_gbps = 0.0;      // at the judged size: its class level (two healthy nodes on its path)
   double ratio = 0.0;       // busbw / baseline
   double noise_gbps = 0.0;  // robust sigma of per-iteration busbw
 };
@@ -99,7 +102,9 @@ struct Straggler {
   std::string hostname;  // the node's label
   int flagged_pairs = 0;
   int total_pairs = 0;
-  double median_ratio = 0.0;  // median busbw/baseline over its pairs at the judged size
+  double median_ratio = 0.0;  // its capacity estimate: busbw against the healthy population (node model)
+  double ratio_low = 0.0;     // ...its family-wise interval (NodeEstimate)
+  double ratio_high = 0.0;
   std::string evidence;
   std::vector<std::string> likely_causes;  // CONCERN findings of its host, likeliest first (correlate)
   std::string next_step;
@@ -112,6 +117,66 @@ struct LinkFinding {
   double ratio = 0.0;
   std::string evidence;
   std::vector<std::string> likely_causes;  // CONCERN findings of the two hosts (correlate)
+};
+
+// A node's capacity at the judged size, from all its pairs and retests (analysis/pairs/node_model):
+// busbw against the healthy population (1: as the median node), with its family-wise interval.
+struct NodeEstimate {
+  int node = 0;
+  std::string label;
+  std::string kind;        // its comparability class: "8 ranks" or "8 ranks, p5.48xlarge"
+  double ratio = 0.0;      // 0 when not estimated
+  double low = 0.0;        // the interval (the node_family_alpha bound on each side)
+  double high = 0.0;
+  int pairs = 0;           // pairs the estimate rests on (partners not slower than it)
+  int measurements = 0;    // every measurement of its pairs (first and retests)
+  int low_measurements = 0;  // ...below the pair cut against what the model expects of them
+  std::string verdict;     // straggler | intermittent | ambiguous | undecided | fast | healthy | not judged
+};
+
+// One class of pairs at the judged size (their nodes' kinds and where they cross the network) and its
+// level: the busbw of a pair of two healthy nodes in it.
+struct PairClassLevel {
+  std::string name;
+  std::size_t pairs = 0;
+  double level_gbps = 0.0;
+  double ratio = 0.0;  // against the main class (the one with the most pairs)
+};
+
+// How the pairs were judged at the judged size, as applied (analysis/pairs/pair_verdicts): every
+// printer prints these, none computes them.
+struct PairJudgement {
+  std::string op;
+  std::uint64_t size_bytes = 0;
+  std::size_t pairs = 0;          // ok pairs judged
+  std::size_t measurements = 0;   // their measurements (first and retests)
+  double mean_gbps = 0.0;         // the plain mean of the pairs' busbw
+  std::size_t pairs_below_mean = 0;  // pairs more than the threshold below that mean (the plain rule)
+  double level_gbps = 0.0;        // the healthy population's level in the main class (the baseline)
+  double pair_noise = 0.0;        // a pair's noise about the model (fraction)
+  double noise_df = 0.0;          // its degrees of freedom (the prior's included)
+  std::size_t judged_nodes = 0;
+  double node_cut = 0.0;          // fraction below the population a typical node is named beyond
+  std::string node_cut_reason;    // "the threshold" or "the node estimate's 99.9% bound over 16 nodes ..."
+  double pair_cut = 0.0;          // a pair is flagged beyond it
+  std::string pair_cut_reason;
+  double link_cut = 0.0;          // a pair between healthy nodes is a link beyond it (against its nodes)
+  std::string structure;          // "topology", "blocks" (found in the matrix) or ""
+  std::vector<PairClassLevel> classes;
+  bool relative = false;          // three judged nodes or more
+  std::string reference;          // the absolute reference line: "relative judgement only: ..." or the check made
+};
+
+// The run a retest or a confirmation is judged by (podperf pairs --baseline-from RUN), never by itself:
+// that run's class levels and node estimates at its judged size, and its pair noise. Empty source: none.
+struct PairReference {
+  std::string source;  // "results/RUN/run.json (run RUN)"
+  std::string op;
+  std::uint64_t size_bytes = 0;
+  std::vector<PairClassLevel> classes;
+  std::vector<NodeEstimate> nodes;
+  double pair_noise = 0.0;
+  double noise_df = 0.0;
 };
 
 // A numeric host signal measured over the run, per host (for correlation with busbw).
@@ -336,8 +401,11 @@ struct Run {
   // Analysis:
   std::uint64_t judged_size_bytes = 0;  // size at which nodes are judged (the largest measured)
   std::vector<SizeBaseline> baselines;
-  std::vector<Straggler> stragglers;
+  std::vector<Straggler> stragglers;  // slowest first
   std::vector<LinkFinding> links;
+  std::vector<NodeEstimate> node_estimates;  // every node, in node order (empty: no pairs judged)
+  PairJudgement pair_judgement;
+  PairReference pair_reference;  // --baseline-from: recorded at the start, read by the judge
   std::vector<Finding> findings;         // NCCL's own log and host signals, tagged OK/CONCERN/INFO
   std::vector<NodeMetric> node_metrics;  // numeric host signals over the run
   Verdict verdict;                       // podperf accept

@@ -40,16 +40,6 @@ const std::string& host_of(const Run& run, int node) {
              : kNone;
 }
 
-// A healthy node to pair a suspect with: the first node that is not a straggler.
-std::string known_good(const Run& run) {
-  for (const NodeInfo& n : run.nodes) {
-    const bool bad = std::any_of(run.stragglers.begin(), run.stragglers.end(),
-                                 [&n](const Straggler& s) { return s.node == n.index; });
-    if (!bad) return n.label;
-  }
-  return "";
-}
-
 }  // namespace
 
 double spearman(const std::vector<double>& x, const std::vector<double>& y) {
@@ -201,17 +191,15 @@ void correlate(Run& run, std::size_t min_nodes, std::size_t threads, const Judge
     run.findings.push_back(std::move(f));
   }
 
-  const std::string good = known_good(run);
+  // The judge set each straggler's next step (a confirmation against a known-good node, judged by this
+  // run); a likely cause comes first.
   for (Straggler& s : run.stragglers) {
     s.likely_causes = causes_for(run, host_of(run, s.node));
     if (s.likely_causes.empty()) {
-      s.next_step = good.empty() ? "no host concern found; check the node's NICs and GPUs with the vendor tools"
-                                 : fmt::format(
-                                       "no host concern found on this node; confirm by pairing it with a known-good "
-                                       "node: {} --pairs {}:{} --concurrency sequential",
-                                       pairs_rerun_command(run), s.hostname, good);
-    } else {
-      s.next_step = "act on the first likely cause, then rerun " + pairs_rerun_command(run);
+      if (s.next_step.empty()) s.next_step = "check the node's NICs and GPUs with the vendor tools";
+    } else if (!s.next_step.starts_with("act on the first likely cause")) {
+      s.next_step = "act on the first likely cause, then " +
+                    (s.next_step.empty() ? "rerun " + pairs_rerun_command(run) : s.next_step);
     }
   }
   for (LinkFinding& l : run.links) {

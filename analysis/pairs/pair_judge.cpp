@@ -1,531 +1,394 @@
-// Flags slow pairs and names stragglers and links (see pair_flags.hpp), in named steps over the pairs
-// (two passes, chunked on threads at scale, merged in order). Floor: analysis; pure; throws nothing.
+// The pair judge (see pair_judge.hpp). Floor: analysis/pairs; pure; throws nothing.
 #include "analysis/pairs/pair_judge.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
+#include <cmath>
+#include <map>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "analysis/base/chunks.hpp"
-#include "analysis/pairs/anchor_check.hpp"
-#include "analysis/pairs/pair_ceiling.hpp"
-#include "analysis/pairs/pair_inference.hpp"
-#include "analysis/pairs/pair_inference_findings.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/config/sku.hpp"
+#include "analysis/pairs/pair_findings.hpp"
 #include "analysis/pairs/pair_stalls.hpp"
+#include "analysis/pairs/pair_verdicts.hpp"
 #include "analysis/pairs/retest_recovered.hpp"
 #include "analysis/stats/baseline.hpp"
-#include "analysis/stats/sort_network.hpp"
+#include "analysis/stats/low_pair.hpp"
 #include "analysis/stats/stats.hpp"
 
 namespace podperf {
 namespace {
 
-// Robust sigma of the per-iteration busbw, derived from the per-iteration times:
-// busbw_i = busbw(median) * median_s / t_i. `scratch` buffers are reused across pairs (millions at
-// scale: no allocation per pair).
-struct NoiseScratch {
+// Robust sigma of a pair's per-iteration busbw (busbw_i = busbw x median / t_i).
+double pair_noise_gbps(const PairResult& p) {
+  if (p.samples_s.size() < 2 || p.median_s <= 0.0) return 0.0;
   std::vector<double> busbw;
-  std::vector<double> deviations;
-};
-// The usual case (5-16 iterations, all timed): the per-iteration busbw into `out` (on the stack),
-// as below. False when the pair needs the general path.
-bool small_pair_busbw(const PairResult& p, double* out) {
-  const std::size_t count = p.samples_s.size();
-  if (count == 0 || count > kSortNetworkMax || p.median_s <= 0.0) return false;
-  const double* samples = p.samples_s.data();
-  bool all_positive = true;
-  for (std::size_t i = 0; i < count; ++i) all_positive &= samples[i] > 0.0;
-  if (!all_positive) return false;
-  const double scale = p.busbw_gbps * p.median_s;                       // busbw * median / t, as below
-  for (std::size_t i = 0; i < count; ++i) out[i] = scale / samples[i];  // vectorized divisions
-  return true;
-}
-
-double pair_noise_gbps(const PairResult& p, NoiseScratch& scratch) {
-  if (p.samples_s.empty() || p.median_s <= 0.0) return 0.0;
-  if (p.samples_s.size() <= kSortNetworkMax) {
-    // On the stack, sorted by networks (stats.hpp).
-    double busbw[kSortNetworkMax];
-    std::size_t n = 0;
-    for (double t : p.samples_s) {
-      if (t > 0.0) busbw[n++] = p.busbw_gbps * p.median_s / t;
-    }
-    return robust_sigma_small(busbw, n);
-  }
-  scratch.busbw.clear();
+  busbw.reserve(p.samples_s.size());
   for (double t : p.samples_s) {
-    if (t > 0.0) scratch.busbw.push_back(p.busbw_gbps * p.median_s / t);
+    if (t > 0.0) busbw.push_back(p.busbw_gbps * p.median_s / t);
   }
-  return robust_sigma_in_place(scratch.busbw, scratch.deviations);
+  return robust_sigma(busbw);
 }
 
-// pair_noise_gbps of two pairs at once when both are the usual case with as many samples (the
-// networks then sort both in one pass); false otherwise.
-bool pair_noise_gbps_2(const PairResult& p, const PairResult& q, double& p_noise, double& q_noise) {
-  double p_busbw[kSortNetworkMax];
-  double q_busbw[kSortNetworkMax];
-  if (p.samples_s.size() != q.samples_s.size() || !small_pair_busbw(p, p_busbw) || !small_pair_busbw(q, q_busbw)) {
-    return false;
+// The largest size the run measured (finished, ok or not).
+std::uint64_t largest_measured_size(const Run& run) {
+  std::uint64_t size = 0;
+  for (const PairResult& p : run.pairs) {
+    if (pair_measured(p)) size = std::max(size, p.size_bytes);
   }
-  robust_sigma_small_2(p_busbw, q_busbw, p.samples_s.size(), p_noise, q_noise);
-  return true;
+  return size;
 }
 
-// The (op, size) keys of a run's pairs: a handful (sizes x ops), so a linear search per pair is far
-// cheaper than a map lookup with a string key. Indices in order of first appearance.
-class KeyIndex {
- public:
-  std::size_t find_or_add(const std::string& op, std::uint64_t size) {
-    const std::size_t i = find(op, size);
-    if (i < keys_.size()) return i;
-    keys_.emplace_back(op, size);
-    return keys_.size() - 1;
+// Below the judged size: per (op, size) the robust baseline of the ok pairs and the flags against it.
+void judge_other_sizes(Run& run, const PairThresholds& t) {
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<double>> values;
+  for (const PairResult& p : run.pairs) {
+    if (status_ok(p.status)) values[{p.op, p.size_bytes}].push_back(p.busbw_gbps);
   }
-  // keys().size() when absent.
-  [[nodiscard]] std::size_t find(const std::string& op, std::uint64_t size) const {
-    if (last_ < keys_.size() && keys_[last_].second == size && keys_[last_].first == op) return last_;
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
-      if (keys_[i].second == size && keys_[i].first == op) return last_ = i;
-    }
-    return keys_.size();
+  std::map<std::pair<std::string, std::uint64_t>, Baseline> baselines;
+  for (auto& [key, v] : values) {
+    if (key.second == run.judged_size_bytes) continue;
+    const Baseline b = robust_baseline(v, t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
+    baselines[key] = b;
+    run.baselines.push_back(SizeBaseline{key.second, b.value, b.spread, b.kept, b.total});
   }
-  [[nodiscard]] const std::vector<std::pair<std::string, std::uint64_t>>& keys() const { return keys_; }
-
- private:
-  std::vector<std::pair<std::string, std::uint64_t>> keys_;
-  mutable std::size_t last_ = 0;
-};
-
-// Pairs the run did not finish (watchdog, signal) say nothing about their nodes' speed: the
-// unfinished list names them instead.
-bool measured(const PairResult& p) {
-  return p.status.size() != 7 || (p.status != "timeout" && p.status != "aborted");
-}
-
-const std::string& label_of(const Run& run, int node) {
-  static const std::string kUnknown = "?";
-  if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return kUnknown;
-  return run.nodes[static_cast<std::size_t>(node)].label;
-}
-
-// A node slow only now and then (a flapping NIC or link, throttling) is flagged in a minority of its
-// pairs: no straggler, but several slow links that all share it. Each node in at least
-// intermittent_min_links links gets a CONCERN finding naming it, replacing any from an earlier pass.
-void name_intermittent_nodes(Run& run, const PairThresholds& t, const std::vector<int>& flagged,
-                             const std::vector<int>& total) {
-  constexpr const char* kCheck = "pairs.intermittent_node";
-  run.findings.erase(
-      std::remove_if(run.findings.begin(), run.findings.end(), [](const Finding& f) { return f.check == kCheck; }),
-      run.findings.end());
-  const std::size_t n = run.nodes.size();
-  std::vector<std::vector<std::string>> partners(n);
-  for (const LinkFinding& l : run.links) {
-    for (std::size_t side = 0; side < 2; ++side) {
-      const auto node = static_cast<std::size_t>(l.nodes[side]);
-      if (node < n) partners[node].push_back(l.hostnames[1 - side]);
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::vector<std::string>& others = partners[i];
-    if (static_cast<int>(others.size()) < t.intermittent_min_links) continue;
-    const std::string& label = run.nodes[i].label;
-    std::vector<std::string> pair_list;
-    for (std::size_t k = 0; k < others.size() && k < 4; ++k) pair_list.push_back(label + ":" + others[k]);
-    Finding f;
-    f.tag = Tag::kConcern;
-    f.source = "analysis";
-    f.check = kCheck;
-    f.host = run.nodes[i].hostname;
-    f.observed = fmt::format("{} is in {} of the {} slow links ({}); {} of its {} pairs flagged at {} bytes", label,
-                             others.size(), run.links.size(), fmt::join(others, ", "), flagged[i], total[i],
-                             run.judged_size_bytes);
-    f.expected = fmt::format(
-        "a straggler has more than {:.0f}% of its pairs flagged; unrelated slow links rarely share a node (a node "
-        "in {} or more is named here)",
-        t.straggler_fraction * 100.0, t.intermittent_min_links);
-    f.meaning = fmt::format(
-        "{} itself is likely slow now and then (a flapping NIC or link, its switch port, throttling) rather than "
-        "{} separate links being bad",
-        label, others.size());
-    f.effect = "collectives that include this node slow down at random, which is harder to see than a steady straggler";
-    f.next_step = fmt::format(
-        "retest its pairs several times: {} --pairs {} --retest 2; read its host signals (podperf "
-        "signals: EFA error counters, link flaps, Xid, clock events)",
-        pairs_rerun_command(run), fmt::join(pair_list, ","));
-    run.findings.push_back(std::move(f));
-  }
-}
-
-// The z of the family margin for `pairs` judged pairs: the normal quantile at 1 - alpha / pairs.
-double link_family_z(std::size_t pairs, const PairThresholds& t) {
-  if (pairs == 0 || t.link_family_alpha >= 1.0) return 0.0;
-  return normal_upper_quantile(std::min(0.5, t.link_family_alpha / static_cast<double>(pairs)));
-}
-
-// One INFO finding for the flagged pairs between healthy nodes left unnamed by the family margin,
-// replacing any from an earlier pass.
-void add_chance_flag_finding(Run& run, const PairThresholds& t, std::size_t chance, std::size_t judged, double z) {
-  constexpr const char* kCheck = "pairs.chance_flags";
-  run.findings.erase(
-      std::remove_if(run.findings.begin(), run.findings.end(), [](const Finding& f) { return f.check == kCheck; }),
-      run.findings.end());
-  if (chance == 0) return;
-  Finding f;
-  f.tag = Tag::kInfo;
-  f.source = "analysis";
-  f.check = kCheck;
-  f.observed = fmt::format(
-      "{} of {} pairs at {} bytes flagged between healthy nodes, none beyond {:.1f} spreads of the healthy pairs",
-      chance, judged, run.judged_size_bytes, z);
-  f.expected = fmt::format(
-      "among {} pairs some healthy ones fall beyond {} spreads by chance; a slow link is named only beyond {:.1f} "
-      "(the normal quantile at 1 - {} / {} pairs, [pairs] link_family_alpha), or when a retest confirms it",
-      judged, t.spread_factor, z, t.link_family_alpha, judged);
-  f.meaning = "these pairs are most likely noise at this cluster size: no slow link is named for them";
-  f.effect = "none on its own; a pair that is really slow stays slow when measured again";
-  f.next_step = fmt::format("measure them again: {} --retest 1 (a pair still slow in its retest is named a link)",
-                            pairs_rerun_command(run));
-  run.findings.push_back(std::move(f));
-}
-
-// The ok pairs' busbw per (op, size) key, keys in order of first appearance.
-struct KeyedValues {
-  KeyIndex keys;
-  std::vector<std::vector<double>> values;
-};
-
-// Pass 1 over the pairs: run.judged_size_bytes (the largest size measured) and the ok pairs' busbw per
-// (op, size). Chunks of pairs on separate threads at scale, concatenated in chunk order: the same
-// values in the same order as one pass.
-KeyedValues collect_busbw(Run& run, std::size_t workers) {
-  const auto chunks = [&](auto&& work) { in_chunks(run.pairs.size(), workers, work); };
-  struct KeyValues {
-    KeyIndex keys;
-    std::vector<std::vector<double>> values;
-    std::uint64_t judged_size_bytes = 0;
-  };
-  std::vector<KeyValues> chunk_values(workers);
-  chunks([&](std::size_t w, std::size_t begin, std::size_t end) {
-    KeyValues& kv = chunk_values[w];
-    for (std::size_t i = begin; i < end; ++i) {
-      const PairResult& p = run.pairs[i];
-      if (measured(p)) kv.judged_size_bytes = std::max(kv.judged_size_bytes, p.size_bytes);
-      if (!status_ok(p.status)) continue;
-      const std::size_t k = kv.keys.find_or_add(p.op, p.size_bytes);
-      if (k == kv.values.size()) {
-        kv.values.emplace_back();
-        // The first key of a chunk (all its pairs when one size was measured): room for the rest
-        // of the chunk at once (pages are touched only as filled), no regrowth copies.
-        if (k == 0) kv.values.back().reserve(end - i);
-      }
-      kv.values[k].push_back(p.busbw_gbps);
-    }
-  });
-  KeyedValues out;
-  for (KeyValues& kv : chunk_values) {
-    run.judged_size_bytes = std::max(run.judged_size_bytes, kv.judged_size_bytes);
-    for (std::size_t ck = 0; ck < kv.keys.keys().size(); ++ck) {
-      const auto& [op, size] = kv.keys.keys()[ck];
-      const std::size_t k = out.keys.find_or_add(op, size);
-      if (k == out.values.size()) out.values.emplace_back();
-      if (out.values[k].empty()) {
-        out.values[k].swap(kv.values[ck]);  // the first chunk with this key: no copy
-      } else {
-        out.values[k].insert(out.values[k].end(), kv.values[ck].begin(), kv.values[ck].end());
-      }
-      std::vector<double>().swap(kv.values[ck]);
-    }
-  }
-  return out;
-}
-
-// The robust baseline of each key (indexed as the keys), and run.baselines in (op, size) order; the
-// values are released as soon as used. At the judged size an anchor of few pairs is checked against
-// their retests (analysis/pairs/anchor_check.hpp); the checks go to `checks`.
-std::vector<Baseline> compute_baselines(Run& run, KeyedValues& kv, const PairThresholds& t,
-                                        std::vector<AnchorCheck>& checks) {
-  std::vector<Baseline> baselines(kv.values.size());
-  std::vector<std::size_t> order(kv.values.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  const KeyIndex& keys = kv.keys;
-  std::sort(order.begin(), order.end(),
-            [&keys](std::size_t a, std::size_t b) { return keys.keys()[a] < keys.keys()[b]; });
-  for (std::size_t k : order) {
-    const Baseline majority =
-        robust_baseline(kv.values[k], t.threshold, t.baseline_max_passes, t.baseline_min_kept_fraction);
-    Baseline b = anchored_baseline(kv.values[k], majority, t.threshold, t.anchor_gap_fraction, t.spread_factor);
-    if (keys.keys()[k].second == run.judged_size_bytes) {
-      checks.push_back(check_anchor(run.pairs, keys.keys()[k].first, keys.keys()[k].second, b, t));
-      b = checks.back().baseline;
-    }
-    baselines[k] = b;
-    run.baselines.push_back(SizeBaseline{keys.keys()[k].second, b.value, b.spread, b.kept, b.total});
-    std::vector<double>().swap(kv.values[k]);
-  }
-  return baselines;
-}
-
-// One chunk's tally at the judged size: per node its pairs and how many are flagged; the ok pairs'
-// ratios (for the stragglers' medians) and the flagged pairs (links) for later.
-struct Tally {
-  std::vector<int> flagged, total;
-  std::vector<JudgedRatio> judged_ok;
-  std::vector<const PairResult*> judged_flagged;
-};
-
-// A pair at the judged size (and measured) into the tally.
-void tally_pair(const Run& run, std::size_t n, const PairResult& p, Tally& tally) {
-  if (!at_judged_size(run, p) || !measured(p)) return;
-  for (int node : p.nodes) {
-    if (node < 0 || static_cast<std::size_t>(node) >= n) continue;
-    const auto i = static_cast<std::size_t>(node);
-    ++tally.total[i];
-    if (p.flagged) ++tally.flagged[i];
-  }
-  if (p.flagged) tally.judged_flagged.push_back(&p);
-  if (status_ok(p.status)) tally.judged_ok.push_back({p.nodes[0], p.nodes[1], p.ratio});
-}
-
-// Pass 2 over pairs [begin, end): each pair's noise, baseline, ratio and flag (a retest may clear it),
-// tallied.
-void flag_chunk(Run& run, const PairThresholds& t, const KeyIndex& keys, const std::vector<Baseline>& baselines,
-                std::size_t begin, std::size_t end, Tally& tally) {
-  const std::size_t n = run.nodes.size();
-  KeyIndex chunk_keys = keys;
-  NoiseScratch scratch;
-  tally.judged_ok.reserve(end - begin);  // at most one a pair; pages are touched only as filled
-  double next_noise = 0.0;               // the next pair's, computed with this one's
-  bool have_next = false;
-  for (std::size_t i = begin; i < end; ++i) {
-    PairResult& p = run.pairs[i];
-    if (have_next) {
-      p.noise_gbps = next_noise;
-      have_next = false;
-    } else if (i + 1 < end && pair_noise_gbps_2(p, run.pairs[i + 1], p.noise_gbps, next_noise)) {
-      have_next = true;
-    } else {
-      p.noise_gbps = pair_noise_gbps(p, scratch);
-    }
-    const std::size_t k = chunk_keys.find(p.op, p.size_bytes);
-    const Baseline* base = k < baselines.size() ? &baselines[k] : nullptr;
-    p.baseline_gbps = base != nullptr ? base->value : 0.0;
+  const LowPairRule rule{t.threshold, t.spread_factor, t.max_spread_fraction};
+  for (PairResult& p : run.pairs) {
+    if (p.size_bytes == run.judged_size_bytes) continue;
+    const auto it = baselines.find({p.op, p.size_bytes});
+    p.baseline_gbps = it != baselines.end() ? it->second.value : 0.0;
     p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
+    p.cleared_by_retest = false;
     if (!status_ok(p.status)) {
-      p.flagged = true;
-      tally_pair(run, n, p, tally);
+      p.flagged = pair_measured(p);
       continue;
     }
-    // The healthy spread guards small deviations only: capped at max_spread_fraction of the
-    // baseline, so a noisy cluster cannot hide a pair at a fraction of it.
-    const double spread = base != nullptr ? std::min(base->spread, t.max_spread_fraction * p.baseline_gbps) : 0.0;
-    auto slow = [&](double busbw, double noise) {
-      const double gap = p.baseline_gbps - busbw;
-      return busbw < p.baseline_gbps * (1.0 - t.threshold) && gap > t.noise_factor * noise &&
-             gap > t.spread_factor * spread;
-    };
-    p.flagged = slow(p.busbw_gbps, p.noise_gbps);
-    p.cleared_by_retest = false;
-    if (p.flagged && !p.retest_samples_s.empty()) {
-      std::vector<double> retest_busbw;
-      for (double r : p.retest_samples_s) {
-        if (r > 0.0) retest_busbw.push_back(p.retest_busbw_gbps * median(p.retest_samples_s) / r);
-      }
-      if (!slow(p.retest_busbw_gbps, robust_sigma(retest_busbw))) {
-        p.flagged = false;
-        p.cleared_by_retest = true;
-      }
-    }
-    tally_pair(run, n, p, tally);
+    const double spread = p.baseline_gbps > 0.0 ? it->second.spread / p.baseline_gbps : 0.0;
+    p.flagged = p.baseline_gbps > 0.0 && pair_is_low(rule, p.busbw_gbps, p.baseline_gbps, spread) &&
+                p.baseline_gbps - p.busbw_gbps > t.noise_factor * p.noise_gbps;
   }
 }
 
-// The chunks' tallies merged in chunk order (the same as one pass in order): per node flagged and
-// total pairs at the judged size, and the flagged pairs.
-struct Judged {
-  std::vector<int> flagged, total;
-  std::vector<const PairResult*> flagged_pairs;
-};
-Judged merge_tallies(std::vector<Tally>& tallies, std::size_t n) {
-  Judged out;
-  out.flagged = std::move(tallies.front().flagged);
-  out.total = std::move(tallies.front().total);
-  out.flagged_pairs = std::move(tallies.front().judged_flagged);
-  for (std::size_t w = 1; w < tallies.size(); ++w) {
-    Tally& tally = tallies[w];
-    for (std::size_t i = 0; i < n; ++i) out.flagged[i] += tally.flagged[i], out.total[i] += tally.total[i];
-    out.flagged_pairs.insert(out.flagged_pairs.end(), tally.judged_flagged.begin(), tally.judged_flagged.end());
+// The main class: the one with the most pairs (ties: the first).
+std::size_t main_class(const NodeModel& m) {
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < m.class_pairs.size(); ++c) {
+    if (m.class_pairs[c] > m.class_pairs[best]) best = c;
   }
-  return out;
+  return best;
 }
 
-// The inference over the flagged pairs at the judged size (analysis/pairs/pair_inference.hpp): which nodes
-// are cleared, slow, or undecided, which slow pairs are links and which one crossing. The fast pairs
-// are read again (one pass) only when enough links could form a crossing.
-PairInference infer_faults(const Run& run, const Judged& j, const PairThresholds& t,
-                           std::vector<InferencePair>& slow_pairs) {
-  PairInferenceInput input;
-  input.nodes = j.total.size();
-  input.fast_pairs.resize(input.nodes);
-  for (std::size_t i = 0; i < input.nodes; ++i) input.fast_pairs[i] = j.total[i] - j.flagged[i];
-  input.min_cleared_partners = t.min_cleared_partners;
-  input.measured_pairs = j.total;
-  input.mostly_slow_fraction = t.mostly_slow_fraction;
-  input.single_pair_anchor_max_ratio = t.single_pair_anchor_max_ratio;
-  for (const PairResult* p : j.flagged_pairs) {
-    const double retest_ratio =
-        !p->retest_samples_s.empty() && p->baseline_gbps > 0.0 ? p->retest_busbw_gbps / p->baseline_gbps : 0.0;
-    input.slow_pairs.push_back({p->nodes[0], p->nodes[1], p->ratio, retest_ratio});
+// The absolute reference line: the built-in SKU's published 2-node busbw at the judged size when every
+// node reports one instance type that has it; else relative judgement only.
+std::string reference_line(const Run& run, const PairJudgement& j, const PairVerdicts& v) {
+  std::string type = run.nodes.empty() ? "" : run.nodes.front().instance_type;
+  for (const NodeInfo& node : run.nodes) {
+    if (node.instance_type != type) type.clear();
   }
-  const auto fast_pairs = [&run] {
-    std::vector<InferencePair> fast;
-    for (const PairResult& p : run.pairs) {
-      if (at_judged_size(run, p) && measured(p) && !p.flagged) fast.push_back({p.nodes[0], p.nodes[1]});
-    }
-    return fast;
+  std::string relative;
+  if (v.input.model.referenced) {
+    relative = fmt::format("judged against the run it confirms (--baseline-from {}: its levels, nodes and noise)",
+                           run.pair_reference.source);
+  } else if (!v.relative) {
+    relative = fmt::format(
+        "no relative judgement: {} node{} judged ({} of one kind with pairs); a node is judged against 3 or more",
+        j.judged_nodes, j.judged_nodes == 1 ? "" : "s", j.judged_nodes);
+  } else {
+    relative = fmt::format("relative judgement only (against the {} nodes' median node)", j.judged_nodes);
+  }
+  // The published figures are NCCL's over the instance's GPUs and NICs: not a yardstick for the host backend
+  // (MPI on host memory) or a modelled fabric.
+  std::string no_figure;
+  if (run.backend == "host" || run.simulated) {
+    no_figure = run.simulated ? "a modelled fabric has no published figure"
+                              : "the host backend is not held to NCCL's published figures";
+    type.clear();
+  }
+  const std::optional<Sku> sku = type.empty() ? std::nullopt : builtin_sku_for(type);
+  const std::optional<double> figure =
+      sku && j.op == "all_reduce" && run.options.dtype == "float" ? sku->pair_busbw_at(j.size_bytes) : std::nullopt;
+  if (!figure) {
+    return fmt::format(
+        "{}: {}; an absolute check needs a published figure (podperf accept --sku TYPE) or a known-good run "
+        "(--baseline-from RUN)",
+        relative,
+        !no_figure.empty() ? no_figure
+        : type.empty() || type == "simulated"
+            ? "the instance type is not known"
+            : fmt::format("{} has no published 2-node figure at {}", type, format_size(j.size_bytes)));
+  }
+  const double ratio = j.level_gbps / *figure;
+  return fmt::format("absolute: the population's level {:.1f} GB/s is {:.0f}% of {}'s published {:.1f} GB/s at {}{}",
+                     j.level_gbps, ratio * 100.0, type, *figure, format_size(j.size_bytes),
+                     ratio < 1.0 - run.thresholds.pairs.threshold ? " (below it: see pairs.below_published)" : "");
+}
+
+void write_judgement(Run& run, const PairThresholds& t, const PairVerdicts& v) {
+  const ModelInput& in = v.input.model;
+  const NodeModel& m = v.model;
+  PairJudgement j;
+  j.op = v.input.op;
+  j.size_bytes = v.input.size_bytes;
+  j.pairs = in.pairs.size();
+  j.measurements = in.logs.size();
+  double sum = 0.0;
+  for (const ModelPair& q : in.pairs) sum += run.pairs[q.index].busbw_gbps;
+  j.mean_gbps = j.pairs > 0 ? sum / static_cast<double>(j.pairs) : 0.0;
+  for (const ModelPair& q : in.pairs) {
+    j.pairs_below_mean += run.pairs[q.index].busbw_gbps < j.mean_gbps * (1.0 - t.threshold) ? 1 : 0;
+  }
+  const std::size_t main = main_class(m);
+  j.level_gbps = m.class_level.empty() ? 0.0 : std::exp(m.class_level[main]);
+  j.pair_noise = std::expm1(m.sigma);
+  j.noise_df = m.df;
+  j.judged_nodes = m.judged_nodes;
+  const double bound = -std::expm1(-v.node_quantile * v.typical_se);
+  j.node_cut = std::max(t.threshold, bound);
+  const double confidence = 1.0 - t.node_family_alpha;
+  if (!v.relative) {
+    j.node_cut_reason = "no node is judged: fewer than 3 nodes of one kind have pairs";
+  } else if (bound > t.threshold) {
+    j.node_cut_reason = fmt::format(
+        "the node estimate's {:g}% bound over {} nodes (pair noise {:.1f}% on {:.0f} degrees of freedom, {} pairs a "
+        "node): the noise, not the threshold {:.0f}%, limits it",
+        confidence * 100.0, j.judged_nodes, j.pair_noise * 100.0, j.noise_df,
+        m.se.empty() || v.typical_se <= 0.0
+            ? 0
+            : static_cast<int>(std::lround(std::pow(1.2533 * m.sigma / v.typical_se, 2))),
+        t.threshold * 100.0);
+  } else {
+    j.node_cut_reason =
+        fmt::format("the threshold (the node estimate's {:g}% bound over {} nodes is {:.1f}%: pair noise {:.1f}%)",
+                    confidence * 100.0, j.judged_nodes, bound * 100.0, j.pair_noise * 100.0);
+  }
+  j.pair_cut = v.pair_cut;
+  const LowPairRule rule{t.threshold, t.spread_factor, t.max_spread_fraction};
+  j.pair_cut_reason = low_pair_cut_reason(rule, j.pair_noise);
+  j.link_cut = v.link_cut;
+  j.structure = v.input.structure;
+  for (std::size_t c = 0; c < m.class_level.size(); ++c) {
+    if (m.class_pairs[c] == 0) continue;
+    PairClassLevel cl;
+    cl.name = in.class_names[c];
+    cl.pairs = static_cast<std::size_t>(m.class_pairs[c]);
+    cl.level_gbps = std::exp(m.class_level[c]);
+    cl.ratio = j.level_gbps > 0.0 ? cl.level_gbps / j.level_gbps : 0.0;
+    j.classes.push_back(std::move(cl));
+  }
+  j.relative = v.relative;
+  j.reference = reference_line(run, j, v);
+  run.pair_judgement = std::move(j);
+  // Kept: the main class's pairs between nodes named nothing (the pairs the level speaks for).
+  std::size_t kept = 0;
+  const auto clean = [&](int node) {
+    const NodeState s = v.state.empty() ? NodeState::kHealthy : v.state[static_cast<std::size_t>(node)];
+    return s == NodeState::kHealthy || s == NodeState::kFast || s == NodeState::kUndecided ||
+           s == NodeState::kNotJudged;
   };
-  PairInference inference = infer_pair_faults(input, fast_pairs);
-  slow_pairs = std::move(input.slow_pairs);
-  return inference;
+  for (const ModelPair& q : in.pairs) {
+    kept += static_cast<std::size_t>(q.cls) == main && clean(q.a) && clean(q.b) ? 1 : 0;
+  }
+  run.baselines.push_back(SizeBaseline{v.input.size_bytes, run.pair_judgement.level_gbps,
+                                       run.pair_judgement.level_gbps * run.pair_judgement.pair_noise, kept,
+                                       in.pairs.size()});
+  std::sort(run.baselines.begin(), run.baselines.end(),
+            [](const SizeBaseline& a, const SizeBaseline& b) { return a.size_bytes < b.size_bytes; });
 }
 
-// run.stragglers with their evidence; the median ratio of each straggler's ok pairs (only theirs: at
-// scale every node's would be gigabytes).
-void name_stragglers(Run& run, const Judged& j, const PairInference& inference, const std::vector<Tally>& tallies) {
-  const std::vector<bool>& is_straggler = inference.slow;
-  const std::size_t n = is_straggler.size();
-  std::vector<std::vector<double>> ratios(n);
-  for (const Tally& tally : tallies) {
-    for (const JudgedRatio& r : tally.judged_ok) {
-      for (int node : {r.a, r.b}) {
-        if (node >= 0 && static_cast<std::size_t>(node) < n && is_straggler[static_cast<std::size_t>(node)]) {
-          ratios[static_cast<std::size_t>(node)].push_back(r.ratio);
-        }
-      }
+void write_pairs(Run& run, const PairVerdicts& v) {
+  const ModelInput& in = v.input.model;
+  for (std::size_t k = 0; k < in.pairs.size(); ++k) {
+    PairResult& p = run.pairs[in.pairs[k].index];
+    p.baseline_gbps = std::exp(v.model.class_expected(in, k));
+    p.ratio = p.baseline_gbps > 0.0 ? p.busbw_gbps / p.baseline_gbps : 0.0;
+    p.flagged = v.flagged[k];
+    p.cleared_by_retest = v.first_flagged[k] && !v.flagged[k];
+  }
+  for (std::size_t index : v.input.failed) {
+    run.pairs[index].flagged = true;
+    run.pairs[index].cleared_by_retest = false;
+  }
+  // Pairs the run did not finish (timeout, aborted) at the judged size: flagged (they fail the run), never
+  // evidence of their nodes' speed.
+  for (PairResult& p : run.pairs) {
+    if (p.size_bytes == v.input.size_bytes && !status_ok(p.status) && !pair_measured(p)) {
+      p.flagged = true;
+      p.cleared_by_retest = false;
     }
+  }
+  // Pairs at the judged size of another op, or of nodes out of range: unjudged.
+}
+
+void write_nodes(Run& run, const PairThresholds& t, const PairVerdicts& v, const PairJudgeContext& context) {
+  const std::size_t n = run.nodes.size();
+  const NodeModel& m = v.model;
+  std::vector<int> flagged(n, 0), total(n, 0);
+  for (std::size_t k = 0; k < v.input.model.pairs.size(); ++k) {
+    const ModelPair& q = v.input.model.pairs[k];
+    for (int node : {q.a, q.b}) {
+      ++total[static_cast<std::size_t>(node)];
+      flagged[static_cast<std::size_t>(node)] += v.flagged[k] ? 1 : 0;
+    }
+  }
+  for (std::size_t index : v.input.failed) {
+    for (int node : run.pairs[index].nodes)
+      ++total[static_cast<std::size_t>(node)], ++flagged[static_cast<std::size_t>(node)];
   }
   for (std::size_t i = 0; i < n; ++i) {
-    if (!is_straggler[i]) continue;
+    NodeEstimate e;
+    e.node = static_cast<int>(i);
+    e.label = run.nodes[i].label;
+    e.kind = v.input.kind_names.empty() ? "" : v.input.kind_names[static_cast<std::size_t>(v.input.node_kind[i])];
+    if (m.estimated[i]) {
+      e.ratio = std::exp(m.node[i]);
+      e.low = std::exp(v.low[i]);
+      e.high = std::exp(v.high[i]);
+      if (v.state[i] == NodeState::kNotJudged) e.low = e.high = e.ratio;
+    }
+    e.pairs = m.support[i];
+    e.measurements = v.measurements[i];
+    e.low_measurements = v.low_measurements[i];
+    e.verdict = node_state_name(v.state[i]);
+    run.node_estimates.push_back(std::move(e));
+    if (v.state[i] != NodeState::kStraggler) continue;
     Straggler s;
     s.node = static_cast<int>(i);
     s.hostname = run.nodes[i].label;
-    s.flagged_pairs = j.flagged[i];
-    s.total_pairs = j.total[i];
-    s.median_ratio = median(ratios[i]);
-    s.evidence = fmt::format("{} of {} pairs flagged at {} bytes; median busbw {:.0f}% of baseline", j.flagged[i],
-                             j.total[i], run.judged_size_bytes, s.median_ratio * 100.0);
+    s.flagged_pairs = flagged[i];
+    s.total_pairs = total[i];
+    if (!m.estimated[i]) {  // dead: every pair failed (pair_verdicts.cpp decide_dead_nodes)
+      s.evidence = fmt::format("all {} of its pairs at {} failed: no bandwidth measured", s.total_pairs,
+                               format_size(run.judged_size_bytes));
+      run.stragglers.push_back(std::move(s));
+      continue;
+    }
+    s.median_ratio = std::exp(m.node[i]);
+    s.ratio_low = std::exp(v.low[i]);
+    s.ratio_high = std::exp(v.high[i]);
+    s.evidence = fmt::format(
+        "capacity {:.1f}% of the healthy population ({:.1f}-{:.1f}%, the {:g}% family-wise interval over {} nodes) "
+        "from {} pairs; {} of its {} pairs flagged at {}",
+        s.median_ratio * 100.0, s.ratio_low * 100.0, s.ratio_high * 100.0, (1.0 - t.node_family_alpha) * 100.0,
+        m.judged_nodes, m.support[i], s.flagged_pairs, s.total_pairs, format_size(run.judged_size_bytes));
     run.stragglers.push_back(std::move(s));
   }
+  std::stable_sort(run.stragglers.begin(), run.stragglers.end(),
+                   [](const Straggler& a, const Straggler& b) { return a.median_ratio < b.median_ratio; });
+  (void)context;
 }
 
-// The flagged pairs between two healthy nodes: a link (run.links) when it failed, was confirmed by a
-// retest, or lies beyond the family margin z (see PairThresholds::link_family_alpha). Returns how many
-// were left unnamed (chance flags).
-std::size_t name_links(Run& run, const Judged& j, const PairInference& inference, const KeyIndex& keys,
-                       const std::vector<Baseline>& baselines, const PairThresholds& t, double family_z) {
-  std::size_t chance_flags = 0;
-  for (std::size_t link : inference.links) {
-    const PairResult* p = j.flagged_pairs[link];
-    if (status_ok(p->status) && p->retest_samples_s.empty()) {
-      const std::size_t k = keys.find(p->op, p->size_bytes);
-      const double spread =
-          k < baselines.size() ? std::min(baselines[k].spread, t.max_spread_fraction * p->baseline_gbps) : 0.0;
-      if (p->baseline_gbps - p->busbw_gbps <= family_z * spread) {
-        ++chance_flags;
-        continue;
-      }
-    }
+void write_links(Run& run, const PairVerdicts& v) {
+  const ModelInput& in = v.input.model;
+  const auto label = [&](int node) { return run.nodes[static_cast<std::size_t>(node)].label; };
+  for (std::size_t k : v.links) {
+    const ModelPair& q = in.pairs[k];
+    const PairResult& p = run.pairs[q.index];
     LinkFinding l;
-    l.nodes = p->nodes;
-    l.hostnames = {label_of(run, p->nodes[0]), label_of(run, p->nodes[1])};
-    l.ratio = p->ratio;
-    l.evidence = !status_ok(p->status)
-                     ? fmt::format("pair {} <-> {} {}: {}", l.hostnames[0], l.hostnames[1], p->status, p->error)
-                     : fmt::format(
-                           "pair {} <-> {} at {:.0f}% of baseline ({:.2f} of {:.2f} GB/s); both nodes "
-                           "healthy in their other pairs",
-                           l.hostnames[0], l.hostnames[1], p->ratio * 100.0, p->busbw_gbps, p->baseline_gbps);
+    l.nodes = p.nodes;
+    l.hostnames = {label(p.nodes[0]), label(p.nodes[1])};
+    const double expected = std::exp(v.model.expected(in, k));
+    const double value = std::exp(q.upper);
+    l.ratio = value / expected;
+    l.evidence = fmt::format(
+        "pair {} <-> {} at {:.0f}% of what its class and nodes predict ({:.3g} of {:.3g} GB/s{}); both nodes healthy "
+        "in their other pairs",
+        l.hostnames[0], l.hostnames[1], l.ratio * 100.0, value, expected,
+        q.count > 1 ? fmt::format(", the upper median of {} measurements", q.count) : "");
     run.links.push_back(std::move(l));
   }
-  return chance_flags;
+  for (std::size_t index : v.failed_links) {
+    const PairResult& p = run.pairs[index];
+    LinkFinding l;
+    l.nodes = p.nodes;
+    l.hostnames = {label(p.nodes[0]), label(p.nodes[1])};
+    l.evidence = fmt::format("pair {} <-> {} {}: {}", l.hostnames[0], l.hostnames[1], p.status, p.error);
+    run.links.push_back(std::move(l));
+  }
+  std::stable_sort(run.links.begin(), run.links.end(),
+                   [](const LinkFinding& a, const LinkFinding& b) { return a.ratio < b.ratio; });
 }
 
 }  // namespace
 
-void judge_pairs(Run& run, const PairThresholds& t, std::size_t threads, JudgedPairs* judged) {
+void judge_pairs(Run& run, const PairThresholds& t, std::size_t /*threads*/, JudgedPairs* judged,
+                 const PairJudgeContext& context) {
   run.baselines.clear();
   run.stragglers.clear();
   run.links.clear();
-  run.judged_size_bytes = 0;
-
-  // At scale every pass over the pairs costs a memory-bound sweep of gigabytes: the first finds the
-  // baselines' values and the size nodes are judged at (the largest measured), the second everything
-  // else. Each pair is judged on its own, so at scale the pairs are split into contiguous chunks judged
-  // on separate threads, each with its own tally, merged in chunk order: the same result as one pass.
-  const std::size_t workers = threads > 0 ? threads : analysis_threads(run.pairs.size());
-  KeyedValues kv = collect_busbw(run, workers);
-  std::vector<AnchorCheck> anchor_checks;
-  const std::vector<Baseline> baselines = compute_baselines(run, kv, t, anchor_checks);
-  const std::size_t n = run.nodes.size();
-  std::vector<Tally> tallies(workers);
-  for (Tally& tally : tallies) tally.flagged.assign(n, 0), tally.total.assign(n, 0);
-  in_chunks(run.pairs.size(), workers, [&](std::size_t w, std::size_t begin, std::size_t end) {
-    flag_chunk(run, t, kv.keys, baselines, begin, end, tallies[w]);
-  });
-  const Judged j = merge_tallies(tallies, n);
-  std::vector<InferencePair> slow_pairs;
-  const PairInference inference = infer_faults(run, j, t, slow_pairs);
-  name_stragglers(run, j, inference, tallies);
-  if (judged != nullptr) {
-    judged->chunks.clear();
-    for (Tally& tally : tallies) judged->chunks.push_back(std::move(tally.judged_ok));
-    judged->filled = true;
+  run.node_estimates.clear();
+  run.pair_judgement = PairJudgement{};
+  run.judged_size_bytes = largest_measured_size(run);
+  for (PairResult& p : run.pairs) p.noise_gbps = pair_noise_gbps(p);
+  judge_other_sizes(run, t);
+  const PairVerdicts v = decide_pairs(run, t, run.judged_size_bytes);
+  if (!v.input.model.pairs.empty() || !v.input.failed.empty()) {
+    write_pairs(run, v);
+    write_judgement(run, t, v);
+    write_nodes(run, t, v, context);
+    write_links(run, v);
   }
-  std::vector<Tally>().swap(tallies);  // the ok pairs released once read (unless handed on)
-  // A flagged pair between two healthy nodes is a link only beyond the family margin (see
-  // PairThresholds::link_family_alpha): failed pairs and pairs confirmed by a retest always are.
-  std::size_t judged_pairs = 0;
-  for (std::size_t i = 0; i < n; ++i) judged_pairs += static_cast<std::size_t>(j.total[i]);
-  judged_pairs /= 2;
-  const double family_z = link_family_z(judged_pairs, t);
-  const std::size_t chance_flags = name_links(run, j, inference, kv.keys, baselines, t, family_z);
-  add_inference_findings(run, inference, slow_pairs, pairs_rerun_command(run));
-  add_lagging_node_findings(run, find_lagging_nodes(run, inference, t), pairs_rerun_command(run));
-  name_intermittent_nodes(run, t, j.flagged, j.total);
-  add_chance_flag_finding(run, t, chance_flags, judged_pairs, family_z);
-  add_anchor_findings(run, anchor_checks, t, pairs_rerun_command(run));
+  add_pair_findings(run, v, t, context);
   add_stalling_node_findings(run, t, pairs_rerun_command(run));
   add_recovered_node_findings(run, t, pairs_rerun_command(run));
+  if (judged != nullptr) {
+    judged->chunks.assign(1, {});
+    for (const PairResult& p : run.pairs) {
+      if (judged_ok(run, p)) judged->chunks.front().push_back({p.nodes[0], p.nodes[1], p.ratio});
+    }
+    judged->filled = true;
+  }
 }
 
-std::string pairs_rerun_command(const Run& run) {
-  if (!run.simulated) return "podperf pairs";
-  // run.sim_model is the model's source: "configs/sim/NAME.toml (built in)" or the file given.
-  std::string model = run.sim_model;
-  constexpr std::string_view kBuiltIn = " (built in)";
-  if (model.ends_with(kBuiltIn)) {
-    model = std::filesystem::path(model.substr(0, model.size() - kBuiltIn.size())).stem().string();
+std::vector<std::array<int, 2>> pairs_to_retest(const Run& run, int max_retests) {
+  std::vector<std::array<int, 2>> out;
+  if (run.pairs.empty()) return out;
+  const PairVerdicts v = decide_pairs(run, run.thresholds.pairs, largest_measured_size(run));
+  const ModelInput& in = v.input.model;
+  const auto retests = [&](const ModelPair& q) { return static_cast<int>(q.count) - 1; };
+  const auto doubtful = [](NodeState s) { return s == NodeState::kUndecided || s == NodeState::kAmbiguous; };
+  const auto healthy = [](NodeState s) { return s == NodeState::kHealthy || s == NodeState::kFast; };
+  // Links not yet confirmed: measured again whatever --retest said (a handful of pairs), until they
+  // have the measurements a link needs.
+  for (std::size_t k : v.unconfirmed_links) {
+    const ModelPair& q = in.pairs[k];
+    if (retests(q) < 5) out.push_back({std::min(q.a, q.b), std::max(q.a, q.b)});
   }
-  return fmt::format("podperf pairs --backend sim --sim-model {} --sim-nodes {} --seed {}",
-                     model.empty() ? "healthy" : model, run.nodes.size(), run.options.seed);
+  for (std::size_t k = 0; k < in.pairs.size(); ++k) {
+    const ModelPair& q = in.pairs[k];
+    const std::array<int, 2> pair{std::min(q.a, q.b), std::max(q.a, q.b)};
+    if (retests(q) >= max_retests) continue;
+    if (std::find(v.unconfirmed_links.begin(), v.unconfirmed_links.end(), k) != v.unconfirmed_links.end()) continue;
+    // Flagged, or near it (three quarters of the pair cut: the cut moves a little as evidence comes
+    // in, and a pair flagged only at the end would have no retest): measured again until it has its
+    // retests.
+    const double level = v.model.class_expected(in, k);
+    if (v.flagged[k] || q.upper - level < std::log(1.0 - 0.75 * v.pair_cut)) {
+      out.push_back(pair);
+      continue;
+    }
+    // Undecided and ambiguous nodes: their pairs with healthy partners, measured once more (more evidence
+    // decides them).
+    if (retests(q) > 0 || v.state.empty()) continue;
+    const NodeState sa = v.state[static_cast<std::size_t>(q.a)], sb = v.state[static_cast<std::size_t>(q.b)];
+    if ((doubtful(sa) && healthy(sb)) || (doubtful(sb) && healthy(sa))) out.push_back(pair);
+  }
+  return out;
 }
 
 int pairs_exit_code(const Run& run) {
-  // A flagged pair at the judged size is a straggler's, a link, or left unnamed by the family margin
-  // (chance at this cluster size, pairs.chance_flags): only the first two count.
   for (const PairResult& p : run.pairs) {
     if (!status_ok(p.status)) return 1;
   }
-  // A slow crossing, an undecided slow node (the inference's) and a stalling node count too: something
-  // is slow.
-  const bool inferred = std::any_of(run.findings.begin(), run.findings.end(), [](const Finding& f) {
-    return f.check == "pairs.slow_crossing" || f.check == "pairs.ambiguous" || f.check == "pairs.stalling_node";
+  const bool something = std::any_of(run.findings.begin(), run.findings.end(), [](const Finding& f) {
+    return f.check == "pairs.slow_crossing" || f.check == "pairs.ambiguous" || f.check == "pairs.stalling_node" ||
+           f.check == "pairs.below_published" ||
+           ((f.check == "pairs.undecided" || f.check == "pairs.faster_class") && f.tag == Tag::kConcern);
   });
-  return run.stragglers.empty() && run.links.empty() && !inferred ? 0 : 1;
+  return run.stragglers.empty() && run.links.empty() && !something ? 0 : 1;
 }
 
 }  // namespace podperf

@@ -39,6 +39,8 @@ dl.meta dt { font-weight: bold; }
 dl.meta dd { margin: 0; }
 code { font-size: 12px; }
 svg.chart { display: block; margin: 8px 0; }
+div.scroll { overflow-x: auto; max-width: 100%; }
+tr.marked td:first-child { color: #c62828; font-weight: bold; }
 )";
 
 void render_header(const Run& run, std::string& out) {
@@ -104,8 +106,10 @@ std::string render_html(const Run& run) {
   std::string out = html_page_head(fmt::format("podperf {} {}", run.command, run.run_id));
   render_header(run, out);
   render_verdict(run, out);
-  html::render_pair_matrix(run, out);
   html::render_stragglers(run, out);
+  html::render_pair_judgement(run, out);
+  html::render_node_estimates(run, out);
+  html::render_pair_matrix(run, out);
   html::render_topology(run, out);
   html::render_busbw_charts(run, out);
   html::render_fs(run, out);

@@ -33,9 +33,13 @@ inline std::string list(const std::vector<std::string>& items, const char* tag =
   return out + fmt::format("</{}>", tag);
 }
 
-// html_pairs.cpp: the pair matrix at the judged size (a heatmap, left out beyond 256 nodes), the
+// html_pairs.cpp: the pair matrix at the judged size (a heatmap with its legend; beyond 256 nodes the
+// pairs aggregated by topology group), how the pairs were judged (the cuts applied and why, the classes,
+// the reference), every node's capacity estimate with its interval (a chart and the table), the
 // stragglers and slow links, and the pairs by the topology level they cross.
 void render_pair_matrix(const Run& run, std::string& out);
+void render_pair_judgement(const Run& run, std::string& out);
+void render_node_estimates(const Run& run, std::string& out);
 void render_stragglers(const Run& run, std::string& out);
 void render_topology(const Run& run, std::string& out);
 

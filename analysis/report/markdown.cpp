@@ -31,13 +31,30 @@ std::string causes(const std::vector<std::string>& likely_causes) {
 
 void render_key_numbers(const Run& run, std::string& out) {
   std::vector<std::string> lines;
-  for (const SizeBaseline& b : run.baselines) {
-    if (!at_judged_size(run, b)) continue;
+  const PairJudgement& j = run.pair_judgement;
+  if (j.size_bytes > 0) {
+    lines.push_back(fmt::format("judged at {} ({}): {} pairs, {} measurements, {} nodes", format_size(j.size_bytes),
+                                j.op, j.pairs, j.measurements, j.judged_nodes));
+    lines.push_back(fmt::format("plain mean {:.3f} GB/s; {} of {} pairs more than {:.0f}% below it", j.mean_gbps,
+                                j.pairs_below_mean, j.pairs, run.thresholds.pairs.threshold * 100.0));
     lines.push_back(
-        fmt::format("pair busbw baseline at {}: **{:.3f} GB/s** (robust mean of {} of {} pairs, spread "
-                    "{:.3f} GB/s; threshold {:.0f}% below)",
-                    format_size(b.size_bytes), b.baseline_gbps, b.pairs_kept, b.pairs_total, b.spread_gbps,
-                    run.thresholds.pairs.threshold * 100.0));
+        fmt::format("baseline **{:.3f} GB/s**: a pair of two nodes at the population's level (the median "
+                    "node)",
+                    j.level_gbps));
+    lines.push_back(fmt::format("node cut {:.1f}%: {}", j.node_cut * 100.0, j.node_cut_reason));
+    lines.push_back(fmt::format("pair cut {:.1f}%: {}; link cut {:.1f}%", j.pair_cut * 100.0, j.pair_cut_reason,
+                                j.link_cut * 100.0));
+    lines.push_back("reference: " + j.reference);
+    for (const PairClassLevel& c : j.classes) {
+      if (j.classes.size() < 2) break;
+      lines.push_back(fmt::format("class {}: {} pairs, level {:.3f} GB/s ({:.0f}%)", c.name, c.pairs, c.level_gbps,
+                                  c.ratio * 100.0));
+    }
+  }
+  for (const SizeBaseline& b : run.baselines) {
+    if (at_judged_size(run, b)) continue;
+    lines.push_back(fmt::format("pair busbw baseline at {}: {:.3f} GB/s (robust mean of {} of {} pairs)",
+                                format_size(b.size_bytes), b.baseline_gbps, b.pairs_kept, b.pairs_total));
   }
   if (!run.pairs.empty()) {
     const auto flagged = std::count_if(run.pairs.begin(), run.pairs.end(),
@@ -131,12 +148,15 @@ std::string render_markdown(const Run& run) {
     if (run.stragglers.empty()) {
       out += "\n### Stragglers\n\nnone\n";
     } else {
-      out += "\n### Stragglers\n\n| node | flagged pairs | median ratio | evidence | likely causes | next step |\n";
-      out += "|---|---|---|---|---|---|\n";
+      out +=
+          "\n### Stragglers (slowest first)\n\n| node | capacity | interval | flagged pairs | evidence | likely causes "
+          "| "
+          "next step |\n";
+      out += "|---|---|---|---|---|---|---|\n";
       for (const Straggler& s : run.stragglers) {
-        append(out, "| {} (node {}) | {} of {} | {:.0f}% | {} | {} | {} |\n", md(s.hostname), s.node, s.flagged_pairs,
-               s.total_pairs, s.median_ratio * 100.0, md(s.evidence), causes(s.likely_causes),
-               md(s.next_step.empty() ? "-" : s.next_step));
+        append(out, "| {} (node {}) | {:.1f}% | {:.1f}-{:.1f}% | {} of {} | {} | {} | {} |\n", md(s.hostname), s.node,
+               s.median_ratio * 100.0, s.ratio_low * 100.0, s.ratio_high * 100.0, s.flagged_pairs, s.total_pairs,
+               md(s.evidence), causes(s.likely_causes), md(s.next_step.empty() ? "-" : s.next_step));
       }
     }
     if (!run.links.empty()) {
@@ -146,6 +166,19 @@ std::string render_markdown(const Run& run) {
         append(out, "| {} <-> {} | {:.0f}% | {} | {} |\n", md(l.hostnames[0]), md(l.hostnames[1]), l.ratio * 100.0,
                md(l.evidence), causes(l.likely_causes));
       }
+    }
+  }
+  // Every node's estimate that is not plain healthy (the full list: report.html).
+  std::vector<const NodeEstimate*> unusual;
+  for (const NodeEstimate& e : run.node_estimates) {
+    if (e.verdict != "healthy" && e.verdict != "straggler") unusual.push_back(&e);
+  }
+  if (!unusual.empty()) {
+    out += "\n### Other nodes not plainly healthy\n\n| node | capacity | interval | measurements (low) | verdict |\n";
+    out += "|---|---|---|---|---|\n";
+    for (const NodeEstimate* e : unusual) {
+      append(out, "| {} | {:.1f}% | {:.1f}-{:.1f}% | {} ({}) | {} |\n", md(e->label), e->ratio * 100.0, e->low * 100.0,
+             e->high * 100.0, e->measurements, e->low_measurements, md(e->verdict));
     }
   }
   const TopologyComparison topology = compare_topology(run, 1);

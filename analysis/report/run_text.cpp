@@ -17,14 +17,15 @@ namespace podperf {
 namespace {
 
 constexpr std::size_t kMaxMatrixNodes = 24;
-
-constexpr std::size_t kMaxListedPairs = 20;
+constexpr std::size_t kMaxListed = 20;  // stragglers, links, failed pairs listed before "and N more"
 
 std::string node_label_of(const Run& run, int node) {
   if (node < 0 || static_cast<std::size_t>(node) >= run.nodes.size()) return "?";
   return run.nodes[static_cast<std::size_t>(node)].label;
 }
 
+// The pair matrix at the judged size: every column as wide as its widest cell, the row headers as wide
+// as the widest, so the columns line up whatever the labels and values.
 void render_matrix(const Run& run, std::string& out) {
   std::map<std::pair<int, int>, const PairResult*> cell;
   for (const PairResult& p : run.pairs) {
@@ -32,39 +33,157 @@ void render_matrix(const Run& run, std::string& out) {
     cell[{p.nodes[0], p.nodes[1]}] = &p;
     cell[{p.nodes[1], p.nodes[0]}] = &p;
   }
-  std::size_t width = 8;
-  for (const NodeInfo& node : run.nodes) width = std::max(width, node.label.size() + 1);
   const bool by_topology =
       std::any_of(run.nodes.begin(), run.nodes.end(), [](const NodeInfo& node) { return !node.topology.empty(); });
-  fmt::format_to(std::back_inserter(out), "Pair busbw (GB/s) at {}, '!' flagged, 'x' failed{}:\n",
-                 format_size(run.judged_size_bytes), by_topology ? ", nodes in topology order" : "");
-  fmt::format_to(std::back_inserter(out), "{:>{}}", "", width);
-  // Nodes in topology order when the run has one (nodes of one leaf together), else by index.
+  append(out, "Pair busbw (GB/s) at {}, '!' flagged, 'x' failed{}:\n", format_size(run.judged_size_bytes),
+         by_topology ? ", nodes in topology order" : "");
   const std::vector<int> order = topology_node_order(run);
-  for (int c : order) fmt::format_to(std::back_inserter(out), " {:>9}", c);
-  out += "\n";
-  for (int ri : order) {
-    const auto r = static_cast<std::size_t>(ri);
-    fmt::format_to(std::back_inserter(out), "{:>{}}", fmt::format("{} {}", r, run.nodes[r].label), width);
-    for (int ci : order) {
-      const auto c = static_cast<std::size_t>(ci);
-      auto it = cell.find({static_cast<int>(r), static_cast<int>(c)});
-      std::string text = r == c ? "-" : ".";
-      if (it != cell.end()) {
+  std::vector<std::vector<std::string>> text(order.size(), std::vector<std::string>(order.size()));
+  std::size_t width = 1;
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    for (std::size_t c = 0; c < order.size(); ++c) {
+      std::string& t = text[r][c];
+      if (r == c) {
+        t = "- ";
+      } else if (auto it = cell.find({order[r], order[c]}); it == cell.end()) {
+        t = ". ";
+      } else {
         const PairResult& p = *it->second;
-        text = !status_ok(p.status) ? "x" : fmt::format("{:.3f}{}", p.busbw_gbps, p.flagged ? "!" : " ");
+        t = !status_ok(p.status) ? "x " : fmt::format("{:.3f}{}", p.busbw_gbps, p.flagged ? "!" : " ");
       }
-      fmt::format_to(std::back_inserter(out), " {:>9}", text);
+      width = std::max(width, t.size());
     }
+  }
+  std::size_t header = 0;
+  for (int node : order) header = std::max(header, fmt::format("{} {}", node, node_label_of(run, node)).size());
+  append(out, "{:>{}}", "", header);
+  for (int c : order) append(out, " {:>{}}", fmt::format("{} ", c), width);
+  out += "\n";
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    append(out, "{:>{}}", fmt::format("{} {}", order[r], node_label_of(run, order[r])), header);
+    for (std::size_t c = 0; c < order.size(); ++c) append(out, " {:>{}}", text[r][c], width);
     out += "\n";
   }
 }
 
-// Flagged pairs, retest, stragglers and slow links at the judged size.
-void render_pairs_outcome(const Run& run, std::string& out);
+// How the judged size was judged, as applied (run.pair_judgement): the plain mean and the pairs below
+// it, the level, the cuts and why, the classes, the reference.
+void render_judgement(const Run& run, std::string& out) {
+  const PairJudgement& j = run.pair_judgement;
+  if (j.size_bytes == 0) return;
+  const double threshold = run.thresholds.pairs.threshold;
+  append(out, "\nJudged at {} ({}): {} pairs, {} measurements (first and retests), {} nodes judged\n",
+         format_size(j.size_bytes), j.op, j.pairs, j.measurements, j.judged_nodes);
+  append(out, "  plain mean {:.3f} GB/s; {} of {} pairs more than {:.0f}% below it\n", j.mean_gbps, j.pairs_below_mean,
+         j.pairs, threshold * 100.0);
+  append(out, "  baseline {:.3f} GB/s: a pair of two nodes at the population's level (the median node){}\n",
+         j.level_gbps, j.classes.size() > 1 ? ", in its largest class" : "");
+  append(out, "  node cut {:.1f}%: {}\n", j.node_cut * 100.0, j.node_cut_reason);
+  append(out, "  pair cut {:.1f}%: {}; link cut {:.1f}% against what a pair's nodes predict\n", j.pair_cut * 100.0,
+         j.pair_cut_reason, j.link_cut * 100.0);
+  append(out, "  reference: {}\n", j.reference);
+  if (j.classes.size() > 1) {
+    append(out, "Classes of pairs{}:\n",
+           j.structure == "blocks" ? " (blocks found in the pair matrix; no topology was given)" : "");
+    std::size_t width = 10;
+    for (const PairClassLevel& c : j.classes) width = std::max(width, c.name.size());
+    for (const PairClassLevel& c : j.classes) {
+      append(out, "  {:<{}} {:>7} pairs  level {:9.3f} GB/s  {:4.0f}%\n", c.name, width, c.pairs, c.level_gbps,
+             c.ratio * 100.0);
+    }
+  }
+}
 
-// Pairs by the outermost topology level they cross (runs with a topology).
+// One line on every node's verdict: how many of each.
+void render_node_counts(const Run& run, std::string& out) {
+  if (run.node_estimates.empty()) return;
+  std::map<std::string, std::size_t> count;
+  for (const NodeEstimate& e : run.node_estimates) ++count[e.verdict];
+  std::vector<std::string> parts;
+  for (const char* v : {"straggler", "intermittent", "ambiguous", "undecided", "healthy", "fast", "not judged"}) {
+    if (count[v] > 0) parts.push_back(fmt::format("{} {}", count[v], v));
+  }
+  append(out, "Nodes: {} (every node's estimate and interval: report.html, report.md)\n", fmt::join(parts, ", "));
+}
+
+void render_failed_pairs(const Run& run, std::string& out) {
+  std::vector<const PairResult*> failed;
+  for (const PairResult& p : run.pairs) {
+    if (!status_ok(p.status)) failed.push_back(&p);
+  }
+  if (failed.empty()) return;
+  append(out, "Failed pairs ({}):\n", failed.size());
+  for (std::size_t i = 0; i < failed.size() && i < kMaxListed; ++i) {
+    const PairResult& p = *failed[i];
+    append(out, "  {} <-> {} {} {}: {}{}\n", node_label_of(run, p.nodes[0]), node_label_of(run, p.nodes[1]),
+           format_size(p.size_bytes), p.status, p.wrong > 0 ? fmt::format("{} wrong elements ", p.wrong) : "", p.error);
+  }
+  if (failed.size() > kMaxListed) append(out, "  ... and {} more in report.md\n", failed.size() - kMaxListed);
+}
+
+// The flagged pairs at the judged size, counted: the stragglers' (folded under them), the links', the rest.
+void render_flag_counts(const Run& run, std::string& out) {
+  std::vector<bool> named(run.nodes.size(), false);
+  for (const NodeEstimate& e : run.node_estimates) {
+    if (e.verdict != "healthy" && e.verdict != "fast" && e.verdict != "undecided" &&
+        static_cast<std::size_t>(e.node) < named.size()) {
+      named[static_cast<std::size_t>(e.node)] = true;
+    }
+  }
+  std::size_t flagged = 0, nodes = 0, cleared = 0;
+  for (const PairResult& p : run.pairs) {
+    if (!at_judged_size(run, p) || !status_ok(p.status)) continue;
+    cleared += p.cleared_by_retest ? 1 : 0;
+    if (!p.flagged) continue;
+    ++flagged;
+    const bool explained = std::any_of(p.nodes.begin(), p.nodes.end(), [&](int n) {
+      return n >= 0 && static_cast<std::size_t>(n) < named.size() && named[static_cast<std::size_t>(n)];
+    });
+    nodes += explained ? 1 : 0;
+  }
+  const std::size_t links = std::min(run.links.size(), flagged - nodes);
+  append(out,
+         "Flagged pairs at {}: {} (pair cut {:.1f}%): {} of named nodes (folded under them), {} link{}, {} "
+         "unexplained{}\n",
+         format_size(run.judged_size_bytes), flagged, run.pair_judgement.pair_cut * 100.0, nodes, links,
+         links == 1 ? "" : "s", flagged - nodes - links,
+         cleared > 0 ? fmt::format("; {} more cleared by their retests", cleared) : "");
+}
+
+void render_stragglers(const Run& run, std::string& out) {
+  if (run.stragglers.empty()) {
+    append(out, "Straggler nodes: none\n");
+    return;
+  }
+  append(out, "Straggler nodes ({}), slowest first:\n", run.stragglers.size());
+  std::size_t width = 4;
+  for (const Straggler& s : run.stragglers) width = std::max(width, s.hostname.size());
+  for (std::size_t i = 0; i < run.stragglers.size() && i < kMaxListed; ++i) {
+    const Straggler& s = run.stragglers[i];
+    append(out, "  {:<{}} {:5.1f}% ({:.1f}-{:.1f}%), {} of {} pairs flagged{}\n", s.hostname, width,
+           s.median_ratio * 100.0, s.ratio_low * 100.0, s.ratio_high * 100.0, s.flagged_pairs, s.total_pairs,
+           s.likely_causes.empty() ? "" : "; likely cause: " + s.likely_causes.front());
+  }
+  if (run.stragglers.size() > kMaxListed) {
+    append(out, "  ... and {} more in report.md\n", run.stragglers.size() - kMaxListed);
+  }
+  const Straggler& worst = run.stragglers.front();
+  if (!worst.next_step.empty()) append(out, "  next ({}): {}\n", worst.hostname, worst.next_step);
+}
+
+void render_links(const Run& run, std::string& out) {
+  if (run.links.empty()) return;
+  append(out, "Slow links between healthy nodes ({}):\n", run.links.size());
+  for (std::size_t i = 0; i < run.links.size() && i < kMaxListed; ++i) {
+    const LinkFinding& l = run.links[i];
+    append(out, "  {}{}\n", l.evidence, l.likely_causes.empty() ? "" : "; likely cause: " + l.likely_causes.front());
+  }
+  if (run.links.size() > kMaxListed) append(out, "  ... and {} more in report.md\n", run.links.size() - kMaxListed);
+}
+
+// Pairs by the outermost topology level they cross (runs with a topology and no classes of the judge).
 void render_topology_classes(const Run& run, std::string& out) {
+  if (run.pair_judgement.classes.size() > 1) return;  // the judge's classes say it
   const TopologyComparison cmp = compare_topology(run, 1);
   if (cmp.classes.empty()) return;
   append(out, "\nTopology ({}; ratio against the {} median{}):\n", fmt::join(run.topology_levels, " > "),
@@ -78,6 +197,15 @@ void render_topology_classes(const Run& run, std::string& out) {
     append(out, "  {:<{}} {:>5} pairs  median {:9.3f} GB/s  {}\n", c.name, width, c.pairs, c.median_busbw_gbps,
            c.ratio > 0.0 ? fmt::format("{:.0f}%", c.ratio * 100.0) : "-");
   }
+}
+
+void render_pairs_outcome(const Run& run, std::string& out) {
+  out += "\n";
+  render_node_counts(run, out);
+  render_stragglers(run, out);
+  render_links(run, out);
+  render_failed_pairs(run, out);
+  if (run.judged_size_bytes > 0) render_flag_counts(run, out);
 }
 
 }  // namespace
@@ -109,14 +237,10 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
     if (run.nodes.size() <= kMaxMatrixNodes) {
       render_matrix(run, out);
     } else {
-      append(out, "({} nodes: pair matrix omitted from the terminal; see run.json)\n", run.nodes.size());
+      append(out, "({} nodes: the pair matrix is in report.html, aggregated by group above 256 nodes)\n",
+             run.nodes.size());
     }
-    for (const SizeBaseline& b : run.baselines) {
-      if (at_judged_size(run, b)) {
-        append(out, "baseline at {}: {:.3f} GB/s (robust mean of {} of {} pairs)\n", format_size(b.size_bytes),
-               b.baseline_gbps, b.pairs_kept, b.pairs_total);
-      }
-    }
+    render_judgement(run, out);
   }
 
   if (pairs_section) render_pairs_outcome(run, out);
@@ -124,81 +248,11 @@ std::string render_summary(const Run& run, const std::string& results_dir) {
   if (!run.fs.probes.empty()) out += render_fs_section(run);
   const std::string findings = render_findings(run, "  ");
   if (!run.findings.empty()) append(out, "Findings:\n{}", findings);
-  if (!results_dir.empty()) append(out, "\nResults: {}/run.json, events.jsonl\n", results_dir);
+  if (!results_dir.empty()) {
+    append(out, "\nResults: {}/run.json, events.jsonl\n", results_dir);
+    append(out, "Reports: {0}/report.html, {0}/report.md (every node's estimate, every flagged pair)\n", results_dir);
+  }
   return out;
 }
 
-namespace {
-
-void render_pairs_outcome(const Run& run, std::string& out) {
-  std::vector<const PairResult*> flagged;
-  for (const PairResult& p : run.pairs) {
-    if (p.flagged && (at_judged_size(run, p) || !status_ok(p.status))) flagged.push_back(&p);
-  }
-  std::sort(flagged.begin(), flagged.end(),
-            [](const PairResult* a, const PairResult* b) { return a->ratio < b->ratio; });
-  if (flagged.empty()) {
-    append(out, "\nFlagged pairs: none (threshold {:.0f}% below baseline)\n", run.thresholds.pairs.threshold * 100.0);
-  } else {
-    append(out, "\nFlagged pairs ({}; threshold {:.0f}% below baseline):\n", flagged.size(),
-           run.thresholds.pairs.threshold * 100.0);
-    for (std::size_t i = 0; i < flagged.size() && i < kMaxListedPairs; ++i) {
-      const PairResult& p = *flagged[i];
-      if (!status_ok(p.status)) {
-        append(out, "  {} <-> {} {} {}: {}{}\n", node_label_of(run, p.nodes[0]), node_label_of(run, p.nodes[1]),
-               format_size(p.size_bytes), p.status, p.wrong > 0 ? fmt::format("{} wrong elements ", p.wrong) : "",
-               p.error);
-      } else {
-        append(out, "  {} <-> {} {}: {:.3f} GB/s, {:.0f}% of baseline {:.3f} (noise ±{:.3f}){}\n",
-               node_label_of(run, p.nodes[0]), node_label_of(run, p.nodes[1]), format_size(p.size_bytes), p.busbw_gbps,
-               p.ratio * 100.0, p.baseline_gbps, p.noise_gbps,
-               p.retest_samples_s.empty() ? "" : fmt::format("; retest {:.3f} GB/s confirms", p.retest_busbw_gbps));
-        // What NCCL's log says about the two hosts (the Socket TCP fallback, no GDRDMA, ...).
-        for (int node : p.nodes) {
-          const std::string host = node >= 0 && static_cast<std::size_t>(node) < run.nodes.size()
-                                       ? run.nodes[static_cast<std::size_t>(node)].hostname
-                                       : "";
-          for (const Finding* f : concerns_for(run, host)) {
-            if (!f->host.empty()) append(out, "      NCCL on {}: {}\n", host, f->observed);
-          }
-        }
-      }
-    }
-    if (flagged.size() > kMaxListedPairs)
-      append(out, "  ... and {} more in run.json\n", flagged.size() - kMaxListedPairs);
-  }
-
-  const auto cleared =
-      std::count_if(run.pairs.begin(), run.pairs.end(), [](const PairResult& p) { return p.cleared_by_retest; });
-  if (cleared > 0) {
-    append(out, "Cleared by retest: {} pair(s) below the baseline at first, within it when measured again\n", cleared);
-  }
-  if (run.stragglers.empty()) {
-    append(out, "Straggler nodes: none\n");
-  } else {
-    append(out, "Straggler nodes ({}):\n", run.stragglers.size());
-    for (const Straggler& s : run.stragglers) {
-      append(out, "  {} (node {}): {}\n", s.hostname, s.node, s.evidence);
-      for (std::size_t i = 0; i < s.likely_causes.size(); ++i) {
-        append(out, "    likely cause {}: {}\n", i + 1, s.likely_causes[i]);
-      }
-      if (!s.next_step.empty()) append(out, "    next: {}\n", s.next_step);
-    }
-  }
-  if (!run.links.empty()) {
-    append(out, "Slow links between healthy nodes ({}):\n", run.links.size());
-    for (const LinkFinding& l : run.links) {
-      append(out, "  {}\n", l.evidence);
-      for (const std::string& c : l.likely_causes) append(out, "    likely cause: {}\n", c);
-    }
-  }
-  // Flagged pairs that name nothing at this cluster size (the family margin): say so, or the list
-  // above reads as unexplained.
-  for (const Finding& f : run.findings) {
-    if (f.check != "pairs.chance_flags") continue;
-    append(out, "Not named as slow links: {}\n  why: {}\n  next: {}\n", f.observed, f.expected, f.next_step);
-  }
-}
-
-}  // namespace
 }  // namespace podperf

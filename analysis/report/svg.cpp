@@ -107,7 +107,7 @@ struct HeatmapLegendItem {
 // What each colour and mark of the heatmap means.
 std::vector<HeatmapLegendItem> heatmap_legend() {
   std::vector<HeatmapLegendItem> items;
-  items.push_back({ratio_colour(0.5), false, "50% of baseline or less"});
+  items.push_back({ratio_colour(0.5), false, "50% of the level or less"});
   for (int pct : {60, 70, 80, 90}) items.push_back({ratio_colour(pct / 100.0), false, fmt::format("{}%", pct)});
   items.push_back({ratio_colour(1.0), false, "100% or more"});
   items.push_back({"#ffffff", true, "flagged (heavy border)"});
@@ -222,6 +222,53 @@ std::string heatmap(const Heatmap& h) {
     append(out, "<text x=\"{}\" y=\"{}\">{}</text>\n", num(x + 24.0), num(y + 10.0), escape(legend[i].text));
   }
   out += "</g>\n</svg>\n";
+  return out;
+}
+
+std::string interval_chart(const IntervalChart& c) {
+  constexpr double kWidth = 900.0, kHeight = 320.0, kLeft = 56.0, kRight = 16.0, kTop = 30.0, kBottom = 40.0;
+  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+  double lo = 1.0, hi = 1.0;
+  for (const IntervalPoint& p : c.points) lo = std::min(lo, p.low), hi = std::max(hi, p.high);
+  lo = std::max(0.0, std::floor((lo - 0.02) * 20.0) / 20.0);
+  hi = std::ceil((hi + 0.02) * 20.0) / 20.0;
+  const double n = static_cast<double>(std::max<std::size_t>(1, c.points.size()));
+  const auto px = [&](std::size_t i) { return kLeft + plot_w * (static_cast<double>(i) + 0.5) / n; };
+  const auto py = [&](double v) { return kTop + plot_h * (hi - v) / (hi - lo); };
+  std::string out;
+  append(out, "<svg id=\"{}\" class=\"chart intervals\" role=\"img\" aria-label=\"{}\" width=\"{}\" height=\"{}\" ",
+         escape(c.id), escape(c.caption), num(kWidth), num(kHeight));
+  append(out, "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n", num(kWidth), num(kHeight));
+  append(out, "<text x=\"{}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", num(kLeft),
+         escape(c.caption));
+  const double step = nice_step(hi - lo, 5);
+  for (double v = std::ceil(lo / step) * step; v <= hi + 1e-9; v += step) {
+    append(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#eee\"/>", num(kLeft), num(py(v)),
+           num(kLeft + plot_w), num(py(v)));
+    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:.0f}%</text>\n", num(kLeft - 6.0), num(py(v) + 4.0),
+           v * 100.0);
+  }
+  for (const auto& [value, label, colour] : c.lines) {
+    if (value < lo || value > hi) continue;
+    append(out, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-dasharray=\"5 3\"/>", num(kLeft),
+           num(py(value)), num(kLeft + plot_w), num(py(value)), colour);
+    append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"{}\">{}</text>\n", num(kLeft + plot_w - 4.0),
+           num(py(value) - 4.0), colour, escape(label));
+  }
+  const double mark = std::clamp(plot_w / n * 0.35, 0.6, 4.0);
+  for (std::size_t i = 0; i < c.points.size(); ++i) {
+    const IntervalPoint& p = c.points[i];
+    const std::string colour = p.marked ? "#c00" : "#1f77b4";
+    append(out, "<g class=\"estimate{}\"><title>{}</title>", p.marked ? " marked" : "", escape(p.tooltip));
+    append(out,
+           "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"{4}\" opacity=\"0.6\"/>",
+           num(px(i)), num(py(p.low)), num(py(p.high)), colour, num(std::max(0.5, mark * 0.5)));
+    append(out, "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"/></g>\n", num(px(i)), num(py(p.value)), num(mark),
+           colour);
+  }
+  append(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", num(kLeft + plot_w / 2.0),
+         num(kHeight - 10.0), escape(c.x_label));
+  out += "</svg>\n";
   return out;
 }
 

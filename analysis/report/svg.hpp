@@ -7,6 +7,7 @@
 // xmlns URL, fonts or links): it is meant to be inlined in HTML5.
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace podperf::svg {
@@ -38,6 +39,25 @@ struct Heatmap {
 // 8 px), labels with the cells (never taller than a cell); column labels are slanted at -45 degrees while
 // the cells are wide enough and upright beyond, so no label overlaps its neighbour.
 std::string heatmap(const Heatmap& h);
+
+// Estimates with intervals, in the given order (sorted by the caller), one column each: a dot at the
+// value and a bar from low to high; marked points red. Reads at any count (1024 points are a band).
+struct IntervalPoint {
+  double value = 0.0;
+  double low = 0.0;
+  double high = 0.0;
+  bool marked = false;
+  std::string tooltip;
+};
+struct IntervalChart {
+  std::string id;
+  std::string caption;  // drawn as the title
+  std::string x_label;
+  std::vector<IntervalPoint> points;
+  // Horizontal reference lines: value, label, colour.
+  std::vector<std::tuple<double, std::string, std::string>> lines;
+};
+std::string interval_chart(const IntervalChart& c);
 
 struct Point {
   double x = 0.0;  // message size in bytes (> 0; drawn on a log2 axis)

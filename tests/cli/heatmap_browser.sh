@@ -82,7 +82,7 @@ for n in 64 256; do
   if awk -v f="$(val font_px)" 'BEGIN { exit !(f >= 6) }'; then pass "$n nodes: labels at $(val font_px) px"
   else fail "$n nodes: labels at $(val font_px) px (under 6)"; fi
   legend=$(val legend_text)
-  if [[ $(val legend_swatches) -ge 10 && $legend == *"50% of baseline or less"* && $legend == *"100% or more"* &&
+  if [[ $(val legend_swatches) -ge 10 && $legend == *"50% of the level or less"* && $legend == *"100% or more"* &&
     $legend == *failed* && $legend == *"not measured"* && $legend == *flagged* ]]; then
     pass "$n nodes: the colour legend ($(val legend_swatches) swatches: $legend)"
   else fail "$n nodes: legend $(val legend_swatches) swatches: $legend"; fi

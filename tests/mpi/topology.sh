@@ -28,7 +28,8 @@ expect_match "topology_source is the file" "$facts" "^source=True$"
 expect_match "nodes placed by label, v3 not in the file" "$facts" "^paths=s1/l1;s1/l1;s1/l2;$"
 expect_match "topology.cross_layer finding" "$facts" "^cross=(INFO|CONCERN)$"
 expect_match "topology.unmatched names v3" "$facts" "^unmatched=1 of 4 nodes not found in .*: $host/v3$"
-expect_match "summary shows the per-level table" "$(cat "$WORK/out")" "Topology \(spine > leaf; ratio against the"
+# The judge's classes of pairs are the per-level table (the pair judge models each class's level).
+expect_match "summary shows the per-level table" "$(cat "$WORK/out")" "Classes of pairs"
 expect_match "summary lists the classes" "$(cat "$WORK/out")" "(same leaf|crosses leaf|topology unknown) +[0-9]+ pairs"
 if grep -q 'id="topology"' "$WORK/res/t/report.html" && grep -q '<line class="group"' "$WORK/res/t/report.html"; then
   pass "report.html has the topology table and group lines in the heatmap"

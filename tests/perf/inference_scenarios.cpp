@@ -1,39 +1,49 @@
-// The pair inference (analysis/pairs/pair_inference.*) on the modelled fabric, per scenario family, over
-// seeds: the full schedule measured by sim/ and judged by the one analysis chain every run goes
-// through (judge_run). Per family and node count: node recall and precision (run.stragglers against
-// the injected slow nodes), link recall and precision, slow crossings found, runs that said
-// "ambiguous" (pairs.ambiguous), runs judged exactly right, runs whose pairs.recovered_in_retest INFO
-// named a faulty node / a healthy one. Measures; fails on nothing but a failure to
-// run. Numbers in tests/perf/README.md ("The pair inference per scenario family").
+// The pair verdicts at realistic noise, on the modelled fabric (sim/), judged by the one analysis chain
+// every run goes through (judge_run, analysis/pairs/): per cell (scenario family, schedule, node count,
+// noise), over seeds, the exact-verdict rate (the stragglers named are exactly the slow nodes, the
+// links exactly the slow links that were measured, the crossing or group said when there is one, the
+// intermittent node said and nothing more, no pairs.ambiguous), nodes missed, runs naming a healthy
+// node, and links reported, each with its 95% interval (Wilson for rates; a percentile bootstrap over
+// the runs for means). It measures; it fails on nothing but a failure to run. Numbers in
+// tests/perf/README.md ("Pair verdicts at realistic noise").
 //
-//   podperf_inference_scenarios [--seeds 20] [--nodes 4,8,16,64] [--iters 10] [--size 64M] [--config FILE]
+//   podperf_inference_scenarios [--seeds 50] [--nodes 4,8,16,64,256] [--noise 0.01,0.03,0.05]
+//       [--schedules all,adaptive] [--families healthy,nodes-moderate,...] [--iters 10] [--size 64M]
 //
-// Families (faults chosen by the seed; noise of configs/sim/random4.toml: pair cv 1%, iteration cv 3%):
-//   nodes-K    K random slow nodes, 10-40% slower (K = 0, 1, 2, 4 and N/2)
-//   links-2    two random slow links at 50-80%
-//   nodes-2-deep  two random slow nodes at 30-45% of healthy (the two hosts shaped to about 40%)
-//   fast-pair  a healthy cluster with one pair on a faster path, 1.3-1.9x (its retest as fast): should
-//              name nobody (with 4 nodes, two slow hosts look the same: ambiguous is the honest answer)
-//   flapping   one node at 50% in 30% of its measurements (intermittent: should name no straggler)
-//   group      every node of one rack of 4 at 50% (four slow nodes)
-//   uplink     one rack of 4's uplink at 50% (pairs leaving it), with the topology / without it
-//   lucky-pair a healthy cluster where one pair's first measurement ran 1.3-2.2x fast (its retest
-//              normal): how often the baseline is anchored on it, with the anchor check
-//              ([pairs] anchor_min_pairs 3, the default) and without it (1: main before the check)
+// Noise: pair cv as given, its tails a Student t with 4 degrees of freedom, a measurement at a third of
+// its busbw with probability 0.002 (an occasional 3x outlier), iteration cv 3%. Families (faults chosen
+// by the seed):
+//   healthy         nothing wrong
+//   nodes-moderate  1 to max(1, N/4) slow nodes at 0.85-0.93 (a 7-15% fault)
+//   nodes-small     1 to max(1, N/4) slow nodes at 0.93-0.95 (5-7%: below the goal's reach)
+//   nodes-severe    1 to max(1, N/4) slow nodes at 0.5-0.8
+//   links           1 to 3 slow links at 0.5-0.8 (between healthy nodes)
+//   nodes-links     1 to max(1, N/8) slow nodes at 0.85-0.93 and one slow link at 0.5-0.8
+//   groups          2 to 8 groups (the topology known), crossing at 0.6-0.95, and 0 to N/8 slow nodes at 0.85-0.93
+//   groups-hidden   the same, the topology not given (blocks found in the matrix)
+//   fast-class      4 to 8 groups (known), one of them 1.3-2x faster inside (an NVLink domain), and 0 to
+//                   N/8 slow nodes at 0.85-0.93
+//   mixed-ranks     a quarter of the nodes with 4 ranks instead of 8 and half the capacity (their own
+//                   kind), and 1 to max(1, N/8) slow nodes at 0.85-0.93
+//   flapping        one node at 0.5 in 30% of its measurements (an intermittent node, no straggler)
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "analysis/base/units.hpp"
 #include "analysis/config/thresholds.hpp"
 #include "analysis/judge_run.hpp"
-#include "analysis/model/attach_retest.hpp"
-#include "analysis/pairs/pair_judge.hpp"
-#include "bench/pair_payload.hpp"
+#include "bench/adaptive_scope.hpp"
 #include "bench/sim_pairs.hpp"
 #include "sim/sim_model.hpp"
 #include "sweep/splitmix.hpp"
@@ -43,306 +53,362 @@ namespace {
 
 using namespace podperf;
 
-struct Tally {
-  long nodes_injected = 0, nodes_found = 0, nodes_named = 0;
-  long links_injected = 0, links_found = 0, links_named = 0;
-  int runs = 0, crossings = 0, ambiguous = 0, exact = 0, intermittent = 0;
-  int recovered_faulty = 0, recovered_healthy = 0;  // runs with a pairs.recovered_in_retest on a faulty / healthy node
+struct Truth {
+  std::set<int> slow;                   // nodes a straggler verdict should name
+  std::set<std::pair<int, int>> links;  // slow links between healthy nodes
+  int flapping = -1;                    // the intermittent node, if any
+  bool crossing = false;                // a slow crossing (a class gap) to be said
+  bool crossing_either = false;         // a crossing near the threshold: said or not, both right
+};
+
+struct Outcome {
+  bool exact = false;
+  int missed = 0;         // slow nodes not named
+  int injected = 0;       // slow nodes
+  int healthy_named = 0;  // healthy nodes named stragglers
+  int links = 0;          // links reported
+  int real_links = 0;     // slow links measured
+  bool ambiguous = false;
+};
+
+struct Cell {
+  int runs = 0, exact = 0, healthy_named_runs = 0, ambiguous = 0, links_over = 0;
+  long missed = 0, injected = 0;
+  std::vector<double> links;  // per run
+  int max_links = 0;
 };
 
 std::pair<int, int> ordered(int a, int b) {
   return a < b ? std::pair{a, b} : std::pair{b, a};
 }
 
-// One seed of one family: the model, the run, the tally.
-void one_run(const SimModel& model, int nodes, std::uint64_t seed, const PairsOptions& o, int iters, bool with_topology,
-             bool want_crossing, Tally& t) {
-  SimFabric fabric(model, nodes, seed);
-  const NodeMap map = sim_node_map(fabric);
+double uniform(SplitMix& rng, double lo, double hi) {
+  return lo + (hi - lo) * rng.uniform();
+}
+
+int below(SplitMix& rng, int n) {
+  return static_cast<int>(rng.below(static_cast<std::uint64_t>(n)));
+}
+
+// `count` distinct random nodes of `n`.
+std::vector<int> pick_nodes(SplitMix& rng, int n, int count, const std::set<int>& avoid = {}) {
+  std::vector<int> free;
+  for (int i = 0; i < n; ++i) {
+    if (!avoid.contains(i)) free.push_back(i);
+  }
+  std::vector<int> out;
+  for (int k = 0; k < count && !free.empty(); ++k) {
+    const int at = below(rng, static_cast<int>(free.size()));
+    out.push_back(free[static_cast<std::size_t>(at)]);
+    free.erase(free.begin() + at);
+  }
+  return out;
+}
+
+// The model and the truth of one seed of `family`.
+std::pair<SimModel, Truth> scenario(const std::string& family, int n, double noise, std::uint64_t seed,
+                                    bool& hide_topology) {
+  SimModel m = load_sim_model("healthy");
+  m.pair_cv = noise;
+  m.iteration_cv = 0.03;
+  m.pair_tail_df = 4.0;
+  m.outlier_probability = 0.002;
+  m.outlier_factor = 1.0 / 3.0;
+  Truth truth;
+  SplitMix rng{seed * 7919 + 17};
+  hide_topology = false;
+  const int quarter = std::max(1, n / 4), eighth = std::max(1, n / 8);
+  const auto slow_nodes = [&](int count, double lo, double hi, const std::set<int>& avoid = {}) {
+    for (int node : pick_nodes(rng, n, count, avoid)) {
+      SimNodeFault f;
+      f.node = node;
+      f.factor = uniform(rng, lo, hi);
+      m.slow_nodes.push_back(f);
+      truth.slow.insert(node);
+    }
+  };
+  const auto groups = [&](int g) {
+    const int size = std::max(1, n / g);
+    m.levels = {"leaf"};
+    m.group_sizes = {size};
+    m.crossing_factors = {1.0};
+  };
+  if (family == "nodes-moderate") {
+    slow_nodes(1 + below(rng, quarter), 0.85, 0.93);
+  } else if (family == "nodes-small") {
+    slow_nodes(1 + below(rng, quarter), 0.93, 0.95);
+  } else if (family == "nodes-severe") {
+    slow_nodes(1 + below(rng, quarter), 0.5, 0.8);
+  } else if (family == "links" || family == "nodes-links") {
+    if (family == "nodes-links") slow_nodes(1 + below(rng, eighth), 0.85, 0.93);
+    const int count = family == "links" ? 1 + below(rng, 3) : 1;
+    while (static_cast<int>(truth.links.size()) < count && n >= 3) {
+      const std::vector<int> ab = pick_nodes(rng, n, 2, truth.slow);
+      if (ab.size() < 2) break;
+      const auto key = ordered(ab[0], ab[1]);
+      if (truth.links.contains(key)) continue;
+      SimLinkFault f;
+      f.nodes = {key.first, key.second};
+      f.factor = uniform(rng, 0.5, 0.8);
+      m.slow_links.push_back(f);
+      truth.links.insert(key);
+    }
+  } else if (family == "groups" || family == "groups-hidden") {
+    const int g = std::min(2 + below(rng, 7), std::max(2, n / 2));
+    groups(g);
+    m.crossing_factors = {uniform(rng, 0.6, 0.95)};
+    slow_nodes(below(rng, eighth + 1), 0.85, 0.93);
+    truth.crossing = m.crossing_factors[0] < 0.93;  // beyond the threshold (5%) and the noise: said
+    truth.crossing_either = !truth.crossing;        // 0.93-0.95: at the threshold, either is right
+    hide_topology = family == "groups-hidden";
+  } else if (family == "fast-class") {
+    const int g = std::min(4 + below(rng, 5), std::max(2, n / 2));
+    groups(g);
+    SimGroupFactor f;
+    f.level = 0;
+    f.group = below(rng, std::max(1, n / m.group_sizes[0]));
+    f.factor = uniform(rng, 1.3, 2.0);
+    m.group_factors.push_back(f);
+    std::set<int> inside;
+    for (int i = f.group * m.group_sizes[0]; i < std::min(n, (f.group + 1) * m.group_sizes[0]); ++i) inside.insert(i);
+    slow_nodes(below(rng, eighth + 1), 0.85, 0.93, inside);
+  } else if (family == "mixed-ranks") {
+    SimNodeKind k;
+    k.first = n - quarter;
+    k.count = quarter;
+    k.ranks_per_node = 4;
+    k.factor = 0.5;
+    m.node_kinds.push_back(k);
+    slow_nodes(1 + below(rng, eighth), 0.85, 0.93);
+  } else if (family == "flapping") {
+    SimNodeFault f;
+    f.node = below(rng, n);
+    f.factor = 0.5;
+    f.probability = 0.3;
+    m.flapping_nodes.push_back(f);
+    truth.flapping = f.node;
+  }
+  return {m, truth};
+}
+
+bool g_verbose = false;  // --verbose 1: one line per run that is not exact
+
+Outcome one_run(const std::string& family, const std::string& schedule, int n, double noise, std::uint64_t seed,
+                const PairsOptions& o, int iters) {
+  bool hide = false;
+  auto [model, truth] = scenario(family, n, noise, seed, hide);
+  SimFabric fabric(model, n, seed);
+  NodeMap map = sim_node_map(fabric);
+  if (hide) {
+    for (NodeInfo& node : map.nodes) node.topology.clear();
+  }
   const Plan plan = make_plan(o, map);
   ScheduleOptions so;
-  so.schedule = "all";
+  so.schedule = schedule;
   so.seed = seed;
   so.retest = 1;
-  SimRunResult r = simulate_pairs(fabric, plan, map, so, iters);
-  if (with_topology) {
-    r.run.topology_levels = model.levels;
-    record_thresholds(r.run, plan.thresholds);
-    judge_run(r.run);
+  if (schedule == "adaptive" && !hide) {
+    PairsOptions scope = o;
+    scope.schedule = "adaptive";
+    resolve_adaptive_scope(scope, model.levels, map.nodes, so);
   }
-  const std::set<int> truth(fabric.faulty_nodes().begin(), fabric.faulty_nodes().end());
-  const bool flapping = !model.flapping_nodes.empty();
-  std::set<int> blamed;
-  for (const Straggler& s : r.run.stragglers) blamed.insert(s.node);
-  std::set<std::pair<int, int>> true_links, named_links;
-  for (const SimLinkFault& l : model.slow_links) {
-    if (l.factor < 1.0) true_links.insert(ordered(l.nodes[0], l.nodes[1]));  // a faster path is no fault
+  SimFabric run_fabric(model, n, seed);
+  SimRunResult r = simulate_pairs(run_fabric, plan, map, so, iters);
+  if (hide) {
+    r.run.topology_levels.clear();
+    for (NodeInfo& node : r.run.nodes) node.topology.clear();
+    judge_run(r.run, judge_inputs(r.outcome.search.slow_groups));
   }
-  for (const LinkFinding& l : r.run.links) named_links.insert(ordered(l.nodes[0], l.nodes[1]));
-  bool crossing = false, ambiguous = false, intermittent = false;
+  // Links: only those the schedule measured can be found.
+  std::set<std::pair<int, int>> measured;
+  for (const PairResult& p : r.run.pairs) measured.insert(ordered(p.nodes[0], p.nodes[1]));
+  std::set<std::pair<int, int>> real_links;
+  for (const auto& l : truth.links) {
+    if (measured.contains(l)) real_links.insert(l);
+  }
+  Outcome out;
+  std::set<int> named;
+  for (const Straggler& s : r.run.stragglers) named.insert(s.node);
+  std::set<std::pair<int, int>> links;
+  for (const LinkFinding& l : r.run.links) links.insert(ordered(l.nodes[0], l.nodes[1]));
+  bool crossing = false, intermittent_right = truth.flapping < 0, intermittent_wrong = false;
   for (const Finding& f : r.run.findings) {
     crossing |= f.check == "pairs.slow_crossing";
-    ambiguous |= f.check == "pairs.ambiguous";
-    intermittent |= f.check == "pairs.intermittent_node";
-  }
-  bool recovered_faulty = false, recovered_healthy = false;
-  for (const Finding& f : r.run.findings) {
-    if (f.check != "pairs.recovered_in_retest") continue;
-    for (std::size_t i = 0; i < r.run.nodes.size(); ++i) {
-      if (r.run.nodes[i].hostname != f.host) continue;
-      (truth.contains(static_cast<int>(i)) ? recovered_faulty : recovered_healthy) = true;
+    out.ambiguous |= f.check == "pairs.ambiguous";
+    if (f.check == "pairs.intermittent_node") {
+      const bool right =
+          truth.flapping >= 0 && f.host == r.run.nodes[static_cast<std::size_t>(truth.flapping)].hostname;
+      intermittent_right |= right;
+      intermittent_wrong |= !right;
     }
   }
-  t.recovered_faulty += recovered_faulty ? 1 : 0;
-  t.recovered_healthy += recovered_healthy ? 1 : 0;
-  ++t.runs;
-  const std::set<int> slow_truth = flapping ? std::set<int>{} : truth;  // a flapping node is no straggler
-  t.nodes_injected += static_cast<long>(slow_truth.size());
-  t.nodes_named += static_cast<long>(blamed.size());
-  for (int n : blamed) t.nodes_found += slow_truth.count(n) > 0 ? 1 : 0;
-  t.links_injected += static_cast<long>(true_links.size());
-  t.links_named += static_cast<long>(named_links.size());
-  for (const auto& l : named_links) t.links_found += true_links.count(l) > 0 ? 1 : 0;
-  t.crossings += crossing ? 1 : 0;
-  t.ambiguous += ambiguous ? 1 : 0;
-  t.intermittent += intermittent ? 1 : 0;
-  const bool links_right = flapping || named_links == true_links;
-  if (blamed == slow_truth && links_right && crossing == want_crossing && !ambiguous) ++t.exact;
-}
-
-// The lucky-pair family: runs, runs whose judged baseline rests on the lucky pair (above 1.1x the
-// median pair), runs naming anything (a straggler, a link or a slow crossing: every node is healthy),
-// runs saying they cannot tell (pairs.ambiguous), runs with exit 0.
-struct LuckyTally {
-  int runs = 0, anchored = 0, blamed = 0, ambiguous = 0, clean = 0;
-};
-
-// The full schedule with retest 1 on a healthy fabric, as simulate_pairs, except that the first
-// measurement of pair `lucky` runs `factor` times faster (its retest does not).
-void lucky_run(const SimModel& model, int nodes, std::uint64_t seed, const PairsOptions& o, int iters,
-               const Thresholds& thresholds, NodePair lucky, double factor, LuckyTally& t) {
-  SimFabric fabric(model, nodes, seed);
-  const NodeMap map = sim_node_map(fabric);
-  Plan plan = make_plan(o, map);
-  plan.thresholds = thresholds;
-  ScheduleOptions so;
-  so.schedule = "all";
-  so.seed = seed;
-  so.retest = 1;
-  Run run;
-  run.command = "pairs";
-  record_thresholds(run, plan.thresholds);
-  run.nodes = map.nodes;
-  const StepFn step = [&](const Round& pairs, int round, const std::vector<std::uint64_t>& sizes, bool retest, bool) {
-    std::vector<PairResult> results;
-    for (const NodePair& p : pairs) {
-      const Slot slot = sim_slot(fabric, plan, map, p, round, sizes, iters);
-      for (PairResult& r : decode_payload(slot.payload, slot.ctx)) {
-        if (!retest && p == lucky) {
-          r.busbw_gbps *= factor, r.algbw_gbps *= factor, r.median_s /= factor;
-          for (double& x : r.samples_s) x /= factor;
-        }
-        results.push_back(std::move(r));
+  out.injected = static_cast<int>(truth.slow.size());
+  for (int node : truth.slow) out.missed += named.contains(node) ? 0 : 1;
+  for (int node : named) out.healthy_named += truth.slow.contains(node) ? 0 : 1;
+  out.links = static_cast<int>(links.size());
+  out.real_links = static_cast<int>(truth.links.size());
+  out.exact = named == truth.slow && links == real_links && (crossing == truth.crossing || truth.crossing_either) &&
+              !out.ambiguous && intermittent_right && !intermittent_wrong;
+  if (g_verbose && !out.exact) {
+    std::string text = fmt::format("  seed {}: truth slow", seed);
+    for (int node : truth.slow) {
+      text += fmt::format(" {}({:.3f})", node, fabric.node_factor(node));
+    }
+    text += "; named";
+    for (const Straggler& st : r.run.stragglers) text += fmt::format(" {}({:.3f})", st.node, st.median_ratio);
+    text += "; links truth";
+    for (const auto& l : truth.links) text += fmt::format(" {}:{}", l.first, l.second);
+    text += " named";
+    for (const LinkFinding& l : r.run.links) text += fmt::format(" {}:{}({:.2f})", l.nodes[0], l.nodes[1], l.ratio);
+    text += fmt::format("; crossing {} want {}; findings", crossing, truth.crossing);
+    for (const Finding& f : r.run.findings) {
+      if (f.check == "pairs.slow_crossing") text += " [" + f.observed + "]";
+      if (f.check.starts_with("pairs.") && f.check != "pairs.recovered_in_retest") text += " " + f.check;
+    }
+    text += fmt::format("; node cut {:.3f} noise {:.3f} df {:.0f}", r.run.pair_judgement.node_cut,
+                        r.run.pair_judgement.pair_noise, r.run.pair_judgement.noise_df);
+    if (std::getenv("PODPERF_BENCH_DUMP") != nullptr) {
+      for (const NodeEstimate& e : r.run.node_estimates) {
+        text += fmt::format(" <{} {:.3f} {}>", e.node, e.ratio, e.pairs);
+      }
+      for (const PairResult& p : r.run.pairs) {
+        text += fmt::format(
+            " ({}:{} {:.3f}{})", p.nodes[0], p.nodes[1], p.ratio,
+            p.retest_samples_s.empty() ? "" : fmt::format(" r{:.3f}", p.retest_busbw_gbps / p.baseline_gbps));
       }
     }
-    for (const PairResult& r : results) {
-      if (retest) {
-        attach_retest(run, r);
-      } else {
-        run.pairs.push_back(r);
+    for (const NodeEstimate& e : r.run.node_estimates) {
+      if (truth.slow.contains(e.node) && e.verdict != "straggler") {
+        text += fmt::format(" [missed {} {:.3f} ({:.3f}-{:.3f}) {}]", e.node, e.ratio, e.low, e.high, e.verdict);
       }
     }
-    return results;
-  };
-  const SuspectsFn suspects = [&] { return retest_candidates(run); };
-  drive_schedule(nodes, plan.steps, plan.round_of_step, plan.sizes, plan.thresholds.pairs, so,
-                 {step, suspects, nullptr, nullptr, nullptr});
-  judge_run(run);
-  std::vector<double> values;
-  for (const PairResult& p : run.pairs) values.push_back(p.busbw_gbps);
-  std::sort(values.begin(), values.end());
-  const double median_pair = values[values.size() / 2];
-  ++t.runs;
-  t.anchored += !run.baselines.empty() && run.baselines.back().baseline_gbps > 1.1 * median_pair ? 1 : 0;
-  bool crossing = false, ambiguous = false;
-  for (const Finding& f : run.findings) {
-    crossing |= f.check == "pairs.slow_crossing";
-    ambiguous |= f.check == "pairs.ambiguous";
+    std::printf("%s\n", text.c_str());
   }
-  t.blamed += !run.stragglers.empty() || !run.links.empty() || crossing ? 1 : 0;
-  t.ambiguous += ambiguous ? 1 : 0;
-  t.clean += pairs_exit_code(run) == 0 ? 1 : 0;
+  return out;
 }
 
-// Two distinct random nodes of `nodes`, the lower first.
-std::array<int, 2> random_pair(SplitMix& rng, int nodes) {
-  const int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
-  int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes - 1));
-  if (b >= a) ++b;
-  return {std::min(a, b), std::max(a, b)};
+// Wilson 95% interval of k of n.
+std::pair<double, double> wilson(int k, int n) {
+  if (n == 0) return {0.0, 1.0};
+  const double z = 1.959964, p = static_cast<double>(k) / n, nn = n;
+  const double centre = (p + z * z / (2 * nn)) / (1 + z * z / nn);
+  const double half = z * std::sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / (1 + z * z / nn);
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
-// A factor from lo to lo + span, in steps of span / 1000.
-double random_factor(SplitMix& rng, double lo, double span) {
-  return lo + span * static_cast<double>(rng.next() % 1000) / 1000.0;
-}
-
-void lucky_family(const SimModel& base, int nodes, int seeds, const PairsOptions& o, int iters) {
-  const Thresholds with = load_thresholds("");
-  Thresholds without = with;
-  without.pairs.anchor_min_pairs = 1;  // every anchor taken as it stands: main before the check
-  LuckyTally t_with, t_without;
-  for (int s = 0; s < seeds; ++s) {
-    SimModel model = base;
-    model.random_slow_nodes = 0;
-    SplitMix rng{500 + static_cast<std::uint64_t>(s)};
-    const std::array<int, 2> pair = random_pair(rng, nodes);
-    const NodePair lucky{pair[0], pair[1]};
-    const double factor = random_factor(rng, 1.3, 0.9);
-    lucky_run(model, nodes, 5000 + static_cast<std::uint64_t>(s), o, iters, with, lucky, factor, t_with);
-    lucky_run(model, nodes, 5000 + static_cast<std::uint64_t>(s), o, iters, without, lucky, factor, t_without);
+// Percentile bootstrap 95% interval of the mean of `v` (2000 resamples, fixed seed).
+std::pair<double, double> bootstrap_mean(const std::vector<double>& v) {
+  if (v.empty()) return {0.0, 0.0};
+  SplitMix rng{12345};
+  std::vector<double> means;
+  for (int b = 0; b < 2000; ++b) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < v.size(); ++i) sum += v[rng.below(v.size())];
+    means.push_back(sum / static_cast<double>(v.size()));
   }
+  std::sort(means.begin(), means.end());
+  return {means[50], means[1949]};
+}
+
+void print_cell(const std::string& family, const std::string& schedule, int n, double noise, const Cell& c) {
+  const auto [elo, ehi] = wilson(c.exact, c.runs);
+  const auto [hlo, hhi] = wilson(c.healthy_named_runs, c.runs);
+  const auto [mlo, mhi] = wilson(static_cast<int>(c.missed), static_cast<int>(c.injected));
+  double links = 0.0;
+  for (double l : c.links) links += l;
+  links /= static_cast<double>(std::max<std::size_t>(1, c.links.size()));
+  const auto [llo, lhi] = bootstrap_mean(c.links);
   std::printf(
-      "%-16s %5d %5d anchored on it %d (without the check %d), blamed %d (%d), ambiguous %d (%d), exit 0 %d (%d)\n",
-      "lucky-pair", nodes, t_with.runs, t_with.anchored, t_without.anchored, t_with.blamed, t_without.blamed,
-      t_with.ambiguous, t_without.ambiguous, t_with.clean, t_without.clean);
+      "| %s | %s | %d | %.0f%% | %d | %.1f%% (%.1f-%.1f) | %ld/%ld = %.1f%% (%.1f-%.1f) | %.1f%% (%.1f-%.1f) | "
+      "%.2f (%.2f-%.2f), max %d, over real+1: %d | %d |\n",
+      family.c_str(), schedule.c_str(), n, noise * 100.0, c.runs, 100.0 * c.exact / std::max(1, c.runs), 100.0 * elo,
+      100.0 * ehi, c.missed, c.injected,
+      c.injected > 0 ? 100.0 * static_cast<double>(c.missed) / static_cast<double>(c.injected) : 0.0, 100.0 * mlo,
+      100.0 * mhi, 100.0 * c.healthy_named_runs / std::max(1, c.runs), 100.0 * hlo, 100.0 * hhi, links, llo, lhi,
+      c.max_links, c.links_over, c.ambiguous);
   std::fflush(stdout);
 }
 
-void print(const std::string& family, int nodes, const Tally& t) {
-  const auto ratio = [](long a, long b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 1.0; };
-  std::printf("%-16s %5d %5d %7.3f %9.3f %7.3f %9.3f %9d %9d %12d %6d %5d/%d\n", family.c_str(), nodes, t.runs,
-              ratio(t.nodes_found, t.nodes_injected), ratio(t.nodes_found, t.nodes_named),
-              ratio(t.links_found, t.links_injected), ratio(t.links_found, t.links_named), t.crossings, t.ambiguous,
-              t.intermittent, t.exact, t.recovered_faulty, t.recovered_healthy);
-  std::fflush(stdout);
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    out.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  int seeds = 20, iters = 10;
-  std::string node_list = "4,8,16,64", size = "64M", config;
+  int seeds = 50, iters = 10, first_seed = 1000;
+  std::string node_list = "4,8,16,64,256", noise_list = "0.01,0.03,0.05", schedules = "all,adaptive", size = "64M";
+  std::string families =
+      "healthy,nodes-moderate,nodes-small,nodes-severe,links,nodes-links,groups,groups-hidden,fast-class,mixed-ranks,"
+      "flapping";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--seeds") {
       seeds = std::stoi(value);
     } else if (key == "--nodes") {
       node_list = value;
+    } else if (key == "--noise") {
+      noise_list = value;
+    } else if (key == "--schedules") {
+      schedules = value;
+    } else if (key == "--families") {
+      families = value;
     } else if (key == "--iters") {
       iters = std::stoi(value);
+    } else if (key == "--first-seed") {
+      first_seed = std::stoi(value);
+    } else if (key == "--verbose") {
+      g_verbose = value != "0";
     } else if (key == "--size") {
       size = value;
-    } else if (key == "--config") {
-      config = value;  // a thresholds file instead of configs/thresholds.toml (a variant's numbers)
     } else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
     }
   }
   try {
-    const SimModel base = load_sim_model("random4");
     PairsOptions o;
     o.min_bytes = size;
     o.max_bytes = size;
     o.iters = iters;
-    o.schedule = "all";
-    o.config = config;
     std::printf(
-        "full schedule on the modelled fabric (random4 noise: pair cv %.3f, iteration cv %.3f), %d seeds, %s, %d "
-        "iters\n",
-        base.pair_cv, base.iteration_cv, seeds, size.c_str(), iters);
-    std::printf("%-16s %5s %5s %7s %9s %7s %9s %9s %9s %12s %6s %s\n", "family", "nodes", "runs", "recall", "precision",
-                "l_rec", "l_prec", "crossing", "ambiguous", "intermittent", "exact", "recovered(faulty/healthy)");
-    for (int nodes : podperf::perf::parse_int_list(node_list)) {
-      std::vector<int> counts = {0, 1, 2, 4, nodes / 2};
-      std::set<int> seen;
-      for (int k : counts) {
-        if (k > nodes || !seen.insert(k).second) continue;
-        SimModel model = base;
-        model.random_slow_nodes = k;
-        Tally t;
-        for (int s = 0; s < seeds; ++s) one_run(model, nodes, 1000 + s, o, iters, false, false, t);
-        print("nodes-" + std::to_string(k), nodes, t);
-      }
-      // A family of `seeds` runs without the model's random slow nodes, each with the faults
-      // `inject(model, seed index)` adds, run seed run_seed + s.
-      const auto run_family = [&](const char* name, std::uint64_t run_seed,
-                                  const std::function<void(SimModel&, int)>& inject) {
-        Tally t;
-        for (int s = 0; s < seeds; ++s) {
-          SimModel model = base;
-          model.random_slow_nodes = 0;
-          inject(model, s);
-          one_run(model, nodes, run_seed + static_cast<std::uint64_t>(s), o, iters, false, false, t);
-        }
-        print(name, nodes, t);
-      };
-      run_family("nodes-2-deep", 6000, [&](SimModel& model, int s) {
-        SplitMix rng{900 + static_cast<std::uint64_t>(s)};
-        for (int node : random_pair(rng, nodes)) {
-          SimNodeFault f;
-          f.node = node;
-          f.factor = random_factor(rng, 0.30, 0.15);
-          model.slow_nodes.push_back(f);
-        }
-      });
-      run_family("fast-pair", 7000, [&](SimModel& model, int s) {
-        SplitMix rng{950 + static_cast<std::uint64_t>(s)};
-        SimLinkFault f;
-        f.nodes = random_pair(rng, nodes);
-        f.factor = random_factor(rng, 1.3, 0.6);
-        model.slow_links.push_back(f);
-      });
-      run_family("links-2", 2000, [&](SimModel& model, int s) {
-        SplitMix rng{77 + static_cast<std::uint64_t>(s)};
-        std::set<std::pair<int, int>> links;
-        while (links.size() < 2 && nodes >= 3) {
-          const int a = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
-          const int b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(nodes));
-          if (a != b) links.insert(ordered(a, b));
-        }
-        for (const auto& [a, b] : links) {
-          SimLinkFault f;
-          f.nodes = {a, b};
-          f.factor = random_factor(rng, 0.5, 0.3);
-          model.slow_links.push_back(f);
-        }
-      });
-      run_family("flapping", 3000, [&](SimModel& model, int s) {
-        SimNodeFault f;
-        f.node = s % nodes;
-        f.factor = 0.5;
-        f.probability = 0.3;
-        model.flapping_nodes.push_back(f);
-      });
-      lucky_family(base, nodes, seeds, o, iters);
-      if (nodes < 8) continue;  // a group of 4 and at least one other group
-      for (const char* family : {"group", "uplink-topology", "uplink-none"}) {
-        Tally t;
-        const std::string name = family;
-        for (int s = 0; s < seeds; ++s) {
-          SimModel model = base;
-          model.random_slow_nodes = 0;
-          model.levels = {"spine", "rack"};
-          model.group_sizes = {nodes, 4};
-          model.crossing_factors = {1.0, 1.0};
-          const int rack = s % (nodes / 4);
-          if (name == "group") {
-            SimRackFault f;
-            f.rack = rack;
-            f.factor = 0.5;
-            model.slow_racks.push_back(f);
-          } else {
-            SimUplinkFault f;
-            f.level = 1;
-            f.group = rack;
-            f.factor = 0.5;
-            model.slow_uplinks.push_back(f);
+        "pair verdicts on the modelled fabric, %d seeds a cell, %s, %d iterations, retest 1; noise: pair cv "
+        "as given (Student t, 4 df), 0.2%% of measurements at a third, iteration cv 3%%\n\n",
+        seeds, size.c_str(), iters);
+    std::printf(
+        "| family | schedule | N | pair cv | runs | exact verdict | slow nodes missed | runs naming a healthy "
+        "node | links reported (mean, 95%% CI) | ambiguous runs |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const std::string& family : split(families)) {
+      for (const std::string& schedule : split(schedules)) {
+        for (int n : podperf::perf::parse_int_list(node_list)) {
+          if (family == "flapping" && n < 4) continue;
+          for (const std::string& noise_text : split(noise_list)) {
+            const double noise = std::stod(noise_text);
+            Cell c;
+            for (int s = 0; s < seeds; ++s) {
+              const std::uint64_t seed = static_cast<std::uint64_t>(first_seed + s);
+              const Outcome r = one_run(family, schedule, n, noise, seed, o, iters);
+              ++c.runs;
+              c.exact += r.exact ? 1 : 0;
+              c.missed += r.missed;
+              c.injected += r.injected;
+              c.healthy_named_runs += r.healthy_named > 0 ? 1 : 0;
+              c.ambiguous += r.ambiguous ? 1 : 0;
+              c.links.push_back(r.links);
+              c.max_links = std::max(c.max_links, r.links);
+              c.links_over += r.links > r.real_links + 1 ? 1 : 0;
+            }
+            print_cell(family, schedule, n, noise, c);
           }
-          one_run(model, nodes, 4000 + s, o, iters, name == "uplink-topology", name != "group", t);
         }
-        print(name, nodes, t);
       }
     }
   } catch (const std::exception& e) {

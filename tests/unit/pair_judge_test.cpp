@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <random>
 #include <set>
@@ -58,7 +59,6 @@ std::function<double(int, int)> with_bad_nodes(std::function<double(int, int)> b
 TEST(PairFlags, ConfigIsTheOneTheseTestsAssume) {
   // The scenarios below are sized for these values; a config change should be a conscious one.
   EXPECT_DOUBLE_EQ(config().threshold, 0.05);
-  EXPECT_DOUBLE_EQ(config().straggler_fraction, 0.5);
   EXPECT_DOUBLE_EQ(config().baseline_min_kept_fraction, 0.5);
 }
 
@@ -97,7 +97,7 @@ TEST(PairFlags, OneBadNodeAmongEight) {
   EXPECT_EQ(s.flagged_pairs, 7);
   EXPECT_EQ(s.total_pairs, 7);
   EXPECT_NEAR(s.median_ratio, 0.6, 0.03);
-  EXPECT_NE(s.evidence.find("7 of 7 pairs flagged"), std::string::npos) << s.evidence;
+  EXPECT_NE(s.evidence.find("7 of its 7 pairs flagged"), std::string::npos) << s.evidence;
   EXPECT_TRUE(run.links.empty()) << "slow pairs of a straggler are not link findings";
   ASSERT_EQ(run.baselines.size(), 1U);
   EXPECT_EQ(run.baselines[0].pairs_kept, 21U);  // the 7 pairs of the bad node are dropped
@@ -138,14 +138,15 @@ TEST(PairFlags, OneBadLinkBetweenHealthyNodes) {
   EXPECT_EQ(pairs_exit_code(run), 1);
 }
 
-// A node slow in 4 of its 11 pairs (slow now and then): no straggler, 4 slow links sharing it, and a
-// CONCERN finding naming it; one slow link alone names nobody; analysing again does not repeat it.
+// A node slow in 4 of its 11 pairs (slow now and then): no straggler (its capacity, the median of its
+// pairs, is healthy), but bimodal beyond chance: one CONCERN naming it, its slow pairs folded under it (no
+// links); analysing again does not repeat it; one slow link alone names nobody.
 TEST(PairFlags, NodeInSeveralSlowLinksIsNamedIntermittent) {
   auto base = healthy(100.0, 0.02, 4);
   auto run = make_run(12, [&](int a, int b) { return base(a, b) * (a < 4 && b == 5 ? 0.6 : 1.0); });
   judge_pairs(run, config());
   EXPECT_TRUE(run.stragglers.empty());
-  ASSERT_EQ(run.links.size(), 4U);
+  EXPECT_TRUE(run.links.empty()) << "the intermittent node explains its slow pairs";
   judge_pairs(run, config());
   std::vector<const Finding*> named;
   for (const Finding& f : run.findings) {
@@ -154,11 +155,8 @@ TEST(PairFlags, NodeInSeveralSlowLinksIsNamedIntermittent) {
   ASSERT_EQ(named.size(), 1U);
   EXPECT_EQ(named[0]->tag, Tag::kConcern);
   EXPECT_EQ(named[0]->host, "node5");
-  EXPECT_NE(named[0]->observed.find("node5 is in 4 of the 4 slow links (node0, node1, node2, node3); 4 of its 11 "
-                                    "pairs flagged"),
-            std::string::npos)
-      << named[0]->observed;
-  EXPECT_NE(named[0]->next_step.find("--pairs node5:node0,node5:node1,node5:node2,node5:node3"), std::string::npos)
+  EXPECT_NE(named[0]->observed.find("node5"), std::string::npos) << named[0]->observed;
+  EXPECT_NE(named[0]->next_step.find("--pairs node0:node5,node1:node5,node2:node5,node3:node5"), std::string::npos)
       << named[0]->next_step;
 
   PairThresholds more = config();
@@ -169,7 +167,9 @@ TEST(PairFlags, NodeInSeveralSlowLinksIsNamedIntermittent) {
 
   auto one_link = make_run(6, [&](int a, int b) { return base(a, b) * (a == 1 && b == 4 ? 0.6 : 1.0); });
   judge_pairs(one_link, config());
-  EXPECT_TRUE(one_link.findings.empty());
+  EXPECT_TRUE(std::none_of(one_link.findings.begin(), one_link.findings.end(),
+                           [](const Finding& f) { return f.check == "pairs.intermittent_node"; }));
+  ASSERT_EQ(one_link.links.size(), 1U);
 }
 
 TEST(PairFlags, FourNodesOneBadNode) {
@@ -220,6 +220,7 @@ TEST(PairFlags, GaussianNoiseRarelyMakesAStraggler) {
   int runs_with_straggler = 0;
   int runs_exiting_1 = 0;
   int flagged_pairs = 0;
+  std::map<std::string, int> why_exit_1;
   for (std::uint32_t seed = 1; seed <= trials; ++seed) {
     std::mt19937 rng(seed);
     std::normal_distribution<double> pair_noise(0.0, 0.03);
@@ -230,6 +231,13 @@ TEST(PairFlags, GaussianNoiseRarelyMakesAStraggler) {
     judge_pairs(run, config());
     for (const PairResult& p : run.pairs) flagged_pairs += p.flagged ? 1 : 0;
     runs_exiting_1 += pairs_exit_code(run);
+    if (pairs_exit_code(run) != 0) {
+      for (const Finding& f : run.findings) {
+        if (f.tag == Tag::kConcern) ++why_exit_1[f.check];
+      }
+      why_exit_1["links"] += run.links.empty() ? 0 : 1;
+      why_exit_1["stragglers"] += run.stragglers.empty() ? 0 : 1;
+    }
     if (!run.stragglers.empty()) {
       ++runs_with_straggler;
       // A straggler made of noise is a mild one: its pairs are near the threshold, not at 60%.
@@ -238,6 +246,7 @@ TEST(PairFlags, GaussianNoiseRarelyMakesAStraggler) {
   }
   std::printf("gaussian 3%%: %d flagged pairs, %d runs exit 1, %d runs with a straggler of %d\n", flagged_pairs,
               runs_exiting_1, runs_with_straggler, trials);
+  for (const auto& [what, count] : why_exit_1) std::printf("  exit 1 with %s: %d\n", what.c_str(), count);
   EXPECT_LE(runs_with_straggler, trials / 1000) << "false straggler rate above 0.1%";
   EXPECT_LE(runs_exiting_1, trials / 20) << "healthy runs exiting 1 above 5%";
 }
@@ -310,26 +319,36 @@ TEST(PairFlags, StatusTableGivesExitCode) {
 }
 
 TEST(PairFlags, ThreeNodesOneBadNode) {
-  // 2 of 3 pairs slow: the guard keeps floor(0.5 * 3) = 1 pair, the healthy one, as the baseline.
-  // A baseline on one pair names a node only once that pair's retest reproduces it
-  // (analysis/pairs/anchor_check.hpp): before, the run says it cannot tell. Reproduced, it names the node
-  // when it runs at most half as fast (single_pair_anchor_max_ratio); at 60% the one fast pair may as
-  // well run on a faster path than the rest, and the run still says it cannot tell.
+  // 2 of 3 pairs slow. At 3 nodes the pair noise has no degrees of freedom of its own (the prior's 2), so
+  // the family-wise bound cannot clear node 1 even at 40%: it is undecided, its two flagged pairs make
+  // that a CONCERN, and the run exits 1 (never a wrong OK); the retest that decides is printed. A retest
+  // adds measurements, not degrees of freedom: still undecided, still exit 1.
   for (const double slow : {0.4, 0.6}) {
     auto run = make_run(3, with_bad_nodes(healthy(100.0, 0.01, 11), {1}, slow));
     judge_pairs(run, config());
-    EXPECT_EQ(run.baselines[0].pairs_kept, 1U) << slow;
     for (const PairResult& p : run.pairs) EXPECT_EQ(p.flagged, contains(p, 1)) << p.nodes[0] << ":" << p.nodes[1];
     EXPECT_TRUE(straggler_nodes(run).empty()) << slow;
+    ASSERT_EQ(run.node_estimates.size(), 3U);
+    EXPECT_EQ(run.node_estimates[1].verdict, "undecided") << slow;
+    EXPECT_NEAR(run.node_estimates[1].ratio, slow, 0.03);
+    const auto undecided = std::find_if(run.findings.begin(), run.findings.end(),
+                                        [](const Finding& f) { return f.check == "pairs.undecided"; });
+    ASSERT_NE(undecided, run.findings.end());
+    EXPECT_EQ(undecided->tag, Tag::kConcern);
+    EXPECT_NE(undecided->observed.find("node1"), std::string::npos) << undecided->observed;
     EXPECT_EQ(pairs_exit_code(run), 1) << slow;
     for (PairResult& p : run.pairs) {
       p.retest_samples_s = p.samples_s;
       p.retest_busbw_gbps = p.busbw_gbps;
     }
     judge_pairs(run, config());
-    EXPECT_EQ(straggler_nodes(run), slow < 0.5 ? std::set<int>{1} : std::set<int>{}) << slow;
+    EXPECT_TRUE(straggler_nodes(run).empty()) << slow;
     EXPECT_EQ(pairs_exit_code(run), 1) << slow;
   }
+  // A healthy trio exits 0.
+  auto healthy_run = make_run(3, healthy(100.0, 0.01, 11));
+  judge_pairs(healthy_run, config());
+  EXPECT_EQ(pairs_exit_code(healthy_run), 0);
 }
 
 TEST(PairFlags, DeadNodeIsAStraggler) {
@@ -416,6 +435,14 @@ TEST(PairFlags, NoisyClusterStillFlagsAHostAtAFractionOfTheBaseline) {
 }  // namespace
 }  // namespace podperf
 
+namespace {
+std::set<std::array<int, 2>> linked_pairs(const podperf::Run& run) {
+  std::set<std::array<int, 2>> out;
+  for (const podperf::LinkFinding& l : run.links) out.insert(l.nodes);
+  return out;
+}
+}  // namespace
+
 // At scale the pairs are judged in chunks on several threads; any number of threads gives exactly the
 // result of one (same flags, noise, baselines, stragglers and links in the same order).
 TEST(PairFlags, ThreadsGiveTheSameResultAsOne) {
@@ -432,23 +459,35 @@ TEST(PairFlags, ThreadsGiveTheSameResultAsOne) {
   const podperf::Thresholds t = podperf::load_thresholds("");
   podperf::judge_pairs(one, t.pairs, 1);
   podperf::judge_pairs(three, t.pairs, 3);
-  ASSERT_EQ(one.stragglers.size(), 1u);
+  // Node 7 (70%) first; any other straggler is a node whose own factor lies more than the threshold below
+  // the median node's (the nodes' factors spread 2%: a node is judged by its capacity, issue 31).
+  ASSERT_GE(one.stragglers.size(), 1u);
   EXPECT_EQ(one.stragglers[0].node, 7);
+  std::vector<double> sorted = factor;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  for (std::size_t i = 1; i < one.stragglers.size(); ++i) {
+    EXPECT_LT(factor[static_cast<std::size_t>(one.stragglers[i].node)], 0.95 * median) << one.stragglers[i].node;
+  }
   EXPECT_FALSE(one.links.empty());
   EXPECT_EQ(nlohmann::json(three).dump(), nlohmann::json(one).dump());
 }
 
 // Next steps rerun pairs the way the run measured them: a modelled fabric's with its model, nodes and seed.
 TEST(PairFlags, RerunCommandKeepsTheModelledFabric) {
+  // Complete as printed (issue 31): the launcher with the hosts, the backend, the judged size.
   podperf::Run run = podperf::synthetic::make_run(6, [](int, int) { return 100.0; });
-  EXPECT_EQ(podperf::pairs_rerun_command(run), "podperf pairs");
+  EXPECT_EQ(
+      podperf::pairs_rerun_command(run),
+      "mpirun -np 12 -H node0:2,node1:2,node2:2,node3:2,node4:2,node5:2 podperf pairs --backend host -b 1G -e 1G");
   run.simulated = true;
   run.sim_model = "configs/sim/rack.toml (built in)";
   run.options.seed = 5;
-  EXPECT_EQ(podperf::pairs_rerun_command(run), "podperf pairs --backend sim --sim-model rack --sim-nodes 6 --seed 5");
+  EXPECT_EQ(podperf::pairs_rerun_command(run),
+            "podperf pairs --backend sim --sim-model rack --sim-nodes 6 --seed 5 -b 1G -e 1G");
   run.sim_model = "/tmp/my model.toml";
   EXPECT_EQ(podperf::pairs_rerun_command(run),
-            "podperf pairs --backend sim --sim-model /tmp/my model.toml --sim-nodes 6 --seed 5");
+            "podperf pairs --backend sim --sim-model /tmp/my model.toml --sim-nodes 6 --seed 5 -b 1G -e 1G");
 }
 
 // Among many pairs some healthy ones fall beyond 4 spreads by chance: with --retest 0 they are not
@@ -492,11 +531,9 @@ TEST(PairFlags, FamilyMarginKeepsChanceFlagsFromBecomingLinks) {
   EXPECT_EQ(chance->tag, podperf::Tag::kInfo);
   EXPECT_NE(chance->observed.find(std::to_string(unguarded.links.size() - 1) + " of 79800 pairs"), std::string::npos)
       << chance->observed;
-  EXPECT_NE(chance->expected.find("only beyond 4.8 ("), std::string::npos) << chance->expected;
-  // The terminal summary says why the flagged pairs name no link, and what to do.
-  const std::string summary = podperf::render_summary(guarded, "/results/x");
-  EXPECT_NE(summary.find("Not named as slow links: " + chance->observed), std::string::npos) << summary;
-  EXPECT_NE(summary.find("--retest 1"), std::string::npos) << summary;
+  EXPECT_NE(chance->expected.find("only beyond the link cut (the t quantile at 1 - 0.05 / 79800 pairs)"),
+            std::string::npos)
+      << chance->expected;
   // The same draws without the faults: the chance pairs stay flagged (visible in the heatmap and CSV)
   // but name nothing and do not make the exit code.
   std::size_t next = 0;
@@ -507,7 +544,8 @@ TEST(PairFlags, FamilyMarginKeepsChanceFlagsFromBecomingLinks) {
   EXPECT_TRUE(
       std::any_of(healthy.pairs.begin(), healthy.pairs.end(), [](const podperf::PairResult& p) { return p.flagged; }));
   EXPECT_EQ(podperf::pairs_exit_code(healthy), 0);
-  // A retest that confirms a chance-sized gap makes it a link whatever the margin.
+  // A retest that repeats a chance-sized gap does not make it a link: every measurement of a link must lie
+  // beyond the link cut (issue 31: retests add evidence; they do not lower the bar).
   podperf::Run retested = measured;
   for (podperf::PairResult& p : retested.pairs) {
     if (p.nodes[0] == 20 || p.nodes[1] == 20 || p.nodes[0] == 7 || p.nodes[1] == 7) continue;
@@ -515,7 +553,7 @@ TEST(PairFlags, FamilyMarginKeepsChanceFlagsFromBecomingLinks) {
     p.retest_busbw_gbps = p.busbw_gbps;
   }
   podperf::judge_pairs(retested, t);
-  EXPECT_EQ(retested.links.size(), unguarded.links.size());
+  EXPECT_EQ(linked_pairs(retested), linked_pairs(guarded));
 }
 
 TEST(Stats, NormalUpperQuantile) {

@@ -101,7 +101,7 @@ Run small_run() {
   pair(0, 2, 50, true, 1 << 20);
   pair(1, 2, 60, true, 1 << 20);
   pair(1, 2, 1, true, 1 << 10);  // not the judged size: not counted
-  run.stragglers.push_back(Straggler{2, run.nodes[2].label, 2, 2, 0.5, "", {}, ""});
+  run.stragglers.push_back(Straggler{2, run.nodes[2].label, 2, 2, 0.5, 0.4, 0.6, "", {}, ""});
   run.verdict.status = "FAIL";
   run.verdict.profile = "quick";
   run.verdict.sku = "p5.48xlarge";

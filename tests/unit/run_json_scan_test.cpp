@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 Run varied_run() {
   podperf::Run run = synthetic::make_run(6, [](int a, int b) { return a == 2 || b == 2 ? 61.25 : 100.0; });
   run.run_id = "scan";
-  run.stragglers.push_back(Straggler{2, "node2", 5, 5, 0.61, "slow", {"cause"}, "drain"});
+  run.stragglers.push_back(Straggler{2, "node2", 5, 5, 0.61, 0.55, 0.66, "slow", {"cause"}, "drain"});
   for (std::size_t i = 0; i < run.pairs.size(); ++i) {
     PairResult& p = run.pairs[i];
     p.round = static_cast<int>(i) + 1;

@@ -84,8 +84,16 @@ podperf::Run full_run() {
 
   run.judged_size_bytes = 1ULL << 40;
   run.baselines = {SizeBaseline{1ULL << 40, 400.25, 5, 6}};
-  run.stragglers = {Straggler{1, "gpu-a/v1", 3, 3, 0.42, "3 of 3 pairs flagged", {"signals.cpu_governor: powersave"},
-                               "act on the first likely cause"}};
+  run.stragglers = {Straggler{1,
+                              "gpu-a/v1",
+                              3,
+                              3,
+                              0.42,
+                              0.3,
+                              0.55,
+                              "3 of 3 pairs flagged",
+                              {"signals.cpu_governor: powersave"},
+                              "act on the first likely cause"}};
   LinkFinding l;
   l.nodes = {0, 1};
   l.hostnames = {"gpu-a/v0", "gpu-a/v1"};

@@ -100,7 +100,7 @@ TEST(HeatmapLegend, NamesEveryColourAndMark) {
     EXPECT_NE(part.find("fill=\"" + fill + "\""), std::string::npos) << "cell fill " << fill << " not in the legend";
   }
   for (const char* words :
-       {"50% of baseline or less", "100% or more", "flagged (heavy border)", "failed", "no baseline", "not measured"}) {
+       {"50% of the level or less", "100% or more", "flagged (heavy border)", "failed", "no baseline", "not measured"}) {
     EXPECT_NE(part.find(std::string(">") + words + "<"), std::string::npos) << words;
   }
   // The legend lies inside the SVG's height.

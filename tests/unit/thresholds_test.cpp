@@ -20,19 +20,16 @@ threshold = 0.07
 noise_factor = 2
 spread_factor = 2.5
 max_spread_fraction = 0.2
-straggler_fraction = 0.6
 baseline_max_passes = 20
 baseline_min_kept_fraction = 0.4
 intermittent_min_links = 4
 link_family_alpha = 0.01
+node_family_alpha = 0.01
+noise_prior = 0.04
+noise_prior_df = 3
+min_pair_noise = 0.01
+half_split_max_ratio = 0.3
 min_cleared_partners = 2
-mostly_slow_fraction = 0.75
-anchor_gap_fraction = 0.05
-anchor_min_pairs = 3
-lagging_reference_nodes = 4
-fastest_group_confidence = 0.99
-fastest_group_max_link_fraction = 0.2
-single_pair_anchor_max_ratio = 0.4
 stall_factor = 4
 stall_min_iterations = 3
 )";
@@ -80,11 +77,11 @@ TEST(Thresholds, EmbeddedConfigLoads) {
   EXPECT_DOUBLE_EQ(t.pairs.threshold, 0.05);
   EXPECT_DOUBLE_EQ(t.pairs.noise_factor, 1.0);
   EXPECT_DOUBLE_EQ(t.pairs.spread_factor, 4.0);
-  EXPECT_DOUBLE_EQ(t.pairs.straggler_fraction, 0.5);
   EXPECT_EQ(t.pairs.baseline_max_passes, 50);
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.5);
   EXPECT_EQ(t.pairs.intermittent_min_links, 3);
-  EXPECT_DOUBLE_EQ(t.pairs.single_pair_anchor_max_ratio, 0.5);
+  EXPECT_DOUBLE_EQ(t.pairs.node_family_alpha, 0.001);
+  EXPECT_DOUBLE_EQ(t.pairs.half_split_max_ratio, 0.35);
   EXPECT_DOUBLE_EQ(t.pairs.stall_factor, 5.0);
   EXPECT_EQ(t.pairs.stall_min_iterations, 2);
   EXPECT_DOUBLE_EQ(t.fs.threshold, 0.15);
@@ -106,12 +103,15 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_DOUBLE_EQ(t.pairs.noise_factor, 2.0);  // an integer is a number too
   EXPECT_DOUBLE_EQ(t.pairs.spread_factor, 2.5);
   EXPECT_DOUBLE_EQ(t.pairs.max_spread_fraction, 0.2);
-  EXPECT_DOUBLE_EQ(t.pairs.straggler_fraction, 0.6);
   EXPECT_EQ(t.pairs.baseline_max_passes, 20);
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.4);
   EXPECT_EQ(t.pairs.intermittent_min_links, 4);
   EXPECT_DOUBLE_EQ(t.pairs.link_family_alpha, 0.01);
-  EXPECT_DOUBLE_EQ(t.pairs.single_pair_anchor_max_ratio, 0.4);
+  EXPECT_DOUBLE_EQ(t.pairs.node_family_alpha, 0.01);
+  EXPECT_DOUBLE_EQ(t.pairs.noise_prior, 0.04);
+  EXPECT_DOUBLE_EQ(t.pairs.noise_prior_df, 3.0);
+  EXPECT_DOUBLE_EQ(t.pairs.min_pair_noise, 0.01);
+  EXPECT_DOUBLE_EQ(t.pairs.half_split_max_ratio, 0.3);
   EXPECT_DOUBLE_EQ(t.pairs.stall_factor, 4.0);
   EXPECT_EQ(t.pairs.stall_min_iterations, 3);
   EXPECT_DOUBLE_EQ(t.fs.threshold, 0.2);
@@ -151,7 +151,7 @@ TEST(Thresholds, MissingFileNamesThePath) {
 
 TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   const std::string what = error_of(kPairs + "treshold = 0.1\n" + kFs);
-  EXPECT_TRUE(has(what, "my.toml:21")) << what;
+  EXPECT_TRUE(has(what, "my.toml:18")) << what;
   EXPECT_TRUE(has(what, "pairs.treshold")) << what;
   EXPECT_TRUE(has(what, "threshold")) << what;  // the expected keys are listed
 
@@ -160,7 +160,7 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   EXPECT_TRUE(has(top, "'pair'")) << top;
 
   const std::string fs = error_of(kPairs + kFs + "saturation = 0.9\n" + kTopology);
-  EXPECT_TRUE(has(fs, "my.toml:30")) << fs;
+  EXPECT_TRUE(has(fs, "my.toml:27")) << fs;
   EXPECT_TRUE(has(fs, "'fs.saturation'")) << fs;
   EXPECT_TRUE(has(fs, "cache_warn_fraction")) << fs;  // the expected keys are listed
 }
@@ -207,7 +207,7 @@ TEST(Thresholds, TopologyTable) {
   EXPECT_TRUE(has(error_of(kPairs + kFs), "missing table [topology]"));
   EXPECT_TRUE(has(error_of(with_line("min_pairs", "", "[topology]")), "missing key 'topology.min_pairs'"));
   std::string what = error_of(with_line("slower_fraction", "slower_fraction = 1.5", "[topology]"));
-  EXPECT_TRUE(has(what, "my.toml:31: 'topology.slower_fraction' = 1.5 is out of range")) << what;
+  EXPECT_TRUE(has(what, "my.toml:28: 'topology.slower_fraction' = 1.5 is out of range")) << what;
   what = error_of(with_line("min_pairs", "min_pairs = 2.5", "[topology]"));
   EXPECT_TRUE(has(what, "'topology.min_pairs' must be a whole number")) << what;
   what = error_of(kValid + "max_ratio = 1\n");
@@ -222,7 +222,7 @@ TEST(Thresholds, PairsErrorsComeBeforeAMissingFsTable) {
 
 TEST(Thresholds, MissingKeyTable) {
   for (const std::string key : {"threshold", "noise_factor", "spread_factor", "max_spread_fraction",
-                                "straggler_fraction", "baseline_max_passes", "baseline_min_kept_fraction"}) {
+                                "node_family_alpha", "baseline_max_passes", "baseline_min_kept_fraction"}) {
     const std::string what = error_of(with_line(key, ""));
     EXPECT_TRUE(has(what, "my.toml")) << what;
     EXPECT_TRUE(has(what, "missing key 'pairs." + key + "'")) << what;
@@ -248,7 +248,8 @@ TEST(Thresholds, OutOfRangeTable) {
   const std::vector<Case> cases{
       {"threshold = 2", "pairs.threshold"},
       {"threshold = -0.1", "pairs.threshold"},
-      {"straggler_fraction = 1.5", "pairs.straggler_fraction"},
+      {"node_family_alpha = 0.9", "pairs.node_family_alpha"},
+      {"half_split_max_ratio = 1.5", "pairs.half_split_max_ratio"},
       {"baseline_max_passes = 0", "pairs.baseline_max_passes"},
       {"baseline_min_kept_fraction = 1.01", "pairs.baseline_min_kept_fraction"},
       {"noise_factor = -1", "pairs.noise_factor"},

@@ -1,0 +1,230 @@
+// Blocks in the pair matrix (see pair_blocks.hpp). Floor: analysis/pairs; pure.
+#include "analysis/pairs/pair_blocks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace podperf {
+namespace {
+
+// Per pair of nodes: -1 not measured, 0 slow, 1 fast.
+class EdgeMatrix {
+ public:
+  explicit EdgeMatrix(std::size_t n) : n_(n), cells_(n * n, -1) {}
+  void set(int a, int b, signed char v) {
+    cells_[static_cast<std::size_t>(a) * n_ + static_cast<std::size_t>(b)] = v;
+    cells_[static_cast<std::size_t>(b) * n_ + static_cast<std::size_t>(a)] = v;
+  }
+  [[nodiscard]] signed char at(std::size_t a, std::size_t b) const { return cells_[a * n_ + b]; }
+
+ private:
+  std::size_t n_;
+  std::vector<signed char> cells_;
+};
+
+// The two levels of `values` (Lloyd's iterations from the quartiles): the boundary between them and
+// whether the gap clears `min_gap` and 3 spreads within the levels.
+struct TwoLevels {
+  double boundary = 0.0;
+  double gap = 0.0;  // between the two levels' medians
+  bool separated = false;
+};
+TwoLevels two_levels(std::vector<double> values, double min_gap) {
+  TwoLevels out;
+  if (values.size() < 6) return out;
+  std::sort(values.begin(), values.end());
+  double lo = values[values.size() / 4], hi = values[3 * values.size() / 4];
+  for (int it = 0; it < 30 && hi > lo; ++it) {
+    const double cut = (lo + hi) / 2.0;
+    const auto split = std::upper_bound(values.begin(), values.end(), cut);
+    if (split == values.begin() || split == values.end()) return out;
+    std::vector<double> low(values.begin(), split), high(split, values.end());
+    const double new_lo = low[low.size() / 2], new_hi = high[high.size() / 2];
+    if (new_lo == lo && new_hi == hi) break;
+    lo = new_lo, hi = new_hi;
+  }
+  out.boundary = (lo + hi) / 2.0;
+  std::vector<double> dev;
+  for (double v : values) dev.push_back(std::abs(v - (v < out.boundary ? lo : hi)));
+  std::nth_element(dev.begin(), dev.begin() + static_cast<std::ptrdiff_t>(dev.size() / 2), dev.end());
+  const double spread = 1.4826 * dev[dev.size() / 2];
+  out.gap = hi - lo;
+  out.separated = hi - lo > std::max(min_gap, 3.0 * spread);
+  return out;
+}
+
+// Share of `node`'s measured pairs into `block` (itself left out) that are fast; -1 when none measured.
+double fast_share(const EdgeMatrix& m, std::size_t node, const std::vector<int>& block) {
+  int measured = 0, fast = 0;
+  for (int other : block) {
+    if (static_cast<std::size_t>(other) == node) continue;
+    const signed char e = m.at(node, static_cast<std::size_t>(other));
+    if (e < 0) continue;
+    ++measured;
+    fast += e;
+  }
+  return measured == 0 ? -1.0 : static_cast<double>(fast) / measured;
+}
+
+}  // namespace
+
+std::optional<ModelGrouping> find_pair_blocks(const ModelInput& input, const NodeModel& first, double threshold) {
+  const std::vector<double>& class_level = first.class_level;
+  const std::size_t n = input.nodes;
+  if (n < 6 || n > kMaxBlockNodes || input.pairs.empty()) return std::nullopt;
+  std::vector<double> values;
+  values.reserve(input.pairs.size());
+  for (const ModelPair& q : input.pairs) values.push_back(q.value - class_level[static_cast<std::size_t>(q.cls)]);
+  const TwoLevels levels = two_levels(values, -std::log(1.0 - threshold));
+  if (!levels.separated) return std::nullopt;
+  EdgeMatrix m(n);
+  std::vector<int> degree(n, 0);
+  for (std::size_t k = 0; k < input.pairs.size(); ++k) {
+    const ModelPair& q = input.pairs[k];
+    const bool fast = values[k] > levels.boundary;
+    m.set(q.a, q.b, fast ? 1 : 0);
+  }
+  std::vector<int> block_of(n, -1);
+  std::vector<std::vector<int>> blocks;
+  std::vector<bool> tried(n, false);
+  for (int seeds = 0; seeds < 64; ++seeds) {
+    // The untried node with the most fast pairs among the nodes in no block.
+    int seed = -1, best = 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (block_of[i] >= 0 || tried[i]) continue;
+      int d = 0;
+      for (std::size_t j = 0; j < n; ++j) d += block_of[j] < 0 && j != i && m.at(i, j) == 1 ? 1 : 0;
+      degree[i] = d;
+      if (d > best) best = d, seed = static_cast<int>(i);
+    }
+    if (seed < 0) break;
+    tried[static_cast<std::size_t>(seed)] = true;
+    std::vector<int> block{seed};
+    for (std::size_t j = 0; j < n; ++j) {
+      if (block_of[j] < 0 && j != static_cast<std::size_t>(seed) && m.at(static_cast<std::size_t>(seed), j) == 1) {
+        block.push_back(static_cast<int>(j));
+      }
+    }
+    for (int it = 0; it < 8; ++it) {
+      std::vector<int> next;
+      for (std::size_t j = 0; j < n; ++j) {
+        if (block_of[j] >= 0) continue;
+        if (fast_share(m, j, block) >= 0.5) next.push_back(static_cast<int>(j));
+      }
+      if (next == block) break;
+      block = std::move(next);
+    }
+    if (block.size() < 3) continue;
+    for (int node : block) block_of[static_cast<std::size_t>(node)] = static_cast<int>(blocks.size());
+    blocks.push_back(std::move(block));
+  }
+  // A block is one when its own pairs inside are faster than its pairs across, by the gap: slow nodes
+  // are slow with each other too (a pair runs at its slower node), so they make no block.
+  std::vector<std::vector<double>> inside_of(blocks.size()), across_of(blocks.size());
+  for (std::size_t k = 0; k < input.pairs.size(); ++k) {
+    const ModelPair& q = input.pairs[k];
+    const int ba = block_of[static_cast<std::size_t>(q.a)], bb = block_of[static_cast<std::size_t>(q.b)];
+    if (ba < 0 || bb < 0) continue;
+    if (ba == bb) {
+      inside_of[static_cast<std::size_t>(ba)].push_back(values[k]);
+    } else {
+      across_of[static_cast<std::size_t>(ba)].push_back(values[k]);
+      across_of[static_cast<std::size_t>(bb)].push_back(values[k]);
+    }
+  }
+  const auto middle = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  std::vector<std::vector<int>> kept;
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    if (inside_of[b].empty() || across_of[b].empty()) continue;
+    // Dense: 80% of its measured pairs inside fast (all 3 of a block of 3): a few pairs fast by chance
+    // among slow nodes make no block.
+    int measured = 0, fast = 0;
+    for (std::size_t x = 0; x < blocks[b].size(); ++x) {
+      for (std::size_t y = x + 1; y < blocks[b].size(); ++y) {
+        const signed char e = m.at(static_cast<std::size_t>(blocks[b][x]), static_cast<std::size_t>(blocks[b][y]));
+        if (e >= 0) ++measured, fast += e;
+      }
+    }
+    if (measured == 0 || fast < 0.8 * measured) continue;
+    if (middle(inside_of[b]) - middle(across_of[b]) > 0.5 * levels.gap) kept.push_back(blocks[b]);
+  }
+  if (kept.size() < 2) return std::nullopt;
+  blocks = std::move(kept);
+  // ...and a group, not slow nodes: in one block at least, the nodes are faster with each other than
+  // the model without blocks says they are (slow nodes are as slow with each other as with anyone).
+  bool group_effect = false;
+  for (const std::vector<int>& block : blocks) {
+    std::vector<double> excess;
+    for (std::size_t k = 0; k < input.pairs.size(); ++k) {
+      const ModelPair& q = input.pairs[k];
+      if (std::find(block.begin(), block.end(), q.a) == block.end() ||
+          std::find(block.begin(), block.end(), q.b) == block.end()) {
+        continue;
+      }
+      excess.push_back(values[k] -
+                       std::min(first.node[static_cast<std::size_t>(q.a)], first.node[static_cast<std::size_t>(q.b)]));
+    }
+    if (excess.size() < 3) continue;
+    const double se = 1.2533 * first.sigma / std::sqrt(static_cast<double>(excess.size()));
+    const double shared = middle(excess);
+    if (shared > 0.5 * levels.gap && shared > 4.0 * se) group_effect = true;
+  }
+  if (!group_effect) return std::nullopt;
+  std::fill(block_of.begin(), block_of.end(), -1);
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    for (int node : blocks[b]) block_of[static_cast<std::size_t>(node)] = static_cast<int>(b);
+  }
+  // Fast inside, slow across.
+  int inside_measured = 0, inside_fast = 0, across_measured = 0, across_fast = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = a + 1; b < n; ++b) {
+      const signed char e = m.at(a, b);
+      if (e < 0 || block_of[a] < 0 || block_of[b] < 0) continue;
+      if (block_of[a] == block_of[b]) {
+        ++inside_measured, inside_fast += e;
+      } else {
+        ++across_measured, across_fast += e;
+      }
+    }
+  }
+  if (inside_measured == 0 || across_measured == 0) return std::nullopt;
+  if (inside_fast < 0.7 * inside_measured || across_fast > 0.3 * across_measured) return std::nullopt;
+  // The nodes in no block join the block they are fastest with (the highest median pair into it).
+  std::vector<int> final_block = block_of;
+  std::vector<std::vector<std::vector<double>>> into_of(n);  // [leftover node][block]: its pairs' values
+  for (std::size_t k = 0; k < input.pairs.size(); ++k) {
+    const ModelPair& q = input.pairs[k];
+    for (int side = 0; side < 2; ++side) {
+      const auto i = static_cast<std::size_t>(side == 0 ? q.a : q.b);
+      const auto other = static_cast<std::size_t>(side == 0 ? q.b : q.a);
+      if (block_of[i] >= 0 || block_of[other] < 0) continue;
+      if (into_of[i].empty()) into_of[i].resize(blocks.size());
+      into_of[i][static_cast<std::size_t>(block_of[other])].push_back(values[k]);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (block_of[i] >= 0) continue;
+    std::vector<std::vector<double>>& into = into_of[i];
+    double best_median = -1e300;
+    for (std::size_t b = 0; b < into.size(); ++b) {
+      if (into[b].empty()) continue;
+      std::nth_element(into[b].begin(), into[b].begin() + static_cast<std::ptrdiff_t>(into[b].size() / 2),
+                       into[b].end());
+      const double med = into[b][into[b].size() / 2];
+      if (med > best_median) best_median = med, final_block[i] = static_cast<int>(b);
+    }
+  }
+  ModelGrouping g;
+  g.name = "block";
+  g.group = std::move(final_block);
+  for (std::size_t b = 0; b < blocks.size(); ++b) g.group_names.push_back(fmt::format("block {}", b + 1));
+  return g;
+}
+
+}  // namespace podperf
