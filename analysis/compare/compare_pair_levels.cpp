@@ -117,8 +117,8 @@ std::vector<std::vector<std::size_t>> node_pairs(const PairMatrix& m, const std:
   return out;
 }
 
-// Two or more units on some side: per unit the median log value of all pairs and each node's median
-// beyond it, tested as metrics are.
+// Two or more units on some side: per unit the median (centred) log value of all pairs and each node's
+// median beyond it, tested as metrics are.
 void levels_with_spread(Comparison& c, const PairMatrix& m, const std::vector<std::size_t>& complete, std::size_t nb,
                         std::size_t na, const CompareSettings& s) {
   const std::size_t units = nb + na;
@@ -127,6 +127,14 @@ void levels_with_spread(Comparison& c, const PairMatrix& m, const std::vector<st
     const MetricComparison& x = c.metrics[m.metrics[complete[q]]];
     for (std::size_t u = 0; u < nb; ++u) logs[u][q] = std::log(x.runs_before[u]);
     for (std::size_t u = 0; u < na; ++u) logs[nb + u][q] = std::log(x.runs_after[u]);
+    // Each pair centred on its own mean over all units: the medians below then pick pairs by how they
+    // moved, not by their baselines (uncentred, one link 20% slower among a node's 3 pairs moved the
+    // node's median from one pair to another of a lower baseline: a node "3.3% slower" whose other pairs
+    // had not changed, and those pairs "faster" against it). A constant per pair: no side's values move.
+    double mean = 0.0;
+    for (std::size_t u = 0; u < units; ++u) mean += logs[u][q];
+    mean /= static_cast<double>(units);
+    for (std::size_t u = 0; u < units; ++u) logs[u][q] -= mean;
   }
   std::vector<double> common(units);
   for (std::size_t u = 0; u < units; ++u) common[u] = median_of(logs[u]);

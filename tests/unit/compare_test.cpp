@@ -246,6 +246,36 @@ TEST(CompareRuns, OneSlowPairIsExactlyThatPair) {
   EXPECT_NE(text.find("pair node1<->node4 all_reduce float 256M busbw"), std::string::npos) << text;
 }
 
+// Four nodes (three pairs each) whose pairs differ in baseline by up to 30%, one link 20% slower in
+// AFTER: only that link is slower. The node levels were once the change of the median of a node's pair
+// values, so the slow link moved the median of its nodes to a pair of lower baseline: a node "3% slower"
+// whose other pairs had not moved, and those pairs listed as "faster" (the cli.compare fixtures did so).
+TEST(CompareRuns, OneSlowLinkAmongPairsOfUnequalBaselinesMovesNoNode) {
+  ClusterSpec spec;
+  spec.labels = {"node0", "node1", "node2", "node3"};
+  // Pair baselines (iteration time factors) such that the slow link is the middle pair of both its nodes.
+  spec.time_factor = [](const std::string& a, const std::string& b, std::uint64_t) {
+    static const std::map<std::string, double> factor{{"node0node1", 1.0},  {"node0node2", 1.0},  {"node0node3", 1.05},
+                                                      {"node1node2", 1.10}, {"node1node3", 1.20}, {"node2node3", 1.30}};
+    return factor.at(a + b);
+  };
+  ClusterSpec slow = spec;
+  slow.time_factor = [base = spec.time_factor](const std::string& a, const std::string& b, std::uint64_t s) {
+    return base(a, b, s) * (a == "node1" && b == "node2" ? 1.25 : 1.0);
+  };
+  const Comparison c = compare_runs(runs_of(spec, 1, 3), runs_of(slow, 4, 3), defaults());
+  ASSERT_FALSE(c.pair_levels.empty());
+  for (const PairLevelTest& t : c.pair_levels) {
+    EXPECT_NE(t.verdict, "slower") << t.level << " " << t.node << " " << t.change_percent;
+    EXPECT_NE(t.verdict, "faster") << t.level << " " << t.node << " " << t.change_percent;
+  }
+  for (const MetricComparison& m : c.metrics) {
+    if (m.family != std::string("pairs")) continue;
+    EXPECT_EQ(m.verdict, m.key().nodes == "node1<->node2" ? "slower" : "no_change")
+        << m.name() << " " << m.change_percent << " tested " << m.tested_change_percent;
+  }
+}
+
 // The command on files: exit 1 with --fail-on 10, 0 with --fail-on 25, 2 for a truncated file.
 TEST(CompareCommand, ExitCodesOnFiles) {
   const ClusterSpec spec;
