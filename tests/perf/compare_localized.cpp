@@ -6,7 +6,7 @@
 //
 //   podperf_compare_localized [--seeds 200] [--nodes 16,64] [--sides 1:1,3:3] [--fault link:0.75]
 //                             [--pair-cv 0.03] [--iters 10] [--size 64M] [--power-at-mde] [--fail-on 0]
-//                             [--moderate 1] [--flapping 0]
+//                             [--moderate 1] [--flapping 0] [--outliers 0] [--outlier-drop 0.2] [--verbose]
 //
 // --fault: none | link:F (sim0003<->sim0011 at busbw x F in every AFTER run) | node:F (sim0005 at x F).
 // Per seed set k the BEFORE runs get seeds 1000k+1.., the AFTER runs 1000k+501.. (every run its own).
@@ -18,9 +18,16 @@
 // the power at the printed MDE (goal >= 80%).
 // --flapping F: node sim0007 on both sides at busbw x 0.5 in F of its measurements (a noisy node in a
 // healthy comparison: the moderation's false alarms).
+// --outliers P: in every run, on both sides, each pair's value is hit by a transient with probability P
+// (busbw x (1 - --outlier-drop) at all its iterations): heavy-tailed pair noise, not a fault.
+// --verbose: per seed set, the link sim0003<->sim0011's injected change, measured and tested change, its
+// standard error, degrees of freedom, p, adjusted p, printed MDE and verdict (to see why a set missed).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,6 +55,9 @@ struct Options {
   double fail_on = 0.0;
   bool moderate = true;
   double flapping = 0.0;
+  bool verbose = false;
+  double outliers = 0.0;      // share of (run, pair) values hit by a transient
+  double outlier_drop = 0.2;  // busbw drop of such a value
 };
 
 // 95% Wilson interval of k of n, in percent.
@@ -108,6 +118,17 @@ Run one_run(const SimModel& model, int nodes, std::uint64_t seed, const Options&
   so.retest = 1;
   SimRunResult r = simulate_pairs(fabric, plan, map, so, o.iters);
   r.run.run_id = "seed-" + std::to_string(seed);
+  if (o.outliers > 0.0) {
+    // Outliers: a share of the pairs of this job measured as if hit by a transient (busbw lower by
+    // outlier_drop at every iteration: compare reads busbw x median time / iteration time), on both sides.
+    std::mt19937_64 rng(seed * 7919 + 17);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (PairResult& p : r.run.pairs) {
+      if (u(rng) >= o.outliers) continue;
+      p.busbw_gbps *= 1.0 - o.outlier_drop;
+      p.algbw_gbps *= 1.0 - o.outlier_drop;
+    }
+  }
   return std::move(r.run);
 }
 
@@ -171,6 +192,16 @@ void scenario(const Options& o, int nodes, int kb, int ka, const CompareSettings
     for (int i = 0; i < ka; ++i) after.push_back(one_run(changed, nodes, base + 501 + i, o));
     const Comparison c = compare_runs(before, after, settings);
     const Result r = judge(c, fault);
+    if (o.verbose) {
+      for (const MetricComparison& m : c.metrics) {
+        if (m.key().nodes != "sim0003<->sim0011") continue;
+        std::printf(
+            "  set %d: injected %.2f%%, change %.2f%%, tested %.2f%%, se %.4f, df %.0f, p %.3g, p_adj %.3g, mde "
+            "%.1f%%, %s%s\n",
+            k, 100.0 * (f - 1.0), m.change_percent, m.tested_change_percent, m.se_log, m.df, m.p_value, m.p_adjusted,
+            m.mde_percent, m.verdict.c_str(), m.explained_by.c_str());
+      }
+    }
     ++n;
     exit1 += r.exit1;
     found += r.found;
@@ -220,6 +251,12 @@ int main(int argc, char** argv) {
         o.moderate = std::stoi(value()) != 0;
       else if (key == "--flapping")
         o.flapping = std::stod(value());
+      else if (key == "--outliers")
+        o.outliers = std::stod(value());
+      else if (key == "--outlier-drop")
+        o.outlier_drop = std::stod(value());
+      else if (key == "--verbose")
+        o.verbose = true;
       else {
         std::fprintf(stderr, "unknown option %s\n", key.c_str());
         return 2;
@@ -233,9 +270,11 @@ int main(int argc, char** argv) {
     CompareSettings settings = load_compare_settings("");
     settings.fail_on_percent = o.fail_on;
     settings.moderate_variance = o.moderate;
-    std::printf("seed sets %d, pair cv %.3f, iteration cv %.3f, %d iters, %s, fail-on %g, moderation %s%s\n", o.seeds,
+    std::printf("seed sets %d, pair cv %.3f, iteration cv %.3f, %d iters, %s, fail-on %g, moderation %s%s", o.seeds,
                 o.pair_cv, o.iteration_cv, o.iters, o.size.c_str(), o.fail_on, o.moderate ? "on" : "off",
                 o.flapping > 0 ? (", flapping node sim0007 at 0.5 in " + std::to_string(o.flapping)).c_str() : "");
+    if (o.outliers > 0) std::printf(", outliers %g of pair values at -%g%%", o.outliers, 100.0 * o.outlier_drop);
+    std::printf("\n");
     std::printf("%5s %-7s %-12s %6s %-28s %-28s %-28s %-28s %9s\n", "nodes", "sides", "fault", "pairCV",
                 "exit 1 [95% CI]", "found [95% CI]", "other slower [95% CI]", "INCONCLUSIVE [95% CI]", "MDE(med)");
     for (int nodes : perf::parse_int_list(o.nodes)) {
