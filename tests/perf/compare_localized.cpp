@@ -12,7 +12,8 @@
 // Per seed set k the BEFORE runs get seeds 1000k+1.., the AFTER runs 1000k+501.. (every run its own).
 // Counted per comparison: exit 1 (the outcome's REGRESSION); found (link: the pair's metric slower;
 // node: the node's level slower); other findings (a slower metric or node that is not the fault);
-// INCONCLUSIVE; the printed MDE of the fault's test (median over the seed sets).
+// INCONCLUSIVE; No regression (the outcome: with a fault injected, a false "no change"); the printed MDE
+// of the fault's test (median over the seed sets).
 // --power-at-mde: per seed set the healthy comparison's printed MDE of that link (or node) is read, and
 // a change of exactly that size is injected into the AFTER runs of the next seed set: the share found is
 // the power at the printed MDE (goal >= 80%).
@@ -133,7 +134,7 @@ Run one_run(const SimModel& model, int nodes, std::uint64_t seed, const Options&
 }
 
 struct Result {
-  bool exit1 = false, found = false, other = false, inconclusive = false;
+  bool exit1 = false, found = false, other = false, inconclusive = false, no_regression = false;
   double mde = NAN;  // the printed MDE of the fault's test
 };
 
@@ -141,6 +142,7 @@ Result judge(const Comparison& c, const std::string& fault) {
   Result r;
   r.exit1 = c.outcome.exit_code == 1;
   r.inconclusive = c.outcome.verdict == "inconclusive";
+  r.no_regression = c.outcome.verdict == "no_regression";
   for (const MetricComparison& m : c.metrics) {
     const MetricKey k = m.key();
     const bool target = fault == "link" && k.nodes == "sim0003<->sim0011";
@@ -170,7 +172,7 @@ void scenario(const Options& o, int nodes, int kb, int ka, const CompareSettings
   const std::string fault = o.fault.substr(0, colon);
   const double factor = colon == std::string::npos ? 1.0 : std::stod(o.fault.substr(colon + 1));
   const SimModel healthy = model_of(o, "none", 1.0);
-  int exit1 = 0, found = 0, other = 0, inconclusive = 0, n = 0;
+  int exit1 = 0, found = 0, other = 0, inconclusive = 0, no_regression = 0, n = 0;
   std::vector<double> mdes;
   for (int k = 0; k < o.seeds; ++k) {
     std::vector<Run> before, after;
@@ -207,12 +209,13 @@ void scenario(const Options& o, int nodes, int kb, int ka, const CompareSettings
     found += r.found;
     other += r.other;
     inconclusive += r.inconclusive;
+    no_regression += r.no_regression;
     if (!o.power_at_mde && std::isfinite(r.mde)) mdes.push_back(r.mde);
   }
-  std::printf("%5d %3dv%-3d %-12s %6.3f %-28s %-28s %-28s %-28s %8.1f%%\n", nodes, kb, ka,
+  std::printf("%5d %3dv%-3d %-12s %6.3f %-28s %-28s %-28s %-28s %-28s %8.1f%%\n", nodes, kb, ka,
               o.power_at_mde ? (fault + "@MDE").c_str() : o.fault.c_str(), o.pair_cv, wilson(exit1, n).c_str(),
               fault == "none" ? "-" : wilson(found, n).c_str(), wilson(other, n).c_str(),
-              wilson(inconclusive, n).c_str(), median(mdes));
+              wilson(inconclusive, n).c_str(), wilson(no_regression, n).c_str(), median(mdes));
   std::fflush(stdout);
 }
 
@@ -275,8 +278,9 @@ int main(int argc, char** argv) {
                 o.flapping > 0 ? (", flapping node sim0007 at 0.5 in " + std::to_string(o.flapping)).c_str() : "");
     if (o.outliers > 0) std::printf(", outliers %g of pair values at -%g%%", o.outliers, 100.0 * o.outlier_drop);
     std::printf("\n");
-    std::printf("%5s %-7s %-12s %6s %-28s %-28s %-28s %-28s %9s\n", "nodes", "sides", "fault", "pairCV",
-                "exit 1 [95% CI]", "found [95% CI]", "other slower [95% CI]", "INCONCLUSIVE [95% CI]", "MDE(med)");
+    std::printf("%5s %-7s %-12s %6s %-28s %-28s %-28s %-28s %-28s %9s\n", "nodes", "sides", "fault", "pairCV",
+                "exit 1 [95% CI]", "found [95% CI]", "other slower [95% CI]", "INCONCLUSIVE [95% CI]",
+                "No regression [95% CI]", "MDE(med)");
     for (int nodes : perf::parse_int_list(o.nodes)) {
       std::size_t start = 0;
       while (start < o.sides.size()) {
