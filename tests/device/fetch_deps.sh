@@ -10,7 +10,9 @@ dry=0
 [[ ${1:-} == --dry-run ]] && { dry=1; shift; }
 dir=${1:-$(cd "$(dirname "$0")" && pwd)/deps}
 # Build: headers and CMake packages; run: Open MPI and its libraries (podperf links MPI).
+# libboost1.74-dev: the Boost.Math headers and the Boost CMake package analysis/stats builds with (header-only).
 packages=(zlib1g-dev libfmt-dev libfmt9 nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libtomlplusplus3 libfabric-dev
+  libboost1.74-dev
   libfabric1 libopenmpi-dev libopenmpi3 openmpi-bin openmpi-common libpmix2 libhwloc15 libevent-core-2.1-7
   libevent-pthreads-2.1-7 libucx0 libpsm2-2 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200)
 echo "fetch_deps: ${packages[*]} -> $dir"
