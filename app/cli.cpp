@@ -143,14 +143,18 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
   compare->footer(
       "Offline, no MPI: compare runs (run.json files or results directories; BEFORE AFTER, or --before RUN... "
       "--after RUN... with repeats of each setup) metric by metric (busbw per pair or collective case and size, "
-      "filesystem MB/s, IOPS and p99 latency per probe and node). The run is the unit: with >= 2 runs per side, "
-      "Welch's t on the per-run medians (log scale), p adjusted across metrics, an interval and the smallest "
-      "change that would have been seen; a change counts only when p < alpha AND it is at least --min-change. "
-      "With one run on a side nothing is tested (iterations of one job are not independent): only a change "
-      "beyond --allowance is reported. Warns when the sides differ (nodes, sizes, backend, NCCL version, "
-      "environment) and compares what they share. Exit 0 no regression, 1 a metric slower by more than "
-      "--fail-on, 2 unreadable input or runs of one side that are not repeats of one setup, 3 the --html page "
-      "not written. Details: docs/compare.md.");
+      "filesystem MB/s, IOPS and p99 latency per probe and node). The run is the unit: each metric's run-to-run "
+      "spread is moderated with the metrics of its kind and size and tested with a t test (one run against several: "
+      "against the other side's spread), p adjusted within one family per metric kind; pairs are also tested as a "
+      "common shift and per node, and pairs a node explains roll up into it; with one run a side each pair is tested "
+      "against the spread of all pairs' changes and the common shift is untestable. Every test states the change it "
+      "would find with 80% power at its family's real alpha. The first line says REGRESSION, INCONCLUSIVE (some "
+      "level could not have seen a change of --fail-on, or of twice --min-change) or No regression. Also: which side's "
+      "runs are less consistent, and the stragglers and slow links the runs' own verdicts name. Warns when the sides "
+      "differ (nodes, sizes, backend, NCCL version, environment) and compares what they share. Exit 0 no regression "
+      "(or INCONCLUSIVE without --max-mde), 1 a regression beyond --fail-on, 2 unreadable input or runs of one side "
+      "that are not repeats of one setup, 3 the --html page not written, 4 --max-mde and some level could not have "
+      "seen a change of that size. Details: docs/compare.md.");
   compare->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   compare->add_option("BEFORE", cli.compare.before, "run.json (or results directory) of the earlier run")
       ->check(rule::existing_path());
@@ -168,8 +172,14 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
       ->expected(1, -1);
   compare
       ->add_option("--allowance", cli.compare.allowance_percent,
-                   "one run on a side: a change beyond PCT percent is reported (and a regression beyond it exits 1) "
+                   "blocks of one job as units (--repeat, one run a side): no change smaller than PCT percent counts "
                    "(default from configs/compare.toml: 25)")
+      ->check(rule::number_in(0, 1000, "percent"));
+  compare
+      ->add_option("--max-mde", cli.compare.max_mde_percent,
+                   "exit 4 when some level of the comparison (all pairs, nodes, links, other metrics) could not have "
+                   "seen a change of PCT percent (its worst minimum detectable effect is larger, or it is untestable): "
+                   "INCONCLUSIVE as a failure for CI")
       ->check(rule::number_in(0, 1000, "percent"));
   compare
       ->add_option("--fail-on", cli.compare.fail_on_percent,

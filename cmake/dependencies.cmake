@@ -96,6 +96,9 @@ target_compile_definitions(podperf_mpi INTERFACE OMPI_SKIP_MPICXX=1 MPICH_SKIP_M
 
 find_package(Threads REQUIRED)
 find_package(ZLIB REQUIRED)  # podperf triage reads .gz logs (zlib1g-dev)
+# Boost.Math, header-only (libboost-math-dev; on a cluster: libboost-dev, boost-devel, or the headers in
+# CMAKE_PREFIX_PATH): the t, noncentral t, F and gamma-family functions of analysis/stats.
+find_package(Boost 1.74 REQUIRED)
 
 # libfabric's header for types only; the EFA installer puts it under /opt/amazon/efa.
 find_path(PODPERF_LIBFABRIC_INCLUDE_DIR rdma/fabric.h HINTS /opt/amazon/efa/include REQUIRED)

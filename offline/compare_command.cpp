@@ -1,5 +1,5 @@
 // podperf compare: reads the runs of each side, checks that the runs of one side are repeats of one
-// setup, compares, prints (text or JSON, optional HTML). Floor: offline/ (no MPI); exit codes 0/1/2/3.
+// setup, compares, prints (text or JSON, optional HTML). Floor: offline/ (no MPI); exit codes 0/1/2/3/4.
 #include "offline/compare_command.hpp"
 
 #include <fmt/format.h>
@@ -110,6 +110,8 @@ int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream
     if (o.alpha >= 0.0) settings.alpha = o.alpha;
     if (o.min_change_percent >= 0.0) settings.min_change_percent = o.min_change_percent;
     if (o.allowance_percent >= 0.0) settings.single_run_allowance_percent = o.allowance_percent;
+    settings.fail_on_percent = o.fail_on_percent;
+    settings.max_mde_percent = o.max_mde_percent;
     std::vector<std::string> before_args, after_args, before_paths, after_paths;
     sides(o, before_args, after_args);
     // Read before any run: a bad file is exit 2 naming it. Every run gets the same topology.
@@ -126,19 +128,20 @@ int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream
       c.comparability.push_back(std::move(n));
     }
     if (nothing_compared(c)) throw InputError(nothing_compared_why(c));
+    // The verdict is the judge's (Comparison::outcome, decided once); the printers and the exit code read it.
     if (o.json) {
-      const nlohmann::json extra = {{"fail_on_percent", o.fail_on_percent},
-                                    {"regressed", regressed_beyond(c, o.fail_on_percent)}};
+      const nlohmann::json extra = {{"fail_on_percent", c.outcome.fail_on_percent},
+                                    {"regressed", c.outcome.verdict == "regression"}};
       write_comparison_json(c, extra, out);
     } else {
-      out << comparison_text(c, o.fail_on_percent);
+      out << comparison_text(c);
     }
     out.flush();
     if (!o.html.empty()) {
-      write_file_atomically(o.html, render_compare_html(c, o.fail_on_percent));
+      write_file_atomically(o.html, render_compare_html(c));
       err << "podperf compare: wrote " << o.html << "\n";
     }
-    return regressed_beyond(c, o.fail_on_percent) ? kExitFlagged : kExitOk;
+    return c.outcome.exit_code;
   });
 }
 

@@ -14,6 +14,7 @@ struct CompareOptions {
   std::vector<std::string> after_runs;   // --after RUN...
   double allowance_percent = -1.0;       // < 0: single_run_allowance_percent from the settings file
   double fail_on_percent = 0.0;          // exit 1 when a metric is slower by more than this (0: any slower verdict)
+  double max_mde_percent = -1.0;         // exit 4 when some level could not have seen a change of this (< 0: off)
   double min_change_percent = -1.0;      // < 0: from the settings file
   double alpha = -1.0;                   // < 0: from the settings file
   bool json = false;                     // print the Comparison as JSON instead of text
@@ -24,8 +25,10 @@ struct CompareOptions {
 };
 
 // Runs the comparison, prints it to `out`, errors to `err`; with `html`, also writes the HTML page.
-// Returns 0 (no regression beyond --fail-on), 1 (regression), 2 (unreadable or corrupt input, bad
-// settings: one line naming the file) or 3 (the HTML page cannot be written: one line naming the file).
+// Returns Comparison::outcome's exit code: 0 (no regression beyond --fail-on, or INCONCLUSIVE without
+// --max-mde), 1 (regression), 4 (--max-mde PCT and some level could not have seen a change of PCT); or 2
+// (unreadable or corrupt input, bad settings: one line naming the file) or 3 (the HTML page cannot be
+// written: one line naming the file).
 int run_compare_command(const CompareOptions& o, std::ostream& out, std::ostream& err);
 
 // The run.json a BEFORE/AFTER argument names: PATH itself, or PATH/run.json for a directory.

@@ -95,7 +95,7 @@ struct Sweep {
   std::string sweep_id;
   std::string started_at;
   std::vector<SweepJob> jobs;             // the run order (sweep_job_order)
-  SweepRankSettings rank;                 // configs/compare.toml's alpha and single-run allowance
+  SweepRankSettings rank;                 // configs/compare.toml's alpha, min change and single-run allowance
   std::vector<SweepPointResult> results;  // one per job, in the order they ran
 };
 
@@ -135,9 +135,10 @@ nlohmann::json sweep_json(const Sweep& s, const std::vector<SweepRankGroup>& gro
            "2+ jobs: 95% t interval of the geometric mean of per-job medians; 1 job: 95% percentile bootstrap of its "
            "median per-iteration busbw (within-run only)"},
           {"beyond_noise",
-           fmt::format("2+ jobs per point: Welch's t on log per-job medians, Benjamini-Hochberg across sizes, p < {}; "
-                       "1 job: ahead by more than the single-run allowance of {}%",
-                       s.rank.alpha, s.rank.single_run_allowance_percent)},
+           fmt::format("2+ jobs per point: Welch's t on log per-job medians, Benjamini-Hochberg across sizes, p < {}, "
+                       "and ahead by at least the minimum change of {}%; 1 job: ahead by more than the single-run "
+                       "allowance of {}%",
+                       s.rank.alpha, s.rank.min_change_percent, s.rank.single_run_allowance_percent)},
           {"launcher", {{"kind", s.launcher.kind}, {"why", s.launcher.why}, {"prefix", s.launcher.prefix}}},
           {"started_at", s.started_at},
           {"finished_at", status == "running" ? "" : iso8601_now()},
@@ -244,6 +245,7 @@ int run_sweep_jobs(const SweepOptions& o, std::ostream& out, std::ostream& err) 
   if (o.timeout_s > 0) s.spec.timeout_s = o.timeout_s;
   const CompareSettings cs = load_compare_settings("");
   s.rank.alpha = cs.alpha;
+  s.rank.min_change_percent = cs.min_change_percent;
   s.rank.single_run_allowance_percent = cs.single_run_allowance_percent;
   s.jobs = sweep_job_order(s.spec);
   s.launcher = choose_launcher(o.launcher, s.spec.launch, o.np, o.hostfile, env_or_empty("SLURM_JOB_ID"));

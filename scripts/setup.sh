@@ -12,6 +12,8 @@ packages=(
   libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
   # podperf triage reads .gz logs through zlib
   zlib1g-dev
+  # analysis/stats: Student's t, the noncentral t, F and the gamma-family functions (Boost.Math, header-only)
+  libboost-math-dev
   # libfabric: <rdma/fabric.h> for types only (libfabric.so.1 is dlopened at run time, never linked)
   libfabric-dev
   libgtest-dev libbenchmark-dev

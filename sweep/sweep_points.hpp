@@ -32,7 +32,9 @@ struct SweepPoint {
   [[nodiscard]] std::string label() const;
 };
 
-inline constexpr int kDefaultSweepRepeats = 2;
+// 3: two jobs a point leave Welch's test of two points 1 to 2 degrees of freedom, so only differences of
+// tens of percent can be ranked; three are the fewest that rank points a few percent apart (docs/sweep.md).
+inline constexpr int kDefaultSweepRepeats = 3;
 inline constexpr int kMaxSweepRepeats = 100;
 
 struct SweepSpec {

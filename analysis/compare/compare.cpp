@@ -1,8 +1,10 @@
 // Before/after comparison of runs (podperf compare): every run summarized once into per-metric values
-// (compare_metrics), then per metric present on both sides the per-run values tested (Welch on logs)
-// with >= 2 runs per side or judged against the allowance with one, work per metric on several
-// threads, then the FDR-adjusted verdicts. Floor: analysis/; pure, local, deterministic (the same
-// result for any number of threads).
+// (compare_metrics), then per metric present on both sides its units' spread (work per metric on
+// several threads), the moderated tests (compare_noise), the common shift and nodes of each pair matrix
+// (compare_pair_levels), the families' verdicts and sensitivity (compare_families), the consistency of
+// each side (compare_consistency), the runs' own verdicts (compare_run_verdicts) and the outcome
+// (compare_outcome). Floor: analysis/compare; pure, local, deterministic (the same result for any
+// number of threads).
 #include "analysis/compare/compare.hpp"
 
 #include <algorithm>
@@ -11,8 +13,15 @@
 #include "analysis/base/chunks.hpp"
 #include "analysis/base/text.hpp"
 #include "analysis/compare/compare_comparability.hpp"
+#include "analysis/compare/compare_consistency.hpp"
 #include "analysis/compare/compare_failures.hpp"
+#include "analysis/compare/compare_families.hpp"
+#include "analysis/compare/compare_noise.hpp"
+#include "analysis/compare/compare_outcome.hpp"
+#include "analysis/compare/compare_pair_levels.hpp"
+#include "analysis/compare/compare_run_verdicts.hpp"
 #include "analysis/compare/compare_units.hpp"
+#include "analysis/stats/change_stats.hpp"
 #include "analysis/stats/stats.hpp"
 
 namespace podperf {
@@ -41,7 +50,8 @@ double geometric_mean(const std::vector<double>& v) {
   return n == 0 ? 0.0 : std::exp(sum / static_cast<double>(n));
 }
 
-void compare_metric(MetricRuns& r, const CompareSettings& s, MetricComparison& m) {
+// The metric's units, their means and spread (the test comes later, with the metrics of its kind).
+void gather_metric(MetricRuns& r, MetricComparison& m, UnitSpread& spread) {
   m.n_before = r.n_before;
   m.n_after = r.n_after;
   m.runs_before = std::move(r.before_runs);
@@ -49,48 +59,12 @@ void compare_metric(MetricRuns& r, const CompareSettings& s, MetricComparison& m
   m.before = m.runs_before.size() == 1 ? m.runs_before[0] : geometric_mean(m.runs_before);
   m.after = m.runs_after.size() == 1 ? m.runs_after[0] : geometric_mean(m.runs_after);
   m.change_percent = m.before != 0.0 ? 100.0 * (m.after / m.before - 1.0) : 0.0;
-  const RunLevelChange w = welch_log_change(m.runs_before, m.runs_after, s.confidence, s.alpha, s.power);
-  if (!w.valid) {
-    // One run on a side: no spread between runs to test against; judged against the allowance.
-    m.mde_percent = std::max(s.single_run_allowance_percent, s.min_change_percent);
-    const bool better = m.higher_is_better ? m.change_percent > 0.0 : m.change_percent < 0.0;
-    if (std::fabs(m.change_percent) <= s.single_run_allowance_percent) {
-      m.verdict = "within_allowance";
-    } else {
-      m.verdict = better ? "faster_beyond_allowance" : "slower_beyond_allowance";
-    }
-    return;
-  }
-  m.change_percent = w.change_percent;
-  m.p_value = w.p_value;
-  m.ci_low_percent = w.ci_low_percent;
-  m.ci_high_percent = w.ci_high_percent;
-  m.mde_percent = std::max(w.mde_percent, s.min_change_percent);
-  if (!r.by_blocks && r.se2_runs == m.runs_before.size() + m.runs_after.size()) {
-    m.iteration_share = iteration_share(w.pooled_log_variance, r.se2_sum / static_cast<double>(r.se2_runs));
-  }
-}
-
-// Benjamini-Hochberg adjusted p values of the tested metrics (p_value >= 0), then the verdicts:
-// significant when the (adjusted) p < alpha and |change| >= min_change.
-void assign_verdicts(std::vector<MetricComparison>& metrics, const CompareSettings& s) {
-  std::vector<MetricComparison*> tested;
-  std::vector<double> p;
-  for (MetricComparison& m : metrics) {
-    if (m.p_value < 0.0) continue;
-    tested.push_back(&m);
-    p.push_back(m.p_value);
-  }
-  const std::vector<double> adjusted = s.correction == "benjamini-hochberg" ? benjamini_hochberg(p) : p;
-  for (std::size_t i = 0; i < tested.size(); ++i) tested[i]->p_adjusted = adjusted[i];
-  for (MetricComparison* m : tested) {
-    const bool significant = m->p_adjusted < s.alpha && std::fabs(m->change_percent) >= s.min_change_percent;
-    if (!significant) {
-      m->verdict = "no_change";
-    } else {
-      const bool better = m->higher_is_better ? m->change_percent > 0.0 : m->change_percent < 0.0;
-      m->verdict = better ? "faster" : "slower";
-    }
+  m.tested_change_percent = m.change_percent;
+  m.untestable_why = "one_run_a_side";
+  spread = unit_spread(m.runs_before, m.runs_after);
+  const bool both_replicated = m.runs_before.size() >= 2 && m.runs_after.size() >= 2;
+  if (both_replicated && !r.by_blocks && r.se2_runs == m.runs_before.size() + m.runs_after.size()) {
+    m.iteration_share = iteration_share(spread.variance, r.se2_sum / static_cast<double>(r.se2_runs));
   }
 }
 
@@ -147,7 +121,8 @@ void count_verdicts(Comparison& c) {
       ++c.summary.no_change;
     else
       ++c.summary.untested;
-    if (m.verdict == "slower_beyond_allowance" || m.verdict == "faster_beyond_allowance") ++c.summary.beyond_allowance;
+    if (!m.explained_by.empty()) ++c.summary.explained;
+    if (m.zero_variance) ++c.summary.zero_variance;
   }
   std::vector<double> mde, shares;
   for (const MetricComparison& m : c.metrics) {
@@ -169,6 +144,13 @@ void count_verdicts(Comparison& c) {
   c.summary.only_after = static_cast<int>(c.only_after.size());
 }
 
+// The method, from the runs per side.
+std::string method_of(std::size_t before, std::size_t after) {
+  if (before >= 2 && after >= 2) return "run_level_moderated_t";
+  if (before >= 2 || after >= 2) return "run_level_prediction_t";
+  return "pair_spread";
+}
+
 // "<run id>: <metric name>" for every pair metric a run of one side took from its retest.
 void list_from_retest(const std::vector<RunMetricSummary>& runs, const std::vector<std::string>& ids,
                       const MetricRegistry& registry, std::vector<std::string>& out) {
@@ -183,12 +165,14 @@ void RunComparison::add_before(const Run& run) {
   if (first_before_ == nullptr) first_before_ = &run;
   ids_before_.push_back(run.run_id);
   before_.push_back(summarize_run_metrics(run, *registry_));
+  verdicts_before_.push_back(run_own_verdicts(run));
 }
 
 void RunComparison::add_after(const Run& run) {
   if (first_after_ == nullptr) first_after_ = &run;
   ids_after_.push_back(run.run_id);
   after_.push_back(summarize_run_metrics(run, *registry_));
+  verdicts_after_.push_back(run_own_verdicts(run));
 }
 
 Comparison RunComparison::finish() const {
@@ -200,7 +184,7 @@ Comparison RunComparison::finish() const {
   if (before_.empty() || after_.empty()) return c;
   c.before_run_id = text::join(ids_before_, ", ");
   c.after_run_id = text::join(ids_after_, ", ");
-  c.method = before_.size() >= 2 && after_.size() >= 2 ? "run_level_welch" : "single_run_allowance";
+  c.method = method_of(before_.size(), after_.size());
   c.comparability = comparability(*first_before_, *first_after_);
   std::vector<int> blocks_before, blocks_after;
   for (const RunMetricSummary& s : before_) blocks_before.push_back(s.blocks);
@@ -247,6 +231,7 @@ Comparison RunComparison::finish() const {
     }
   }
   c.metrics.resize(compared);
+  std::vector<UnitSpread> spreads(compared);
   in_chunks(order.size(), analysis_threads(2 * order.size()), [&](std::size_t, std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
       if (slot[k] == kAbsent) continue;
@@ -258,10 +243,14 @@ Comparison RunComparison::finish() const {
       m.metric = id;
       m.registry = &registry;
       m.higher_is_better = registry.higher_is_better(id);
-      compare_metric(r, judged, m);
+      gather_metric(r, m, spreads[slot[k]]);
     }
   });
-  assign_verdicts(c.metrics, judged);
+  describe_units(c, units);
+  test_metrics(c.metrics, spreads, registry, judged);
+  std::vector<UnitSpread>().swap(spreads);
+  test_pair_levels(c, judged);
+  judge_families(c, judged);
   std::vector<char> seen_after(count, 0);
   for (const RunMetricSummary& s : after_) {
     for (std::size_t i = 0; i < s.metrics.size(); ++i) {
@@ -274,9 +263,13 @@ Comparison RunComparison::finish() const {
   list_failures(before_, ids_before_, failed_before, after_, ids_after_, failed_after, registry, c.failures_before,
                 c.failures_after);
   count_verdicts(c);
-  describe_units(c, units);
   list_from_retest(before_, ids_before_, registry, c.from_retest_before);
   list_from_retest(after_, ids_after_, registry, c.from_retest_after);
+  describe_sensitivity(c, judged, outcome_target_percent(judged));
+  c.consistency = judge_consistency(c, ids_before_, ids_after_, judged);
+  c.run_verdicts = compare_run_verdicts(verdicts_before_, verdicts_after_);
+  confirm_run_verdicts(c);
+  decide_outcome(c, judged);
   return c;
 }
 
@@ -296,14 +289,17 @@ double regression_percent(const MetricComparison& m) {
   return m.higher_is_better ? -m.change_percent : m.change_percent;
 }
 
-int slower_beyond(const Comparison& c, double fail_on_percent) {
-  return static_cast<int>(std::count_if(c.metrics.begin(), c.metrics.end(), [&](const MetricComparison& m) {
-    return (m.verdict == "slower" || m.verdict == "slower_beyond_allowance") && regression_percent(m) > fail_on_percent;
-  }));
+Comparison at_fail_on(Comparison c, double fail_on_percent, double max_mde_percent) {
+  c.settings.fail_on_percent = fail_on_percent;
+  c.settings.max_mde_percent = max_mde_percent;
+  describe_sensitivity(c, c.settings, outcome_target_percent(c.settings));
+  decide_outcome(c, c.settings);
+  return c;
 }
 
 bool regressed_beyond(const Comparison& c, double fail_on_percent) {
-  return c.summary.failures_new > 0 || slower_beyond(c, fail_on_percent) > 0;
+  int slower = 0;
+  return !regressions_at(c, fail_on_percent, slower).empty();
 }
 
 }  // namespace podperf

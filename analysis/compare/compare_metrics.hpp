@@ -51,6 +51,7 @@ class MetricRegistry {
   std::string name(std::uint32_t metric) const;
   const char* unit(std::uint32_t metric) const;
   bool higher_is_better(std::uint32_t metric) const;
+  const MetricIdentity& identity(std::uint32_t metric) const { return metrics_[metric].identity; }
 
  private:
   struct Entry {

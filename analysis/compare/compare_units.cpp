@@ -97,7 +97,7 @@ void describe_units(Comparison& c, const CompareUnits& u) {
   c.units_before = u.units_before;
   c.units_after = u.units_after;
   c.unit_warnings = u.warnings;
-  if (u.by_blocks) c.method = "block_level_welch";
+  if (u.by_blocks) c.method = "block_level_moderated_t";
 }
 
 }  // namespace podperf

@@ -32,7 +32,7 @@ std::string blocks_mismatch(const std::vector<Run>& runs, const std::vector<std:
 
 // The per-block values themselves are RunMetricSummary::block_values (analysis/compare/compare_metrics).
 
-// Records `u` on the comparison: units, their counts, the warnings, and method block_level_welch when
+// Records `u` on the comparison: units, their counts, the warnings, and method block_level_moderated_t when
 // the blocks are the units.
 void describe_units(Comparison& c, const CompareUnits& u);
 

@@ -119,10 +119,10 @@ void judge_best(SweepRankGroup& g, const SweepRankSettings& s) {
         welch_log_change(b.run_medians_gbps, a.run_medians_gbps, kSweepConfidence, s.alpha, s.power);
     g.method = "runs";
     g.p_value = w.valid ? w.p_value : 1.0;
-    g.mde_percent = w.mde_percent;
+    g.zero_variance = w.zero_variance;
   } else {
     g.method = "single_run";
-    g.best_clear = g.change_percent > s.single_run_allowance_percent;
+    g.best_clear = g.change_percent > std::max(s.single_run_allowance_percent, s.min_change_percent);
   }
 }
 
@@ -165,10 +165,18 @@ std::vector<SweepRankGroup> rank_sweep(const std::vector<SweepPointResult>& jobs
   std::vector<double> p;
   for (const SweepRankGroup& g : groups) p.push_back(g.method == "runs" ? g.p_value : -1.0);
   const std::vector<double> adjusted = benjamini_hochberg(p);
+  const auto tested = static_cast<double>(std::count_if(p.begin(), p.end(), [](double x) { return x >= 0.0; }));
   for (std::size_t i = 0; i < groups.size(); ++i) {
-    if (groups[i].method != "runs") continue;
-    groups[i].p_adjusted = adjusted[i];
-    groups[i].best_clear = adjusted[i] < s.alpha;
+    SweepRankGroup& g = groups[i];
+    if (g.method != "runs") continue;
+    g.p_adjusted = adjusted[i];
+    const bool significant = !g.zero_variance && adjusted[i] < s.alpha;
+    g.below_min_change = significant && g.change_percent < s.min_change_percent;
+    g.best_clear = significant && !g.below_min_change;
+    // The sensitivity at the alpha one lone difference among the sizes must reach.
+    const RunLevelChange w = welch_log_change(g.entries[1].run_medians_gbps, g.entries[0].run_medians_gbps,
+                                              kSweepConfidence, s.alpha / std::max(1.0, tested), s.power);
+    g.mde_percent = w.zero_variance ? INFINITY : std::max(w.mde_percent, s.min_change_percent);
   }
   return groups;
 }

@@ -66,18 +66,26 @@ struct SweepRankGroup {
   // #1 is ahead of #2 beyond run-to-run noise: by the run-level test (method "runs": Welch's t on
   // log per-job medians, p adjusted across the sweep's sizes, below alpha), or with one job on
   // either side (method "single_run") by more than the single-run allowance.
+  // Either way #1 must also be ahead by at least the minimum change of podperf compare (--min-change,
+  // min_change_percent of configs/compare.toml): a significant 0.5% lead of a stable system is no lead.
   bool best_clear = false;
   std::string method;           // runs | single_run | only_point
   double change_percent = 0.0;  // #1 over #2, percent
   double p_value = -1.0;        // method runs: two-sided Welch p (raw); else -1
   double p_adjusted = -1.0;     // Benjamini-Hochberg across the sizes tested
-  double mde_percent = 0.0;     // method runs: the smallest change these jobs could have shown
+  // method runs: the smallest difference these jobs would show with `power` at the alpha one lone
+  // difference among the sizes tested must reach (alpha / sizes tested; noncentral t), never below the
+  // minimum change; infinite when every job of both points gave the same value (zero_variance).
+  double mde_percent = 0.0;
+  bool zero_variance = false;     // method runs: no spread between the jobs to test against (no test)
+  bool below_min_change = false;  // significant, but by less than the minimum change
 };
 
-// What "beyond noise" means for a sweep (defaults: configs/compare.toml's alpha and
+// What "beyond noise" means for a sweep (defaults: configs/compare.toml's alpha, min_change_percent and
 // single_run_allowance_percent, the same footing as podperf compare).
 struct SweepRankSettings {
   double alpha = 0.05;
+  double min_change_percent = 2.0;
   double single_run_allowance_percent = 25.0;
   double power = 0.8;  // for the minimum detectable effect
 };

@@ -42,6 +42,8 @@ CompareSettings parse_compare_settings(std::string_view toml_text, const std::st
   toml_reject_unknown(
       *t,
       {"alpha", "min_change_percent", "confidence", "power", "single_run_allowance_percent", "correction",
+       // Optional (older files without them load with the defaults):
+       "moderate_variance", "variance_outlier_p", "consistency_ratio",
        // Accepted and ignored since the run-level method (issue 19), so older files still load:
        "min_samples", "bootstrap_resamples"},
       "compare.", source);
@@ -60,6 +62,17 @@ CompareSettings parse_compare_settings(std::string_view toml_text, const std::st
         fmt::format("{}: 'compare.correction' must be \"benjamini-hochberg\" or \"none\"", toml_where(source, *corr)));
   }
   s.correction = *corr_value;
+  if (const toml::node* mod = t->get("moderate_variance")) {
+    const std::optional<bool> on = mod->value<bool>();
+    if (!on || !mod->is_boolean()) {
+      throw ConfigError(fmt::format("{}: 'compare.moderate_variance' must be true or false", toml_where(source, *mod)));
+    }
+    s.moderate_variance = *on;
+  }
+  if (t->contains("variance_outlier_p"))
+    s.variance_outlier_p = require_number(*t, "variance_outlier_p", 0.0, 0.5, false, source);
+  if (t->contains("consistency_ratio"))
+    s.consistency_ratio = require_number(*t, "consistency_ratio", 1.0, 100.0, false, source);
   return s;
 }
 

@@ -19,7 +19,21 @@ struct CompareSettings {
   // benjamini-hochberg: p values adjusted for the number of metrics tested (false discovery rate), so a
   // run with thousands of pairs does not call some of them changed by chance; none: raw p values.
   std::string correction = "benjamini-hochberg";
-  std::string source;  // where the settings came from
+  // Shared noise: each metric's run-to-run variance moderated with the metrics of its kind and size
+  // (an empirical-Bayes prior, analysis/stats/variance_prior); false: each metric's own spread alone.
+  bool moderate_variance = true;
+  // A metric whose own spread lies beyond what the prior allows for the most extreme of its metrics at
+  // this p (the 1 - p / metrics quantile: Bonferroni over them) keeps its own variance and degrees of
+  // freedom: one noisy pair must not borrow the calm of the others.
+  double variance_outlier_p = 0.05;
+  // A side whose runs' spread is at least this many times the other side's (and significantly so) is
+  // named less consistent.
+  double consistency_ratio = 2.0;
+  // Not in the file: the command's --fail-on and --max-mde, so that the verdict is decided once, by
+  // the judge (Comparison::outcome).
+  double fail_on_percent = 0.0;
+  double max_mde_percent = -1.0;  // < 0: not given
+  std::string source;             // where the settings came from
 };
 
 // Parses TOML text ([compare] table); throws ConfigError naming `source`, line and key.

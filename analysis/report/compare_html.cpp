@@ -9,7 +9,9 @@
 #include <string_view>
 
 #include "analysis/base/units.hpp"
+#include "analysis/compare/compare_pair_levels.hpp"
 #include "analysis/report/comparison_text.hpp"
+#include "analysis/report/comparison_words.hpp"
 #include "analysis/report/format_append.hpp"
 #include "analysis/report/html.hpp"
 #include "analysis/report/svg.hpp"
@@ -44,11 +46,10 @@ bool is_untested(const MetricComparison& m) {
 std::string verdict_words(const MetricComparison& m, const CompareSettings& s) {
   if (m.verdict == "slower") return "SLOWER";
   if (m.verdict == "faster") return "faster";
+  (void)s;
   if (m.verdict == "no_change")
     return fmt::format("no change within noise (a change of more than {:.1f}% would have been seen)", m.mde_percent);
-  if (m.p_value < 0.0)
-    return fmt::format("not tested (one run on a side): {} of {:g}%", verdict_text(m.verdict),
-                       s.single_run_allowance_percent);
+  if (m.p_value < 0.0) return "not tested: " + untestable_words(m.untestable_why);
   return verdict_text(m.verdict);
 }
 
@@ -68,6 +69,7 @@ std::string tooltip(const MetricComparison& m, const CompareSettings& s, const c
   }
   t += fmt::format("; {} {}/{}, n {}/{}; {}", units, m.runs_before.size(), m.runs_after.size(), m.n_before, m.n_after,
                    verdict_words(m, s));
+  if (!m.explained_by.empty()) t += fmt::format(" (explained by {})", m.explained_by);
   if (!m.higher_is_better) t += " (lower is better)";
   return t;
 }
@@ -150,28 +152,35 @@ void sort_by_change(std::vector<const MetricComparison*>& rows) {
 }
 
 void render_header(const Comparison& c, std::string& out) {
-  out += "<h1>podperf compare</h1>\n";
+  append(out, "<h1>podperf compare: {}</h1>\n", outcome_word(c));
   append(out, "<p class=\"sub\">BEFORE <code>{}</code> (run {}) &rarr; AFTER <code>{}</code> (run {})</p>\n",
          escape(c.before_source), escape(c.before_run_id), escape(c.after_source), escape(c.after_run_id));
 }
 
-void render_summary(const Comparison& c, double fail_on_percent, std::string& out) {
-  const int beyond = slower_beyond(c, fail_on_percent);
+void render_summary(const Comparison& c, std::string& out) {
+  const CompareOutcome& o = c.outcome;
   const ComparisonSummary& sum = c.summary;
-  const char* css = beyond > 0 || sum.failures_new > 0                                      ? "fail"
-                    : (sum.slower > 0 || !c.comparability.empty() || sum.failures_both > 0) ? "warn"
-                                                                                            : "pass";
+  const char* css = o.verdict == "regression" ? "fail"
+                    : (o.verdict == "inconclusive" || sum.slower > 0 || !c.comparability.empty() ||
+                       sum.failures_both > 0 || !c.consistency.less_consistent.empty())
+                        ? "warn"
+                        : "pass";
   append(out, "<section id=\"summary\" class=\"verdict {}\">\n", css);
-  if (beyond > 0) {
-    append(out, "<h2>REGRESSION: {} metric{} slower by more than {:g}% (--fail-on)</h2>\n", beyond,
-           beyond == 1 ? "" : "s", fail_on_percent);
+  append(out, "<h2>{}</h2>\n", escape(outcome_line(c)));
+  for (std::size_t i = 1; i < o.regressions.size(); ++i) {
+    append(out, "<h2>REGRESSION: {}</h2>\n", escape(regression_words(c, o.regressions[i])));
   }
-  if (sum.failures_new > 0) {
-    append(out, "<h2>REGRESSION: {} failure{} in AFTER that no BEFORE run had</h2>\n", sum.failures_new,
-           sum.failures_new == 1 ? "" : "s");
+  for (std::size_t i = o.verdict == "inconclusive" ? 1 : 0; i < o.blind.size(); ++i) {
+    append(out, "<p class=\"warning\">{}: could not have seen {:g}%: {}.</p>\n",
+           o.verdict == "inconclusive" ? "INCONCLUSIVE" : "NOTE", o.target_percent,
+           escape(blind_words(c, c.sensitivity[o.blind[i]])));
   }
-  if (beyond == 0 && sum.failures_new == 0) {
-    append(out, "<h2>No regression beyond {:g}% (--fail-on)</h2>\n", fail_on_percent);
+  if (!c.consistency.less_consistent.empty()) {
+    append(out, "<p class=\"warning\">{}.</p>\n", escape(consistency_words(c.consistency)));
+  }
+  for (const RunVerdictChange& v : c.run_verdicts) {
+    append(out, "<p class=\"{}\">Runs' own verdicts: {}.</p>\n", v.status == "new" ? "warning" : "note",
+           escape(run_verdict_words(v)));
   }
   append(out,
          "<p><span class=\"tag-slower\">{} slower</span>, <span class=\"tag-faster\">{} faster</span>, {} no change "
@@ -180,12 +189,23 @@ void render_summary(const Comparison& c, double fail_on_percent, std::string& ou
   if (sum.only_before + sum.only_after > 0) {
     append(out, " ({} only in BEFORE, {} only in AFTER)", sum.only_before, sum.only_after);
   }
+  if (sum.explained > 0)
+    append(out, "; {} of the slower and faster explained by a node or the common shift", sum.explained);
   out += ".</p>\n";
   append(out, "<p>Runs: {} BEFORE, {} AFTER; {}.", c.runs_before, c.runs_after, escape(method_line(c)));
   if (sum.no_change > 0) append(out, " No change: {}.", escape(mde_words(c)));
   const std::string spread = spread_words(c);
   if (!spread.empty()) append(out, " Spread: {}.", escape(spread));
   out += "</p>\n";
+  if (!c.sensitivity.empty()) {
+    append(out, "<p>Sensitivity (the change each level finds with {:.0f}% power; the target is {:g}%):</p>\n<ul>\n",
+           c.settings.power * 100.0, o.target_percent);
+    for (const LevelSensitivity& l : c.sensitivity) append(out, "<li>{}</li>\n", escape(sensitivity_words(c, l)));
+    out += "</ul>\n";
+  }
+  if (c.consistency.tested && c.consistency.less_consistent.empty()) {
+    append(out, "<p>Consistency: {}.</p>\n", escape(consistency_words(c.consistency)));
+  }
   for (const std::string& w : c.unit_warnings) append(out, "<p class=\"warning\">WARNING: {}.</p>\n", escape(w));
   const std::string retest_note = from_retest_note(c);
   if (!retest_note.empty()) append(out, "<p class=\"note\">NOTE: {}.</p>\n", escape(retest_note));
@@ -308,18 +328,42 @@ void render_metric_table(const std::vector<const MetricComparison*>& rows, const
   }
 }
 
+// The nodes and common shifts that changed, with the pairs they explain.
+void render_levels(const Comparison& c, std::string& out) {
+  std::vector<const PairLevelTest*> changed;
+  for (const PairLevelTest& t : c.pair_levels) {
+    if (t.verdict == "slower" || t.verdict == "faster") changed.push_back(&t);
+  }
+  if (changed.empty()) return;
+  append(out,
+         "<section id=\"levels\">\n<h2>Nodes and common shifts changed ({})</h2>\n<table><tr><th>what</th><th>change"
+         "</th><th>{:.0f}% interval</th><th>p adjusted</th><th>pair metrics rolled up</th></tr>\n",
+         changed.size(), c.settings.confidence * 100.0);
+  for (const PairLevelTest* t : changed) {
+    append(out,
+           "<tr><td>{}</td><td class=\"num tag-{}\">{:+.1f}%</td><td class=\"num\">[{:+.1f}%, {:+.1f}%]</td>"
+           "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+           escape(pair_level_name(*t)), t->verdict, t->change_percent, t->ci_low_percent, t->ci_high_percent,
+           escape(format_p_value(t->p_adjusted)), t->explains);
+  }
+  out += "</table>\n</section>\n";
+}
+
 void render_tables(const Comparison& c, std::string& out) {
   std::vector<const MetricComparison*> slower, faster, untested;
   for (const MetricComparison& m : c.metrics) {
-    if (m.verdict == "slower") slower.push_back(&m);
-    if (m.verdict == "faster") faster.push_back(&m);
+    if (m.verdict == "slower" && m.explained_by.empty()) slower.push_back(&m);
+    if (m.verdict == "faster" && m.explained_by.empty()) faster.push_back(&m);
     if (is_untested(m)) untested.push_back(&m);
   }
   sort_by_change(slower);
   sort_by_change(faster);
   sort_by_change(untested);
   out += "<section id=\"changed\">\n<h2>Slower and faster metrics</h2>\n";
-  if (slower.empty() && faster.empty()) out += "<p>None: every tested metric is within noise.</p>\n";
+  if (slower.empty() && faster.empty()) {
+    out += c.summary.explained > 0 ? "<p>None beyond the nodes and common shifts above.</p>\n"
+                                   : "<p>None: every tested metric is within noise.</p>\n";
+  }
   if (!slower.empty()) {
     append(out, "<h3 class=\"tag-slower\">Slower ({}), largest first</h3>\n", slower.size());
     render_metric_table(slower, c.settings, out);
@@ -329,10 +373,7 @@ void render_tables(const Comparison& c, std::string& out) {
     render_metric_table(faster, c.settings, out);
   }
   if (!untested.empty()) {
-    append(out,
-           "<h3>Not tested ({}): one run on a side, change only, judged against the {:g}% run-to-run allowance; "
-           "largest first</h3>\n",
-           untested.size(), c.settings.single_run_allowance_percent);
+    append(out, "<h3>Not tested ({}): change only, no test could be made; largest first</h3>\n", untested.size());
     out += "<table><tr><th>metric</th><th>before</th><th>after</th><th>change</th><th>n</th><th>why</th></tr>\n";
     for (std::size_t i = 0; i < untested.size() && i < kMaxUntestedRows; ++i) {
       const MetricComparison& m = *untested[i];
@@ -399,12 +440,13 @@ void render_method(const Comparison& c, std::string& out) {
 
 }  // namespace
 
-std::string render_compare_html(const Comparison& c, double fail_on_percent) {
-  std::string out =
-      html_page_head(fmt::format("podperf compare {} -> {}", c.before_run_id, c.after_run_id), kCompareStyle);
+std::string render_compare_html(const Comparison& c) {
+  std::string out = html_page_head(
+      fmt::format("podperf compare {} -> {}: {}", c.before_run_id, c.after_run_id, outcome_word(c)), kCompareStyle);
   render_header(c, out);
-  render_summary(c, fail_on_percent, out);
+  render_summary(c, out);
   render_comparability(c, out);
+  render_levels(c, out);
   render_charts(c, out);
   render_failures(c, out);
   render_tables(c, out);

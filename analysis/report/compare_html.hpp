@@ -1,7 +1,9 @@
 #pragma once
 // The HTML page of a comparison (podperf compare --html): one self-contained file like the run report
 // (the same Content-Security-Policy; no network, scripts or fonts; inline SVG with <title> tooltips).
-// The summary first (slower, faster, no change, not tested; a regression beyond --fail-on or not), then
+// The outcome first (Comparison::outcome: REGRESSION, INCONCLUSIVE or no regression, as the text's first
+// line), the summary (slower, faster, no change, not tested), what each level could see, the consistency
+// of each side and the runs' own verdicts, then
 // the ways the runs are not comparable, then a change chart per group of metrics (ids
 // "compare-chart-<group>": pair busbw per op, type and size; collectives; filesystem per probe; per
 // node): a dot at the change in percent, a whisker over its interval, the +-min_change noise band, red
@@ -15,7 +17,6 @@
 
 namespace podperf {
 
-// `fail_on_percent` as given to podperf compare --fail-on (named in the summary).
-std::string render_compare_html(const Comparison& c, double fail_on_percent);
+std::string render_compare_html(const Comparison& c);
 
 }  // namespace podperf

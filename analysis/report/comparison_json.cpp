@@ -3,11 +3,14 @@
 // errors. Every number is the Comparison's.
 #include "analysis/report/comparison_json.hpp"
 
+#include <cmath>
 #include <ostream>
 #include <string>
 
 #include "analysis/base/chunks.hpp"
+#include "analysis/compare/compare_pair_levels.hpp"
 #include "analysis/report/comparison_text.hpp"
+#include "analysis/report/comparison_words.hpp"
 
 namespace podperf {
 
@@ -24,6 +27,7 @@ nlohmann::json metric_comparison_json(const MetricComparison& m) {
   if (!k.probe.empty()) key["probe"] = k.probe;
   if (!k.node.empty()) key["node"] = k.node;
   const bool tested = m.p_value >= 0.0;
+  const auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
   return {{"key", key},
           {"name", m.name()},
           {"unit", std::string(m.unit())},
@@ -31,12 +35,21 @@ nlohmann::json metric_comparison_json(const MetricComparison& m) {
           {"before", m.before},
           {"after", m.after},
           {"change_percent", m.change_percent},
+          {"tested_change_percent", m.tested_change_percent},
           {"ci_low_percent", tested ? json(m.ci_low_percent) : json(nullptr)},
           {"ci_high_percent", tested ? json(m.ci_high_percent) : json(nullptr)},
           {"p_value", tested ? json(m.p_value) : json(nullptr)},
           {"p_adjusted", tested ? json(m.p_adjusted) : json(nullptr)},
           {"exact", m.exact},
-          {"mde_percent", m.mde_percent},
+          {"mde_percent", finite(m.mde_percent)},
+          {"family", m.family},
+          {"test", m.test},
+          {"df", tested ? json(m.df) : json(nullptr)},
+          {"untestable_why", tested ? json(nullptr) : json(m.untestable_why)},
+          {"zero_variance", m.zero_variance},
+          {"variance_outlier", m.variance_outlier},
+          {"explained_by", m.explained_by.empty() ? json(nullptr) : json(m.explained_by)},
+          {"beyond_level", m.beyond_level},
           {"iteration_share", m.iteration_share >= 0.0 ? json(m.iteration_share) : json(nullptr)},
           {"runs_before", m.runs_before},
           {"runs_after", m.runs_after},
@@ -66,44 +79,157 @@ nlohmann::json comparison_json_head(const Comparison& c) {
     return out;
   };
   const ComparisonSummary& s = c.summary;
-  return {{"before", {{"source", c.before_source}, {"run_id", c.before_run_id}, {"runs", c.runs_before}}},
-          {"after", {{"source", c.after_source}, {"run_id", c.after_run_id}, {"runs", c.runs_after}}},
-          {"method", c.method},
-          {"units", c.units},
-          {"units_before", c.units_before},
-          {"units_after", c.units_after},
-          {"unit_warnings", c.unit_warnings},
-          {"method_text", method_text(c)},
-          {"settings",
-           {{"alpha", c.settings.alpha},
-            {"min_change_percent", c.settings.min_change_percent},
-            {"confidence", c.settings.confidence},
-            {"power", c.settings.power},
-            {"single_run_allowance_percent", c.settings.single_run_allowance_percent},
-            {"correction", c.settings.correction},
-            {"source", c.settings.source}}},
-          {"summary",
-           {{"faster", s.faster},
-            {"slower", s.slower},
-            {"no_change", s.no_change},
-            {"untested", s.untested},
-            {"beyond_allowance", s.beyond_allowance},
-            {"mde_median_percent", s.mde_median_percent},
-            {"mde_max_percent", s.mde_max_percent},
-            {"iteration_share_median",
-             s.iteration_share_median >= 0.0 ? json(s.iteration_share_median) : json(nullptr)},
-            {"iteration_share_metrics", s.iteration_share_metrics},
-            {"only_before", s.only_before},
-            {"only_after", s.only_after},
-            {"failures_new", s.failures_new},
-            {"failures_fixed", s.failures_fixed},
-            {"failures_both", s.failures_both}}},
-          {"comparability", notes},
-          {"metrics", json::array()},
-          {"only_before", c.only_before},
-          {"only_after", c.only_after},
-          {"from_retest", {{"before", c.from_retest_before}, {"after", c.from_retest_after}}},
-          {"failures", {{"before", failures(c.failures_before)}, {"after", failures(c.failures_after)}}}};
+  const auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json levels = json::array();
+  for (const PairLevelTest& t : c.pair_levels) {
+    const bool tested = t.p_value >= 0.0;
+    levels.push_back({{"level", t.level},
+                      {"node", t.node.empty() ? json(nullptr) : json(t.node)},
+                      {"name", pair_level_name(t)},
+                      {"op", t.op},
+                      {"dtype", t.dtype},
+                      {"size_bytes", t.size_bytes},
+                      {"pairs", t.pairs},
+                      {"change_percent", t.change_percent},
+                      {"ci_low_percent", tested ? json(t.ci_low_percent) : json(nullptr)},
+                      {"ci_high_percent", tested ? json(t.ci_high_percent) : json(nullptr)},
+                      {"p_value", tested ? json(t.p_value) : json(nullptr)},
+                      {"p_adjusted", tested ? json(t.p_adjusted) : json(nullptr)},
+                      {"mde_percent", finite(t.mde_percent)},
+                      {"df", tested ? json(t.df) : json(nullptr)},
+                      {"test", t.test},
+                      {"untestable_why", tested ? json(nullptr) : json(t.untestable_why)},
+                      {"verdict", t.verdict},
+                      {"explains", t.explains}});
+  }
+  json families = json::array();
+  for (const FamilySummary& f : c.families) {
+    json stages = json::array();
+    for (const FamilyStage& st : f.stages) {
+      stages.push_back({{"name", st.name},
+                        {"hypotheses", st.hypotheses},
+                        {"untestable", st.untestable},
+                        {"alpha", st.alpha},
+                        {"alpha_effective", st.alpha_effective}});
+    }
+    families.push_back({{"name", f.name},
+                        {"hypotheses", f.hypotheses},
+                        {"untestable", f.untestable},
+                        {"alpha", f.alpha},
+                        {"stages", stages}});
+  }
+  json sensitivity = json::array();
+  for (const LevelSensitivity& l : c.sensitivity) {
+    sensitivity.push_back({{"family", l.family},
+                           {"level", l.level},
+                           {"alpha_effective", l.alpha_effective},
+                           {"tested", l.tested},
+                           {"untestable", l.untestable},
+                           {"untestable_why", l.untestable > 0 ? json(l.untestable_why) : json(nullptr)},
+                           {"mde_median_percent", l.tested > 0 ? json(l.mde_median_percent) : json(nullptr)},
+                           {"mde_worst_percent", l.tested > 0 ? json(l.mde_worst_percent) : json(nullptr)},
+                           {"worst", l.worst},
+                           {"sees_target", l.sees_target},
+                           {"runs_needed", l.runs_needed >= 0 ? json(l.runs_needed) : json(nullptr)}});
+  }
+  auto side = [](const SideConsistency& x) {
+    return json{{"runs", x.runs},
+                {"run_offsets_percent", x.run_offsets_percent},
+                {"spread_percent", x.spread_percent},
+                {"farthest_run", x.farthest_run},
+                {"farthest_percent", x.farthest_percent}};
+  };
+  const ConsistencyVerdict& cv = c.consistency;
+  const json consistency =
+      cv.tested ? json{{"tested", true},
+                       {"before", side(cv.before)},
+                       {"after", side(cv.after)},
+                       {"less_consistent", cv.less_consistent.empty() ? json(nullptr) : json(cv.less_consistent)},
+                       {"spread_ratio", finite(cv.spread_ratio)},
+                       {"p_value", cv.p_value},
+                       {"words", consistency_words(cv)}}
+                : json{{"tested", false}};
+  json run_verdicts = json::array();
+  for (const RunVerdictChange& v : c.run_verdicts) {
+    run_verdicts.push_back({{"kind", v.kind},
+                            {"name", v.name},
+                            {"status", v.status},
+                            {"after_named", v.after_named},
+                            {"after_runs", v.after_runs},
+                            {"before_named", v.before_named},
+                            {"before_runs", v.before_runs},
+                            {"slow_percent", v.slow_percent}});
+  }
+  const CompareOutcome& o = c.outcome;
+  json regressions = json::array();
+  for (const RegressionItem& r : o.regressions) {
+    regressions.push_back({{"kind", r.kind},
+                           {"name", r.name},
+                           {"regression_percent", r.regression_percent},
+                           {"count", r.count},
+                           {"runs", r.runs},
+                           {"words", regression_words(c, r)}});
+  }
+  json blind = json::array();
+  for (std::size_t i : o.blind) blind.push_back(blind_words(c, c.sensitivity[i]));
+  const json outcome = {{"verdict", o.verdict},
+                        {"fail_on_percent", o.fail_on_percent},
+                        {"target_percent", o.target_percent},
+                        {"max_mde_percent", o.max_mde_percent >= 0.0 ? json(o.max_mde_percent) : json(nullptr)},
+                        {"exit_code", o.exit_code},
+                        {"slower_beyond", o.slower_beyond},
+                        {"regressions", regressions},
+                        {"blind", blind}};
+  return {
+      {"verdict", outcome_word(c)},
+      {"verdict_line", outcome_line(c)},
+      {"outcome", outcome},
+      {"pair_levels", levels},
+      {"families", families},
+      {"sensitivity", sensitivity},
+      {"consistency", consistency},
+      {"run_verdicts", run_verdicts},
+      {"before", {{"source", c.before_source}, {"run_id", c.before_run_id}, {"runs", c.runs_before}}},
+      {"after", {{"source", c.after_source}, {"run_id", c.after_run_id}, {"runs", c.runs_after}}},
+      {"method", c.method},
+      {"units", c.units},
+      {"units_before", c.units_before},
+      {"units_after", c.units_after},
+      {"unit_warnings", c.unit_warnings},
+      {"method_text", method_text(c)},
+      {"settings",
+       {{"alpha", c.settings.alpha},
+        {"min_change_percent", c.settings.min_change_percent},
+        {"confidence", c.settings.confidence},
+        {"power", c.settings.power},
+        {"single_run_allowance_percent", c.settings.single_run_allowance_percent},
+        {"correction", c.settings.correction},
+        {"moderate_variance", c.settings.moderate_variance},
+        {"variance_outlier_p", c.settings.variance_outlier_p},
+        {"consistency_ratio", c.settings.consistency_ratio},
+        {"source", c.settings.source}}},
+      {"summary",
+       {{"faster", s.faster},
+        {"slower", s.slower},
+        {"no_change", s.no_change},
+        {"untested", s.untested},
+        {"explained", s.explained},
+        {"zero_variance", s.zero_variance},
+        {"mde_median_percent", finite(s.mde_median_percent)},
+        {"mde_max_percent", finite(s.mde_max_percent)},
+        {"iteration_share_median", s.iteration_share_median >= 0.0 ? json(s.iteration_share_median) : json(nullptr)},
+        {"iteration_share_metrics", s.iteration_share_metrics},
+        {"only_before", s.only_before},
+        {"only_after", s.only_after},
+        {"failures_new", s.failures_new},
+        {"failures_fixed", s.failures_fixed},
+        {"failures_both", s.failures_both}}},
+      {"comparability", notes},
+      {"metrics", json::array()},
+      {"only_before", c.only_before},
+      {"only_after", c.only_after},
+      {"from_retest", {{"before", c.from_retest_before}, {"after", c.from_retest_after}}},
+      {"failures", {{"before", failures(c.failures_before)}, {"after", failures(c.failures_after)}}}};
 }
 
 }  // namespace
@@ -118,7 +244,12 @@ nlohmann::json comparison_json(const Comparison& c) {
 void write_comparison_json(const Comparison& c, const nlohmann::json& extra, std::ostream& out) {
   nlohmann::json head = comparison_json_head(c);
   for (const auto& [key, value] : extra.items()) head[key] = value;
-  const std::string text = head.dump(2);
+  // The verdict first: the rest in nlohmann's (sorted) order.
+  const nlohmann::json verdict = head["verdict"], verdict_line = head["verdict_line"];
+  head.erase("verdict");
+  head.erase("verdict_line");
+  std::string text = head.dump(2);
+  text.insert(1, "\n  \"verdict\": " + verdict.dump() + ",\n  \"verdict_line\": " + verdict_line.dump() + ",");
   // The top-level members are the only lines indented by exactly two spaces before a quote.
   const std::string marker = "\n  \"metrics\": []";
   const std::size_t at = text.find(marker);

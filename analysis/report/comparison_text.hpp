@@ -9,15 +9,17 @@
 
 namespace podperf {
 
-// Terminal text: summary and comparability first, then slower and faster metrics (largest first),
-// then counts of the rest. `fail_on_percent` is named in the summary.
-std::string comparison_text(const Comparison& c, double fail_on_percent);
+// Terminal text: the outcome on the first line (Comparison::outcome: REGRESSION, INCONCLUSIVE or no
+// regression), then the summary, the other findings, what each level could see, the consistency of each
+// side, the runs' own verdicts and comparability, then the slower and faster metrics (largest first;
+// those a node or the common shift explains rolled up into it), then counts of the rest.
+std::string comparison_text(const Comparison& c);
 
 // A metric's value with its unit as the text prints it ("12.34 GB/s", "1234 MB/s", "812.3 us").
 std::string format_metric_value(double v, std::string_view unit);
-// The verdict for people ("within the run-to-run allowance", "SLOWER beyond the run-to-run allowance").
+// The verdict for people ("no change within noise", "untestable").
 std::string verdict_text(const std::string& verdict);
-// One line naming the method and the unit ("the run is the unit (Welch's t on per-run medians)").
+// One line naming the method and the unit ("the run is the unit (moderated t on per-run medians ...)").
 std::string method_line(const Comparison& c);
 // The paragraph saying how the verdicts were reached (method, runs per side, correction, settings).
 std::string method_text(const Comparison& c);

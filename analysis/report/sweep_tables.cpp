@@ -22,6 +22,14 @@ std::string best_note(const SweepRankGroup& g, const SweepRankSettings& s) {
       return fmt::format("ahead of #{} beyond run-to-run noise ({:+.1f}%, Welch p_adj={:.2g}, {} vs {} jobs)", b.point,
                          g.change_percent, g.p_adjusted, a.run_medians_gbps.size(), b.run_medians_gbps.size());
     }
+    if (g.zero_variance) {
+      return fmt::format("not told apart from #{} ({:+.1f}%): zero variance, every job of both gave the same value",
+                         b.point, g.change_percent);
+    }
+    if (g.below_min_change) {
+      return fmt::format("not ahead of #{}: {:+.1f}% (p_adj={:.2g}) is below the minimum change of {:g}%", b.point,
+                         g.change_percent, g.p_adjusted, s.min_change_percent);
+    }
     return fmt::format(
         "within run-to-run noise of #{} ({:+.1f}%, p_adj={:.2g}; a difference above {:.1f}% would "
         "have been seen)",
@@ -29,7 +37,7 @@ std::string best_note(const SweepRankGroup& g, const SweepRankSettings& s) {
   }
   if (g.best_clear) {
     return fmt::format("ahead of #{} by {:+.1f}%, more than the single-run allowance of {:g}% (one job per point)",
-                       b.point, g.change_percent, s.single_run_allowance_percent);
+                       b.point, g.change_percent, std::max(s.single_run_allowance_percent, s.min_change_percent));
   }
   return fmt::format(
       "not told apart from #{} ({:+.1f}%, within the single-run allowance of {:g}%: one job per point "

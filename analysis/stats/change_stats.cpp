@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <utility>
 
 #include "analysis/stats/stats.hpp"
+#include "analysis/stats/t_power.hpp"
 
 namespace podperf {
 namespace {
@@ -129,107 +131,7 @@ PercentInterval bootstrap_change_interval(std::span<const double> before, std::s
 }  // namespace podperf
 
 namespace podperf {
-namespace {
-
-// Continued fraction of the incomplete beta function (Numerical Recipes 6.4, modified Lentz).
-double beta_continued_fraction(double a, double b, double x) {
-  constexpr double kTiny = 1e-300;
-  double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
-  if (std::fabs(d) < kTiny) d = kTiny;
-  d = 1.0 / d;
-  double h = d;
-  for (int m = 1; m <= 300; ++m) {
-    const double md = m;
-    double num = md * (b - md) * x / ((a + 2.0 * md - 1.0) * (a + 2.0 * md));
-    d = 1.0 + num * d;
-    c = 1.0 + num / c;
-    d = 1.0 / (std::fabs(d) < kTiny ? kTiny : d);
-    c = std::fabs(c) < kTiny ? kTiny : c;
-    h *= d * c;
-    num = -(a + md) * (a + b + md) * x / ((a + 2.0 * md) * (a + 2.0 * md + 1.0));
-    d = 1.0 + num * d;
-    c = 1.0 + num / c;
-    d = 1.0 / (std::fabs(d) < kTiny ? kTiny : d);
-    c = std::fabs(c) < kTiny ? kTiny : c;
-    const double delta = d * c;
-    h *= delta;
-    if (std::fabs(delta - 1.0) < 1e-14) break;
-  }
-  return h;
-}
-
-// Regularized incomplete beta I_x(a, b); `log_beta_front` is lgamma(a + b) - lgamma(a) - lgamma(b),
-// evaluated in that order (callers with a fixed (a, b) compute it once: the result is the same bits).
-double regularized_beta(double a, double b, double x, double log_beta_front) {
-  if (x <= 0.0) return 0.0;
-  if (x >= 1.0) return 1.0;
-  const double log_front = log_beta_front + a * std::log(x) + b * std::log1p(-x);
-  const double front = std::exp(log_front);
-  if (x < (a + 1.0) / (a + b + 2.0)) return front * beta_continued_fraction(a, b, x) / a;
-  return 1.0 - front * beta_continued_fraction(b, a, 1.0 - x) / b;
-}
-
-// Student's t with one number of degrees of freedom: the cdf, and the quantile found by the same
-// bisection as always, but deciding the steps far from the quantile without evaluating the cdf.
-class StudentT {
- public:
-  explicit StudentT(double df)
-      : df_(df), log_front_(std::lgamma(0.5 * df + 0.5) - std::lgamma(0.5 * df) - std::lgamma(0.5)) {}
-
-  double cdf(double t) const {
-    if (!(df_ > 0.0)) return 0.5;
-    if (!std::isfinite(t)) return t > 0.0 ? 1.0 : 0.0;
-    const double x = df_ / (df_ + t * t);
-    const double tail = 0.5 * regularized_beta(0.5 * df_, 0.5, x, log_front_);  // P(T > |t|)
-    return t >= 0.0 ? 1.0 - tail : tail;
-  }
-
-  // The bisection over [-1e4, 1e4] to a relative width of 1e-12. Its result depends only on which
-  // side of p the cdf is at each midpoint; a few Newton steps find the quantile to about 1e-15, and
-  // two cdf values bracket it within 1e-10 (relative): a midpoint outside the bracket is decided by
-  // which side of it it lies on (the cdf is monotone, and 1e-10 away it differs from p by far more
-  // than its rounding), one inside by the cdf itself. The same bits as the plain bisection, with
-  // about a quarter of the cdf evaluations; where Newton does not settle, the plain bisection.
-  double quantile(double p) const {
-    if (p <= 0.0) return -INFINITY;
-    if (p >= 1.0) return INFINITY;
-    double low = -INFINITY, high = INFINITY;  // cdf(low) < p <= cdf(high), evaluated
-    bracket(p, low, high);
-    double lo = -1e4, hi = 1e4;
-    for (int i = 0; i < 200 && hi - lo > 1e-12 * std::max(1.0, std::fabs(hi)); ++i) {
-      const double mid = 0.5 * (lo + hi);
-      const bool below = mid <= low ? true : mid >= high ? false : cdf(mid) < p;
-      (below ? lo : hi) = mid;
-    }
-    return 0.5 * (lo + hi);
-  }
-
- private:
-  double pdf(double t) const {
-    return std::exp(log_front_ - 0.5 * std::log(df_) - (0.5 * df_ + 0.5) * std::log1p(t * t / df_));
-  }
-  void bracket(double p, double& low, double& high) const {
-    if (!(df_ > 0.0) || !std::isfinite(df_)) return;
-    double t = 0.0;
-    for (int i = 0; i < 20; ++i) {
-      const double density = pdf(t);
-      if (!(density > 0.0)) return;
-      const double step = (cdf(t) - p) / density;
-      if (!std::isfinite(step)) return;
-      t -= step;
-      if (std::fabs(step) <= 1e-13 * std::max(1.0, std::fabs(t))) break;
-    }
-    if (!std::isfinite(t) || std::fabs(t) > 1e4) return;
-    const double width = 1e-10 * std::max(1.0, std::fabs(t));
-    if (cdf(t - width) < p && cdf(t + width) >= p) {
-      low = t - width;
-      high = t + width;
-    }
-  }
-
-  double df_;
-  double log_front_;  // lgamma(df/2 + 1/2) - lgamma(df/2) - lgamma(1/2)
-};
+namespace change_stats_detail {
 
 void mean_and_variance(std::span<const double> logs, double& mean, double& variance) {
   mean = 0.0;
@@ -240,14 +142,16 @@ void mean_and_variance(std::span<const double> logs, double& mean, double& varia
   variance /= static_cast<double>(logs.size() - 1);
 }
 
-}  // namespace
+}  // namespace change_stats_detail
+
+using change_stats_detail::mean_and_variance;
 
 double student_t_cdf(double t, double df) {
-  return StudentT(df).cdf(t);
+  return t_cdf(t, df);
 }
 
 double student_t_quantile(double p, double df) {
-  return StudentT(df).quantile(p);
+  return t_quantile(p, df);
 }
 
 RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<const double> after_runs,
@@ -271,21 +175,23 @@ RunLevelChange welch_log_change(std::span<const double> before_runs, std::span<c
   r.change_percent = 100.0 * std::expm1(diff);
   const double qb = vb / nb, qa = va / na, se2 = qb + qa;
   if (se2 <= 0.0) {
-    // Every run of each side gave the same value: no spread to test against.
-    r.p_value = diff == 0.0 ? 1.0 : 0.0;
+    // Every run of each side gave the same value: no spread to test against, so no test (not p = 0).
+    r.zero_variance = true;
+    r.p_value = 1.0;
     r.ci_low_percent = r.ci_high_percent = r.change_percent;
     r.df = nb + na - 2.0;
+    r.mde_percent = std::numeric_limits<double>::infinity();
     return r;
   }
   const double se = std::sqrt(se2);
   r.df = se2 * se2 / (qb * qb / (nb - 1.0) + qa * qa / (na - 1.0));
   const double t = diff / se;
-  const StudentT student(r.df);
-  r.p_value = std::min(1.0, 2.0 * student.cdf(-std::fabs(t)));
-  const double half = student.quantile(0.5 + confidence / 2.0) * se;
+  r.p_value = t_two_sided_p(t, r.df);
+  const double half = t_quantile(0.5 + confidence / 2.0, r.df) * se;
   r.ci_low_percent = 100.0 * std::expm1(diff - half);
   r.ci_high_percent = 100.0 * std::expm1(diff + half);
-  const double reach = (student.quantile(1.0 - alpha / 2.0) + student.quantile(power)) * se;
+  // The noncentral t: the effect (in standard errors) this test finds with `power` at `alpha`.
+  const double reach = detectable_noncentrality(r.df, alpha, power) * se;
   r.mde_percent = 100.0 * std::max(std::expm1(reach), -std::expm1(-reach));
   return r;
 }

@@ -37,8 +37,8 @@ PercentInterval bootstrap_change_interval(std::span<const double> before, std::s
 
 namespace podperf {
 
-// Student's t distribution: P(T <= t) with `df` > 0 degrees of freedom (regularized incomplete beta by
-// its continued fraction, Numerical Recipes 6.4; accurate to ~1e-10), and its quantile by bisection.
+// Student's t distribution: P(T <= t) with `df` > 0 degrees of freedom, and its quantile (Boost.Math,
+// analysis/stats/t_power: t_cdf, t_quantile).
 double student_t_cdf(double t, double df);
 double student_t_quantile(double p, double df);
 
@@ -51,12 +51,15 @@ struct RunLevelChange {
   double change_percent = 0.0;  // 100 * (geomean(after) / geomean(before) - 1)
   double ci_low_percent = 0.0;  // at `confidence`
   double ci_high_percent = 0.0;
-  double p_value = 1.0;  // two-sided
+  double p_value = 1.0;  // two-sided; 1 with zero variance (no test)
   double df = 0.0;       // Welch-Satterthwaite
   // Minimum detectable effect: the smallest |change| in percent that a two-sided test at `alpha` finds
-  // with probability `power` given this spread and these run counts ((t_{1-alpha/2} + t_{power}) * se on
-  // the log scale, the larger of the two directions).
+  // with probability `power` given this spread and these run counts (the noncentrality of the noncentral
+  // t with that power, times the standard error on the log scale, the larger of the two directions);
+  // infinite with zero variance.
   double mde_percent = 0.0;
+  // Every run of each side gave the same value: nothing to test against (p_value 1, not 0).
+  bool zero_variance = false;
   // The variance of the log per-run values pooled over the two sides (each about its own mean), for
   // iteration_share.
   double pooled_log_variance = 0.0;

@@ -130,7 +130,7 @@ crc=$?
 if [[ $crc -eq 1 ]] && python3 - "$WORK/blk3.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
-assert c["units"] == "blocks" and c["method"] == "block_level_welch", (c["units"], c["method"])
+assert c["units"] == "blocks" and c["method"] == "block_level_moderated_t", (c["units"], c["method"])
 slower = sorted(m["key"]["nodes"] for m in c["metrics"] if m["verdict"] == "slower")
 want = sorted("<->".join(sorted(("sim0003", f"sim{i:04d}"))) for i in range(8) if i != 3)
 assert slower == want, slower

@@ -30,9 +30,9 @@ done
 dir=${dir:-$(cd "$(dirname "$0")" && pwd)/deps}
 max_mib=40
 # Build: the header-only libraries (fmt and toml++ used header-only: no libfmt or libtomlplusplus at run
-# time), zlib's and libfabric's headers; run: Open MPI and the libraries it loads (podperf links MPI's C
+# time; of Boost only the headers analysis/stats includes, pruned below), zlib's and libfabric's headers; run: Open MPI and the libraries it loads (podperf links MPI's C
 # library, libmpi.so.40).
-packages=(libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev)
+packages=(libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libboost1.74-dev)
 if [[ $headers -eq 0 ]]; then
   packages+=(zlib1g-dev libfabric-dev libfabric1 libopenmpi-dev libopenmpi3 openmpi-bin openmpi-common libpmix2
     libhwloc15 libevent-core-2.1-7 libevent-pthreads-2.1-7 libucx0 libpsm2-2 libibverbs1 librdmacm1 libnl-3-200
@@ -43,6 +43,7 @@ if [[ $dry -eq 1 ]]; then
   echo "+ apt-get download ${packages[*]}"
   echo "+ dpkg-deb -x <each .deb> $dir"
   echo "+ rm -rf $dir/usr/share/{doc,doc-base,man,lintian} $dir/usr/lib/*/fortran $dir/usr/lib/*/*.a"
+  echo "+ keep of $dir/usr/include/boost only the headers podperf's sources include (g++ -M)"
   [[ $headers -eq 1 ]] || echo "+ ln -s mpicc.openmpi $dir/usr/bin/mpicc (mpicxx, mpirun, mpiexec alike)"
   exit 0
 fi
@@ -53,6 +54,19 @@ rm -rf "$dir/debs"
 # Not needed to build or run podperf.
 rm -rf "$dir"/usr/share/{doc,doc-base,man,lintian} "$dir"/usr/lib/*/fortran
 find "$dir/usr/lib" -name '*.a' -delete
+# Boost: only the headers podperf's sources include, and what those include (the compiler's own list,
+# g++ -M; about 3 MiB of the package's 150), beside Boost's CMake package, which find_package(Boost) reads.
+if [[ -d $dir/usr/include/boost ]]; then
+  repo=$(cd "$(dirname "$0")/../.." && pwd)
+  tu=$(mktemp --suffix=.cpp)
+  grep -rhs '^#include <boost/' "$repo"/analysis "$repo"/sweep "$repo"/bench "$repo"/offline "$repo"/signals \
+    "$repo"/sim "$repo"/app | sort -u >"$tu"
+  keep=$(mktemp)
+  g++ -std=c++20 -M -I"$dir/usr/include" "$tu" | tr ' \\' '\n\n' | grep "^$dir/usr/include/boost/" | sort -u >"$keep"
+  find "$dir/usr/include/boost" -type f | sort | comm -23 - "$keep" | xargs -r rm -f
+  find "$dir/usr/include/boost" -type d -empty -delete
+  rm -f "$tu" "$keep"
+fi
 if [[ $headers -eq 0 ]]; then
   # The names update-alternatives gives them on an installed system, so DIR/usr is an ordinary MPI prefix.
   for tool in mpicc mpicxx mpirun mpiexec; do ln -sfn "$tool.openmpi" "$dir/usr/bin/$tool"; done

@@ -28,9 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     static const podperf::CompareSettings settings = podperf::load_compare_settings("");
     for (const podperf::Comparison& c :
          {podperf::compare_runs(read, run, settings), podperf::compare_runs({read, read}, {run, run}, settings)}) {
-      (void)podperf::comparison_text(c, 0.0);
+      (void)podperf::comparison_text(podperf::at_fail_on(c, 0.0));
       (void)podperf::comparison_json(c).dump();
-      (void)podperf::render_compare_html(c, 0.0);
+      (void)podperf::render_compare_html(podperf::at_fail_on(c, 0.0));
       (void)podperf::regressed_beyond(c, 0.0);
     }
   });

@@ -81,7 +81,7 @@ expect_match "repeat 2: progress counts both blocks" "$(cat "$WORK/out")" "probe
 expect_eq "repeat 2: nothing left" "$(ls -A "$DATA" | wc -l)" "0"
 "$PODPERF" compare "$WORK/res/blocks" "$WORK/res/blocks" --json >"$WORK/cmp.json"
 expect_eq "repeat 2: compare's units are the blocks" "$(jq -r '[.units, .units_after, .method] | join(" ")' "$WORK/cmp.json")" \
-  "blocks 2 block_level_welch"
+  "blocks 2 block_level_moderated_t"
 
 # --- podperf run --fs-path: pairs, then the filesystem stage, one run.json
 podperf_mpirun 4 run --virtual-nodes 4 -b 1M -e 1M -n 3 -w 1 --fs-path "$DATA" --probes seq-write,seq-read,meta \

@@ -75,7 +75,7 @@ else fail "repeat 2: run.json facts"; fi
 "$PODPERF" compare "$WORK/res/blocks" "$WORK/res/blocks" --json > "$WORK/cmp.json"
 expect_match "repeat 2: compare on blocks exits 0" "$?" "^0$"
 expect_eq "repeat 2: compare's units are the blocks" "$(jq -r '[.units, .units_before, .method] | join(" ")' "$WORK/cmp.json")" \
-  "blocks 2 block_level_welch"
+  "blocks 2 block_level_moderated_t"
 podperf_mpirun 4 pairs "${common[@]}" -b 64K -e 64K --repeat 2 --schedule adaptive --run-id blocks-adaptive
 expect_eq "repeat with adaptive: usage error" "$?" "2"
 expect_match "repeat with adaptive: says why" "$(cat "$WORK/out")" "--repeat 2 and --schedule adaptive exclude each other"

@@ -59,7 +59,7 @@ TEST(CompareFailures, APairFailedInOneAfterRunIsARegressionWhateverFailOn) {
   EXPECT_TRUE(regressed_beyond(c, 1000.0));
   // The other two AFTER runs still measured it: it is compared on them, and not "only in BEFORE".
   EXPECT_FALSE(contains(c.only_before, kPair));
-  const std::string text = comparison_text(c, 10.0);
+  const std::string text = comparison_text(at_fail_on(c, 10.0));
   EXPECT_NE(text.find("REGRESSION: 1 failure in AFTER that no BEFORE run had"), std::string::npos) << text;
   EXPECT_NE(text.find(kPair + ": error in run run-5 (ncclCommInitRank: unhandled system error"), std::string::npos)
       << text;
@@ -68,7 +68,7 @@ TEST(CompareFailures, APairFailedInOneAfterRunIsARegressionWhateverFailOn) {
   EXPECT_EQ(j["summary"]["failures_new"], 1);
   EXPECT_EQ(j["failures"]["after"][0]["what"], kPair);
   EXPECT_EQ(j["failures"]["after"][0]["runs"][0], "run-5");
-  const std::string html = render_compare_html(c, 10.0);
+  const std::string html = render_compare_html(at_fail_on(c, 10.0));
   EXPECT_NE(html.find("failure in AFTER that no BEFORE run had"), std::string::npos);
   EXPECT_NE(html.find("class=\"verdict fail\""), std::string::npos);
 }
@@ -97,7 +97,7 @@ TEST(CompareFailures, FailedOnBothSidesIsNotNewAndFixedIsNotARegression) {
   EXPECT_TRUE(c.failures_after[0].other_side_too);
   EXPECT_TRUE(c.failures_before[0].other_side_too);
   EXPECT_FALSE(regressed_beyond(c, 10.0));
-  EXPECT_NE(comparison_text(c, 10.0).find("1 failure on both sides"), std::string::npos);
+  EXPECT_NE(comparison_text(at_fail_on(c, 10.0)).find("1 failure on both sides"), std::string::npos);
   // Fixed: failed in BEFORE only.
   for (podperf::Run& r : before) fail_pair(r, "error");
   c = compare_runs(before, runs_of(4, 3), load_compare_settings(""));
@@ -105,7 +105,8 @@ TEST(CompareFailures, FailedOnBothSidesIsNotNewAndFixedIsNotARegression) {
   EXPECT_EQ(c.summary.failures_new, 0);
   EXPECT_FALSE(contains(c.only_after, kPair));
   EXPECT_FALSE(regressed_beyond(c, 10.0));
-  EXPECT_NE(comparison_text(c, 10.0).find("Fixed: 1 failure of BEFORE that no AFTER run had"), std::string::npos);
+  EXPECT_NE(comparison_text(at_fail_on(c, 10.0)).find("Fixed: 1 failure of BEFORE that no AFTER run had"),
+            std::string::npos);
 }
 
 TEST(CompareFailures, CollectivesAndFilesystemProbes) {

@@ -162,7 +162,7 @@ TEST(CompareSettingsFile, EmbeddedDefaultsAndErrors) {
 TEST(CompareRuns, SameHealthyClusterIsNoChange) {
   const ClusterSpec spec;
   const Comparison c = compare_runs(runs_of(spec, 1, 3), runs_of(spec, 4, 3), defaults());
-  EXPECT_EQ(c.method, "run_level_welch");
+  EXPECT_EQ(c.method, "run_level_moderated_t");
   EXPECT_EQ(c.runs_before, 3u);
   EXPECT_TRUE(c.comparability.empty());
   EXPECT_TRUE(c.only_before.empty());
@@ -180,7 +180,7 @@ TEST(CompareRuns, SameHealthyClusterIsNoChange) {
     EXPECT_LT(m.mde_percent, 20.0) << m.name();
   }
   EXPECT_GT(c.summary.mde_median_percent, 0.0);
-  const std::string text = comparison_text(c, 0.0);
+  const std::string text = comparison_text(at_fail_on(c, 0.0));
   EXPECT_NE(text.find("would have been seen"), std::string::npos) << text;
   EXPECT_NE(text.find("Runs: 3 BEFORE, 3 AFTER"), std::string::npos) << text;
 }
@@ -240,10 +240,40 @@ TEST(CompareRuns, OneSlowPairIsExactlyThatPair) {
   }
   EXPECT_TRUE(regressed_beyond(c, 10.0));
   EXPECT_FALSE(regressed_beyond(c, 25.0));
-  const std::string text = comparison_text(c, 10.0);
+  const std::string text = comparison_text(at_fail_on(c, 10.0));
   EXPECT_EQ(text.find("Summary: 3 slower, 0 faster"), text.find("Summary:")) << text;
   EXPECT_NE(text.find("REGRESSION: 3 metrics slower by more than 10%"), std::string::npos) << text;
   EXPECT_NE(text.find("pair node1<->node4 all_reduce float 256M busbw"), std::string::npos) << text;
+}
+
+// Four nodes (three pairs each) whose pairs differ in baseline by up to 30%, one link 20% slower in
+// AFTER: only that link is slower. The node levels were once the change of the median of a node's pair
+// values, so the slow link moved the median of its nodes to a pair of lower baseline: a node "3% slower"
+// whose other pairs had not moved, and those pairs listed as "faster" (the cli.compare fixtures did so).
+TEST(CompareRuns, OneSlowLinkAmongPairsOfUnequalBaselinesMovesNoNode) {
+  ClusterSpec spec;
+  spec.labels = {"node0", "node1", "node2", "node3"};
+  // Pair baselines (iteration time factors) such that the slow link is the middle pair of both its nodes.
+  spec.time_factor = [](const std::string& a, const std::string& b, std::uint64_t) {
+    static const std::map<std::string, double> factor{{"node0node1", 1.0},  {"node0node2", 1.0},  {"node0node3", 1.05},
+                                                      {"node1node2", 1.10}, {"node1node3", 1.20}, {"node2node3", 1.30}};
+    return factor.at(a + b);
+  };
+  ClusterSpec slow = spec;
+  slow.time_factor = [base = spec.time_factor](const std::string& a, const std::string& b, std::uint64_t s) {
+    return base(a, b, s) * (a == "node1" && b == "node2" ? 1.25 : 1.0);
+  };
+  const Comparison c = compare_runs(runs_of(spec, 1, 3), runs_of(slow, 4, 3), defaults());
+  ASSERT_FALSE(c.pair_levels.empty());
+  for (const PairLevelTest& t : c.pair_levels) {
+    EXPECT_NE(t.verdict, "slower") << t.level << " " << t.node << " " << t.change_percent;
+    EXPECT_NE(t.verdict, "faster") << t.level << " " << t.node << " " << t.change_percent;
+  }
+  for (const MetricComparison& m : c.metrics) {
+    if (m.family != std::string("pairs")) continue;
+    EXPECT_EQ(m.verdict, m.key().nodes == "node1<->node2" ? "slower" : "no_change")
+        << m.name() << " " << m.change_percent << " tested " << m.tested_change_percent;
+  }
 }
 
 // The command on files: exit 1 with --fail-on 10, 0 with --fail-on 25, 2 for a truncated file.
@@ -275,7 +305,7 @@ TEST(CompareCommand, ExitCodesOnFiles) {
   const nlohmann::json j = nlohmann::json::parse(json_out.str());
   EXPECT_EQ(j["summary"]["slower"], 3);
   EXPECT_EQ(j["regressed"], false);
-  EXPECT_EQ(j["method"], "run_level_welch");
+  EXPECT_EQ(j["method"], "run_level_moderated_t");
   EXPECT_EQ(j["before"]["runs"], 3);
   EXPECT_EQ(j["metrics"][0]["runs_after"].size(), 3u);
   // --before without --after, or both forms at once: exit 2 saying so.
@@ -350,12 +380,16 @@ TEST(CompareRuns, NonComparableRunsWarnAndCompareTheCommonPart) {
   EXPECT_EQ(notes["environment"].after, "only here: NCCL_ALGO=Ring");
   EXPECT_FALSE(notes.contains("backend"));
   // Common: 10 pairs among node0..node4 at 16M and 64M; the seq-write and rand-read per-rank metrics
-  // (3) and the per-node ones of node0..node4 (2 x 5).
+  // (3) and the per-node ones of node0..node4 (2 x 5). One run a side (issue 32): the pairs are tested
+  // against the spread of their changes (none moved), the filesystem metrics are untestable (was:
+  // "within_allowance" of a flat 25%, which the issue calls wrong).
   EXPECT_EQ(c.metrics.size(), 20u + 3u + 10u);
-  for (const MetricComparison& m : c.metrics) EXPECT_EQ(m.verdict, "within_allowance") << m.name();
+  for (const MetricComparison& m : c.metrics) {
+    EXPECT_EQ(m.verdict, m.key().kind == "pair" ? "no_change" : "untestable") << m.name();
+  }
   EXPECT_EQ(c.only_before.size(), 5u * 2 + 15u + 2u);  // node5's pairs at 16M/64M, 256M, node5's fs nodes
   EXPECT_EQ(c.only_after.size(), 5u * 2 + 15u + 2u);
-  const std::string text = comparison_text(c, 0.0);
+  const std::string text = comparison_text(at_fail_on(c, 0.0));
   EXPECT_NE(text.find("WARNING: the runs are not comparable"), std::string::npos);
   EXPECT_NE(text.find("  nodes: BEFORE only here: node5; AFTER only here: node9"), std::string::npos) << text;
 }
@@ -388,42 +422,58 @@ TEST(CompareRuns, SlowerFilesystemProbes) {
   EXPECT_TRUE(regressed_beyond(c, 25.0));
 }
 
-// One run per side: nothing is tested (no p, no interval); a change within the run-to-run allowance is
-// reported as such and exits 0, one beyond it (filesystem halved) is slower_beyond_allowance and exits
-// 1; a smaller allowance turns the 20% slower pair into a regression.
-TEST(CompareRuns, OneRunPerSideIsNotTested) {
+// One run per side (issue 32): the iterations of one job are no sample of the run-to-run spread, so a
+// change of everything together (the filesystem halved) cannot be told from the launch-to-launch
+// difference: untestable, INCONCLUSIVE, exit 0 (it was "slower_beyond_allowance" of a flat 25%, exit 1,
+// which the issue calls wrong); a pair 20% slower among 15 is tested against the spread of all the
+// pairs' changes and found at every size, whatever --allowance says (it now applies to blocks only).
+TEST(CompareRuns, OneRunPerSideTestsPairsAgainstTheirSpread) {
   ClusterSpec spec;
   ClusterSpec slow = spec;
   slow.fs_rate_factor = 0.5;
+  Comparison c = compare_runs(make_noisy_run(spec, 1), make_noisy_run(spec, 2), defaults());
+  EXPECT_EQ(c.method, "pair_spread");
+  for (const MetricComparison& m : c.metrics) {
+    if (m.key().kind == "pair") {
+      EXPECT_EQ(std::string(m.test), "pair_spread") << m.name();
+      EXPECT_EQ(m.verdict, "no_change") << m.name() << " " << m.change_percent;
+      EXPECT_GE(m.p_value, 0.0);
+    } else {
+      EXPECT_EQ(m.verdict, "untestable") << m.name();
+      EXPECT_EQ(std::string(m.untestable_why), "one_run_a_side") << m.name();
+      EXPECT_LT(m.p_value, 0.0) << m.name();
+    }
+  }
+  EXPECT_EQ(c.outcome.verdict, "inconclusive");
+  EXPECT_EQ(c.outcome.exit_code, 0);
+  c = compare_runs(make_noisy_run(spec, 1), make_noisy_run(slow, 2), defaults());
+  EXPECT_FALSE(regressed_beyond(c, 0.0));
+  EXPECT_EQ(c.outcome.verdict, "inconclusive");
+  const nlohmann::json j = comparison_json(c);
+  for (const auto& m : j["metrics"]) {
+    if (m["key"]["kind"] != "pair") {
+      EXPECT_TRUE(m["p_value"].is_null());
+    }
+  }
+  EXPECT_EQ(j["verdict"], "INCONCLUSIVE");
+  const std::string text = comparison_text(at_fail_on(c, 0.0));
+  EXPECT_EQ(text.find("INCONCLUSIVE: "), 0u) << text;
+  EXPECT_NE(text.find("no significance is claimed"), std::string::npos) << text;
+  EXPECT_NE(text.find("untestable"), std::string::npos) << text;
+  // The pair alone, 20% slower: found against the other pairs' spread, at every size.
+  slow.fs_rate_factor = 1.0;
   slow.time_factor = [](const std::string& a, const std::string& b, std::uint64_t) {
     return a == "node1" && b == "node4" ? 1.25 : 1.0;
   };
-  Comparison c = compare_runs(make_noisy_run(spec, 1), make_noisy_run(slow, 2), defaults());
-  EXPECT_EQ(c.method, "single_run_allowance");
+  CompareSettings lenient = defaults();
+  lenient.single_run_allowance_percent = 50.0;
+  c = compare_runs(make_noisy_run(spec, 1), make_noisy_run(slow, 2), lenient);
+  EXPECT_EQ(count_verdict(c, "slower"), 3);
   for (const MetricComparison& m : c.metrics) {
-    EXPECT_LT(m.p_value, 0.0) << m.name();
-    EXPECT_DOUBLE_EQ(m.mde_percent, 25.0);
-    if (m.key().kind == "fs_node" || (m.key().kind == "fs_probe" && m.key().quantity != "lat_p99_us")) {
-      EXPECT_EQ(m.verdict, "slower_beyond_allowance") << m.name() << " " << m.change_percent;
-    } else {
-      EXPECT_EQ(m.verdict, "within_allowance") << m.name() << " " << m.change_percent;
+    if (m.verdict == "slower") {
+      EXPECT_EQ(m.key().nodes, "node1<->node4");
     }
   }
-  EXPECT_EQ(c.summary.slower + c.summary.faster + c.summary.no_change, 0);
-  EXPECT_EQ(c.summary.untested, static_cast<int>(c.metrics.size()));
-  EXPECT_TRUE(regressed_beyond(c, 10.0));
-  const nlohmann::json j = comparison_json(c);
-  for (const auto& m : j["metrics"]) EXPECT_TRUE(m["p_value"].is_null());
-  const std::string text = comparison_text(c, 0.0);
-  EXPECT_NE(text.find("no significance is claimed"), std::string::npos) << text;
-  // The pair alone, 20% slower: within 25%, beyond 10%.
-  slow.fs_rate_factor = 1.0;
-  c = compare_runs(make_noisy_run(spec, 1), make_noisy_run(slow, 2), defaults());
-  EXPECT_FALSE(regressed_beyond(c, 0.0));
-  CompareSettings tight = defaults();
-  tight.single_run_allowance_percent = 10.0;
-  c = compare_runs(make_noisy_run(spec, 1), make_noisy_run(slow, 2), tight);
-  EXPECT_EQ(count_verdict(c, "slower_beyond_allowance"), 3);
   EXPECT_TRUE(regressed_beyond(c, 0.0));
 }
 
@@ -451,12 +501,17 @@ TEST(CompareRuns, APairClearedByItsRetestIsComparedByItsRetest) {
   ClusterSpec spec;
   const podperf::Run before = make_noisy_run(spec, 1);
   Comparison c = compare_runs(before, with_slow_first_measurement(make_noisy_run(spec, 2), true), defaults());
-  EXPECT_FALSE(regressed_beyond(c, 0.0)) << comparison_text(c, 0.0);
-  for (const MetricComparison& m : c.metrics) EXPECT_EQ(m.verdict, "within_allowance") << m.name();
+  EXPECT_FALSE(regressed_beyond(c, 0.0)) << comparison_text(at_fail_on(c, 0.0));
+  // One run a side (issue 32): pairs against the spread of their changes, the rest untestable (was
+  // "within_allowance" of a flat 25%).
+  for (const MetricComparison& m : c.metrics) {
+    EXPECT_EQ(m.verdict, m.key().kind == "pair" ? "no_change" : "untestable") << m.name();
+  }
   ASSERT_EQ(c.from_retest_after.size(), 1u);
   EXPECT_EQ(c.from_retest_after[0], "run-2: pair node1<->node4 all_reduce float 256M busbw");
   EXPECT_TRUE(c.from_retest_before.empty());
-  EXPECT_NE(comparison_text(c, 0.0).find("NOTE: 1 pair metric compared by the pair's retest"), std::string::npos);
+  EXPECT_NE(comparison_text(at_fail_on(c, 0.0)).find("NOTE: 1 pair metric compared by the pair's retest"),
+            std::string::npos);
   EXPECT_EQ(comparison_json(c)["from_retest"]["after"].size(), 1u);
 
   // A node the run itself names as slow now and then keeps its first measurements: the slow first
@@ -475,7 +530,7 @@ TEST(CompareRuns, APairClearedByItsRetestIsComparedByItsRetest) {
   EXPECT_TRUE(c.from_retest_after.empty());
   int slower = 0;
   for (const MetricComparison& m : c.metrics) {
-    if (m.verdict == "slower_beyond_allowance") {
+    if (m.verdict == "slower") {  // was slower_beyond_allowance: now tested against the pairs' spread
       ++slower;
       EXPECT_EQ(m.name(), "pair node1<->node4 all_reduce float 256M busbw");
       EXPECT_NEAR(m.change_percent, -37.5, 3.0);
@@ -626,12 +681,13 @@ TEST(TwoLevelModel, IterationShareTellsIterationNoiseFromRunToRun) {
   // 20 iterations of 5% noise: the median's standard error is about 1.4%.
   const Comparison iterations_only = share_of(0.0);
   EXPECT_GT(iterations_only.summary.iteration_share_median, 0.6);
-  EXPECT_NE(comparison_text(iterations_only, 0.0).find("Spread: iterations explain about"), std::string::npos);
+  EXPECT_NE(comparison_text(at_fail_on(iterations_only, 0.0)).find("Spread: iterations explain about"),
+            std::string::npos);
   const Comparison run_effect = share_of(0.06);
   std::cout << "iteration share, 5 runs a side: no run effect " << iterations_only.summary.iteration_share_median
             << ", run effect 6% " << run_effect.summary.iteration_share_median << "\n";
   EXPECT_LT(run_effect.summary.iteration_share_median, 0.2);
-  EXPECT_NE(comparison_text(run_effect, 0.0).find("mostly from launch to launch"), std::string::npos);
+  EXPECT_NE(comparison_text(at_fail_on(run_effect, 0.0)).find("mostly from launch to launch"), std::string::npos);
   const nlohmann::json j = comparison_json(run_effect);
   EXPECT_LT(j["summary"]["iteration_share_median"].get<double>(), 0.2);
   // One run a side: not estimated.

@@ -1,0 +1,442 @@
+// The common shift and the nodes of each pair matrix, the one-run-a-side pair test, and the roll-up of
+// pairs into the node that explains them (see compare_pair_levels.hpp). Floor: analysis/compare; pure,
+// deterministic for any thread count.
+#include "analysis/compare/compare_pair_levels.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <tuple>
+
+#include "analysis/base/chunks.hpp"
+#include "analysis/base/units.hpp"
+#include "analysis/compare/compare_noise.hpp"
+#include "analysis/stats/change_stats.hpp"
+#include "analysis/stats/stats.hpp"
+#include "analysis/stats/t_power.hpp"
+
+namespace podperf {
+namespace compare_pair_levels_detail {
+
+// The pair metrics of one op, type and size, with their nodes as local indices.
+struct PairMatrix {
+  std::uint32_t op = 0, dtype = 0, size_text = 0;
+  std::vector<std::size_t> metrics;           // indices into Comparison::metrics
+  std::vector<std::uint32_t> node_a, node_b;  // per entry of `metrics`: local node indices
+  std::vector<std::uint32_t> labels;          // per local node: its label's registry string id
+};
+
+std::vector<PairMatrix> pair_matrices(const Comparison& c) {
+  std::vector<PairMatrix> out;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t> index;
+  std::vector<std::map<std::uint32_t, std::uint32_t>> local(0);
+  for (std::size_t i = 0; i < c.metrics.size(); ++i) {
+    const MetricIdentity& id = c.registry->identity(c.metrics[i].metric);
+    if (id.kind != MetricKind::kPair) continue;
+    const auto [it, added] = index.emplace(std::make_tuple(id.op, id.dtype, id.size_text), out.size());
+    if (added) {
+      out.push_back(PairMatrix{id.op, id.dtype, id.size_text, {}, {}, {}, {}});
+      local.emplace_back();
+    }
+    PairMatrix& m = out[it->second];
+    auto node = [&](std::uint32_t label) {
+      const auto [at, fresh] = local[it->second].emplace(label, static_cast<std::uint32_t>(m.labels.size()));
+      if (fresh) m.labels.push_back(label);
+      return at->second;
+    };
+    m.metrics.push_back(i);
+    m.node_a.push_back(node(id.a));
+    m.node_b.push_back(node(id.b));
+  }
+  return out;
+}
+
+double median_of(std::vector<double> v) {
+  return sample_median(v);
+}
+
+PairLevelTest level_of(const Comparison& c, const PairMatrix& m, const std::string& level, const std::string& node,
+                       std::size_t pairs) {
+  PairLevelTest t;
+  t.level = level;
+  t.node = node;
+  t.op = c.registry->text(m.op);
+  t.dtype = c.registry->text(m.dtype);
+  t.size_bytes = c.registry->key(c.metrics[m.metrics.front()].metric).size_bytes;
+  t.pairs = pairs;
+  t.verdict = "untestable";
+  return t;
+}
+
+void set_test(PairLevelTest& t, double diff_log, double se_log, double df, const char* test, double confidence) {
+  t.change_percent = 100.0 * std::expm1(diff_log);
+  if (!(se_log > 0.0) || !(df > 0.0)) {
+    t.untestable_why = "zero_variance";
+    return;
+  }
+  const TTest r = t_test(diff_log, se_log, df, confidence);
+  t.test = test;
+  t.untestable_why = "";
+  t.se_log = se_log;
+  t.df = df;
+  t.p_value = r.p_value;
+  t.ci_low_percent = r.ci_low_percent;
+  t.ci_high_percent = r.ci_high_percent;
+}
+
+// The entries of `m` measured in every unit of both sides (positive): their positions in m.metrics.
+std::vector<std::size_t> complete_entries(const Comparison& c, const PairMatrix& m, std::size_t& units_before,
+                                          std::size_t& units_after) {
+  units_before = units_after = 0;
+  for (std::size_t k : m.metrics) {
+    units_before = std::max(units_before, c.metrics[k].runs_before.size());
+    units_after = std::max(units_after, c.metrics[k].runs_after.size());
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t e = 0; e < m.metrics.size(); ++e) {
+    const MetricComparison& x = c.metrics[m.metrics[e]];
+    if (x.runs_before.size() != units_before || x.runs_after.size() != units_after) continue;
+    const auto positive = [](double v) { return v > 0.0 && std::isfinite(v); };
+    if (std::all_of(x.runs_before.begin(), x.runs_before.end(), positive) &&
+        std::all_of(x.runs_after.begin(), x.runs_after.end(), positive))
+      out.push_back(e);
+  }
+  return out;
+}
+
+// Per local node, the positions in `complete` of its pairs.
+std::vector<std::vector<std::size_t>> node_pairs(const PairMatrix& m, const std::vector<std::size_t>& complete) {
+  std::vector<std::vector<std::size_t>> out(m.labels.size());
+  for (std::size_t q = 0; q < complete.size(); ++q) {
+    out[m.node_a[complete[q]]].push_back(q);
+    out[m.node_b[complete[q]]].push_back(q);
+  }
+  return out;
+}
+
+// Two or more units on some side: per unit the median (centred) log value of all pairs and each node's
+// median beyond it, tested as metrics are.
+void levels_with_spread(Comparison& c, const PairMatrix& m, const std::vector<std::size_t>& complete, std::size_t nb,
+                        std::size_t na, const CompareSettings& s) {
+  const std::size_t units = nb + na;
+  std::vector<std::vector<double>> logs(units, std::vector<double>(complete.size()));
+  for (std::size_t q = 0; q < complete.size(); ++q) {
+    const MetricComparison& x = c.metrics[m.metrics[complete[q]]];
+    for (std::size_t u = 0; u < nb; ++u) logs[u][q] = std::log(x.runs_before[u]);
+    for (std::size_t u = 0; u < na; ++u) logs[nb + u][q] = std::log(x.runs_after[u]);
+    // Each pair centred on its own mean over all units: the medians below then pick pairs by how they
+    // moved, not by their baselines (uncentred, one link 20% slower among a node's 3 pairs moved the
+    // node's median from one pair to another of a lower baseline: a node "3.3% slower" whose other pairs
+    // had not changed, and those pairs "faster" against it). A constant per pair: no side's values move.
+    double mean = 0.0;
+    for (std::size_t u = 0; u < units; ++u) mean += logs[u][q];
+    mean /= static_cast<double>(units);
+    for (std::size_t u = 0; u < units; ++u) logs[u][q] -= mean;
+  }
+  std::vector<double> common(units);
+  for (std::size_t u = 0; u < units; ++u) common[u] = median_of(logs[u]);
+  PairLevelTest all = level_of(c, m, "all pairs", "", complete.size());
+  const UnitSpread g = log_unit_spread(std::span(common).first(nb), std::span(common).subspan(nb));
+  set_test(all, g.diff_log, g.df > 0.0 ? std::sqrt(g.variance * (1.0 / g.nb + 1.0 / g.na)) : 0.0, g.df, "moderated_t",
+           s.confidence);
+  c.pair_levels.push_back(std::move(all));
+
+  const std::vector<std::vector<std::size_t>> pairs_of = node_pairs(m, complete);
+  std::vector<std::size_t> nodes;
+  for (std::size_t i = 0; i < pairs_of.size(); ++i) {
+    if (pairs_of[i].size() >= 2) nodes.push_back(i);
+  }
+  if (nodes.size() < kMinLevelNodes) return;
+  std::vector<UnitSpread> spreads(nodes.size());
+  in_chunks(nodes.size(), analysis_threads(nodes.size() * complete.size() / 64 + 1),
+            [&](std::size_t, std::size_t begin, std::size_t end) {
+              std::vector<double> contrast(units), values;
+              for (std::size_t k = begin; k < end; ++k) {
+                for (std::size_t u = 0; u < units; ++u) {
+                  values.clear();
+                  for (std::size_t q : pairs_of[nodes[k]]) values.push_back(logs[u][q]);
+                  contrast[u] = sample_median(values) - common[u];
+                }
+                spreads[k] = log_unit_spread(std::span(contrast).first(nb), std::span(contrast).subspan(nb));
+              }
+            });
+  std::vector<double> variances, dfs;
+  for (const UnitSpread& u : spreads) {
+    variances.push_back(u.variance);
+    dfs.push_back(u.df);
+  }
+  const VariancePrior prior = s.moderate_variance ? fit_variance_prior(variances, dfs) : VariancePrior{};
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const UnitSpread& u = spreads[k];
+    const ModeratedVariance v =
+        moderate_variance(u.variance, u.df, prior, s.variance_outlier_p / static_cast<double>(nodes.size()));
+    PairLevelTest t = level_of(c, m, "node", c.registry->text(m.labels[nodes[k]]), pairs_of[nodes[k]].size());
+    set_test(t, u.diff_log, std::sqrt(v.variance * (1.0 / u.nb + 1.0 / u.na)), v.df, "moderated_t", s.confidence);
+    c.pair_levels.push_back(std::move(t));
+  }
+}
+
+// One run a side: the common shift untestable; nodes, then pairs, against the spread of the pairs'
+// changes.
+void levels_one_run_a_side(Comparison& c, const PairMatrix& m, const std::vector<std::size_t>& complete,
+                           const CompareSettings& s) {
+  const std::size_t pairs = complete.size();
+  std::vector<double> delta(pairs);
+  for (std::size_t q = 0; q < pairs; ++q) {
+    const MetricComparison& x = c.metrics[m.metrics[complete[q]]];
+    delta[q] = std::log(x.runs_after[0] / x.runs_before[0]);
+  }
+  const double shift = median_of(delta);
+  PairLevelTest all = level_of(c, m, "all pairs", "", pairs);
+  all.change_percent = 100.0 * std::expm1(shift);
+  all.untestable_why = "one_run_a_side";
+  c.pair_levels.push_back(std::move(all));
+  auto untestable_pairs = [&](const char* why) {
+    for (std::size_t k : m.metrics) c.metrics[k].untestable_why = why;
+  };
+  if (pairs < kMinSpreadPairs) {
+    untestable_pairs("too_few_pairs");
+    return;
+  }
+  const std::vector<std::vector<std::size_t>> pairs_of = node_pairs(m, complete);
+  const std::size_t nodes = pairs_of.size();
+  // Each node's change beyond the common shift: the median of its pairs' changes.
+  std::vector<double> effect(nodes, 0.0);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    std::vector<double> v;
+    for (std::size_t q : pairs_of[i]) v.push_back(delta[q]);
+    effect[i] = v.empty() ? 0.0 : median_of(v) - shift;
+  }
+  if (nodes >= kMinSpreadNodes) {
+    std::vector<double> pure(pairs);
+    for (std::size_t q = 0; q < pairs; ++q) {
+      pure[q] = delta[q] - shift - effect[m.node_a[complete[q]]] - effect[m.node_b[complete[q]]];
+    }
+    const double pair_sigma = robust_sigma(pure);
+    const double node_sigma = robust_sigma(effect);
+    const double node_df = kMadEfficiency * static_cast<double>(nodes - 1);
+    const double pure_df = kMadEfficiency * static_cast<double>(pairs - nodes);
+    for (std::size_t i = 0; i < nodes; ++i) {
+      PairLevelTest t = level_of(c, m, "node", c.registry->text(m.labels[i]), pairs_of[i].size());
+      // The spread a node's median of its pairs has from pair noise alone (the standard error of a
+      // median, sqrt(pi/2) sigma / sqrt(n)), or the spread of the nodes themselves when larger (nodes
+      // that vary from run to run on their own).
+      const double from_pairs = std::numbers::pi / 2.0 * pair_sigma * pair_sigma /
+                                static_cast<double>(std::max<std::size_t>(1, pairs_of[i].size()));
+      const double from_nodes = node_sigma * node_sigma;
+      const bool nodes_wider = from_nodes >= from_pairs;
+      set_test(t, effect[i], std::sqrt(std::max(from_pairs, from_nodes)),
+               std::max(1.0, nodes_wider ? node_df : pure_df), "pair_spread", s.confidence);
+      c.pair_levels.push_back(std::move(t));
+    }
+  } else {
+    for (std::size_t i = 0; i < nodes; ++i) {
+      PairLevelTest t = level_of(c, m, "node", c.registry->text(m.labels[i]), pairs_of[i].size());
+      t.change_percent = 100.0 * std::expm1(effect[i]);
+      t.untestable_why = "too_few_nodes";
+      c.pair_levels.push_back(std::move(t));
+    }
+  }
+  // The pairs are tested in the second stage (test_pairs_beyond_levels), once the nodes are judged.
+  for (std::size_t q = 0; q < pairs; ++q) c.metrics[m.metrics[complete[q]]].test = "pair_spread";
+}
+
+bool changed(const std::string& verdict) {
+  return verdict == "slower" || verdict == "faster";
+}
+
+}  // namespace compare_pair_levels_detail
+
+using namespace compare_pair_levels_detail;
+
+std::string pair_level_name(const PairLevelTest& t) {
+  return fmt::format("{} {} {} {}", t.level == "node" ? "node " + t.node : std::string("all pairs"), t.op, t.dtype,
+                     format_size(t.size_bytes));
+}
+
+void test_pair_levels(Comparison& c, const CompareSettings& settings) {
+  if (!c.registry) return;
+  for (const PairMatrix& m : pair_matrices(c)) {
+    std::size_t nb = 0, na = 0;
+    const std::vector<std::size_t> complete = complete_entries(c, m, nb, na);
+    if (complete.size() < 3) continue;
+    const std::size_t df = (nb > 1 ? nb - 1 : 0) + (na > 1 ? na - 1 : 0);
+    if (df > 0) {
+      levels_with_spread(c, m, complete, nb, na, settings);
+    } else {
+      levels_one_run_a_side(c, m, complete, settings);
+    }
+  }
+}
+
+namespace compare_pair_levels_detail {
+
+// The levels of one matrix the first stage found: the common shift (log; NaN when not found) and per
+// local node its level's index (-1 when not found).
+struct FoundLevels {
+  double common_log = std::nan("");
+  long common = -1;
+  std::vector<long> node;
+};
+
+FoundLevels found_levels(const Comparison& c, const PairMatrix& m) {
+  FoundLevels f;
+  f.node.assign(m.labels.size(), -1);
+  const std::string op = c.registry->text(m.op), dtype = c.registry->text(m.dtype);
+  const std::uint64_t size = c.registry->key(c.metrics[m.metrics.front()].metric).size_bytes;
+  std::map<std::string, std::size_t> by_label;
+  for (std::size_t i = 0; i < c.pair_levels.size(); ++i) {
+    const PairLevelTest& t = c.pair_levels[i];
+    if (!changed(t.verdict) || t.op != op || t.dtype != dtype || t.size_bytes != size) continue;
+    if (t.level == "all pairs") {
+      f.common = static_cast<long>(i);
+      f.common_log = std::log1p(t.change_percent / 100.0);
+    } else {
+      by_label[t.node] = i;
+    }
+  }
+  for (std::size_t i = 0; i < m.labels.size(); ++i) {
+    const auto it = by_label.find(c.registry->text(m.labels[i]));
+    if (it != by_label.end()) f.node[i] = static_cast<long>(it->second);
+  }
+  return f;
+}
+
+// The found levels a pair touches: their log change together and their names ("sim0005", "sim0003 and
+// sim0009", "all pairs"); with_common: the common shift counts (runs on a side).
+double touching(const Comparison& c, const FoundLevels& f, std::uint32_t a, std::uint32_t b, bool with_common,
+                std::string& names) {
+  double shift = 0.0;
+  names.clear();
+  for (std::uint32_t node : {a, b}) {
+    if (f.node[node] < 0) continue;
+    const PairLevelTest& t = c.pair_levels[static_cast<std::size_t>(f.node[node])];
+    shift += std::log1p(t.change_percent / 100.0);
+    names += (names.empty() ? "" : " and ") + t.node;
+  }
+  if (with_common && f.common >= 0) {
+    shift += f.common_log;
+    if (names.empty()) names = "all pairs";
+  }
+  return shift;
+}
+
+// The test of a pair's change `change_log` (beyond its levels); `interval`: the interval is of that
+// change too (one run a side: there is no interval of the pair's own change), else the interval of the
+// pair's own change stays as its own test gave it.
+void set_pair_test(MetricComparison& x, double change_log, double se, double df, double confidence, bool interval) {
+  const TTest r = t_test(change_log, se, df, confidence);
+  x.tested_change_percent = 100.0 * std::expm1(change_log);
+  x.p_value = r.p_value;
+  if (!interval) return;
+  x.ci_low_percent = r.ci_low_percent;
+  x.ci_high_percent = r.ci_high_percent;
+}
+
+// A candidate for being explained: its own change (marginal, or beyond the common shift with one run a
+// side) at least --min-change and in the direction of the levels it touches.
+void mark_candidate(MetricComparison& x, double own_log, double level_log, const std::string& names,
+                    const CompareSettings& s) {
+  x.explained_by.clear();
+  const bool same_direction = (own_log < 0.0) == (level_log < 0.0) && level_log != 0.0;
+  if (names.empty() || !same_direction || std::fabs(100.0 * std::expm1(own_log)) < s.min_change_percent) return;
+  x.explained_by = names;
+  x.explained_change_percent = 100.0 * std::expm1(level_log);
+}
+
+}  // namespace compare_pair_levels_detail
+
+void test_pairs_beyond_levels(Comparison& c, const CompareSettings& s) {
+  if (!c.registry) return;
+  for (const PairMatrix& m : pair_matrices(c)) {
+    const FoundLevels found = found_levels(c, m);
+    std::size_t nb = 0, na = 0;
+    const std::vector<std::size_t> complete = complete_entries(c, m, nb, na);
+    const bool spread = (nb > 1 ? nb - 1 : 0) + (na > 1 ? na - 1 : 0) > 0;
+    std::string names;
+    if (spread) {
+      for (std::size_t e = 0; e < m.metrics.size(); ++e) {
+        MetricComparison& x = c.metrics[m.metrics[e]];
+        if (std::string_view(x.test) != "moderated_t") continue;
+        const double level = touching(c, found, m.node_a[e], m.node_b[e], true, names);
+        if (names.empty()) continue;
+        const double own = std::log1p(x.change_percent / 100.0);
+        x.beyond_level = true;
+        set_pair_test(x, own - level, x.se_log, x.df, s.confidence, false);
+        mark_candidate(x, own, level, names, s);
+      }
+      continue;
+    }
+    // One run a side: every pair against the spread of the pairs' changes beyond the common shift and the
+    // nodes found (nodes first: a changed node's pairs do not widen the spread the others are tested by).
+    const std::size_t pairs = complete.size();
+    if (pairs < kMinSpreadPairs) continue;
+    std::vector<double> delta(pairs), level(pairs), rest(pairs);
+    std::vector<std::string> touched(pairs);
+    for (std::size_t q = 0; q < pairs; ++q) {
+      const MetricComparison& x = c.metrics[m.metrics[complete[q]]];
+      delta[q] = std::log(x.runs_after[0] / x.runs_before[0]);
+    }
+    const double shift = median_of(delta);
+    for (std::size_t q = 0; q < pairs; ++q) {
+      level[q] = touching(c, found, m.node_a[complete[q]], m.node_b[complete[q]], false, touched[q]);
+      rest[q] = delta[q] - shift - level[q];
+    }
+    const double sigma = robust_sigma(rest);
+    const double df = std::max(1.0, kMadEfficiency * static_cast<double>(pairs - 1));
+    for (std::size_t q = 0; q < pairs; ++q) {
+      MetricComparison& x = c.metrics[m.metrics[complete[q]]];
+      if (!(sigma > 0.0)) {
+        x.test = "untestable";
+        x.untestable_why = "zero_variance";
+        continue;
+      }
+      x.test = "pair_spread";
+      x.untestable_why = "";
+      x.se_log = sigma;
+      x.df = df;
+      x.beyond_level = !touched[q].empty();
+      set_pair_test(x, rest[q], sigma, df, s.confidence, true);
+      mark_candidate(x, delta[q] - shift, level[q], touched[q], s);
+    }
+  }
+}
+
+void explain_pairs(Comparison& c) {
+  if (!c.registry) return;
+  std::map<std::string, std::vector<std::size_t>> level_index;  // "op dtype size node" -> pair_levels indices
+  for (MetricComparison& x : c.metrics) {
+    if (x.explained_by.empty()) continue;
+    if (changed(x.verdict)) {
+      x.explained_by.clear();  // beyond the levels it touches: its own finding
+      continue;
+    }
+    if (x.verdict != "no_change") {
+      x.explained_by.clear();
+      continue;
+    }
+    const bool better = x.higher_is_better ? x.explained_change_percent > 0.0 : x.explained_change_percent < 0.0;
+    x.verdict = better ? "faster" : "slower";
+  }
+  // Each level's count of the pairs it explains.
+  for (PairLevelTest& t : c.pair_levels) t.explains = 0;
+  for (const PairMatrix& m : pair_matrices(c)) {
+    const FoundLevels found = found_levels(c, m);
+    for (std::size_t e = 0; e < m.metrics.size(); ++e) {
+      const MetricComparison& x = c.metrics[m.metrics[e]];
+      if (x.explained_by.empty()) continue;
+      bool by_node = false;
+      for (std::uint32_t node : {m.node_a[e], m.node_b[e]}) {
+        if (found.node[node] < 0) continue;
+        ++c.pair_levels[static_cast<std::size_t>(found.node[node])].explains;
+        by_node = true;
+      }
+      if (!by_node && found.common >= 0) ++c.pair_levels[static_cast<std::size_t>(found.common)].explains;
+    }
+  }
+}
+
+}  // namespace podperf

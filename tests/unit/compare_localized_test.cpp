@@ -1,0 +1,186 @@
+// podperf compare on localized changes in runs of the modelled fabric, every run its own job with its
+// own seed (issue 32's measured cases): one link among many pairs, one node among many, one run a side,
+// the runs' own verdicts, and one bad job on a side. Error rates over many seed sets are measured in
+// tests/perf/compare_localized.cpp (numbers in tests/perf/README.md); these are single comparisons.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/compare/compare.hpp"
+#include "analysis/config/compare_settings.hpp"
+#include "bench/sim_pairs.hpp"
+#include "sim/sim_model.hpp"
+
+namespace podperf {
+namespace {
+
+struct Fault {
+  int link_a = -1, link_b = -1, node = -1;
+  double factor = 1.0;
+};
+
+SimModel model_of(const Fault& f, double pair_cv) {
+  SimModel m = load_sim_model("healthy");
+  m.pair_cv = pair_cv;
+  if (f.link_a >= 0) {
+    SimLinkFault l;
+    l.nodes = {f.link_a, f.link_b};
+    l.factor = f.factor;
+    m.slow_links.push_back(l);
+  }
+  if (f.node >= 0) {
+    SimNodeFault n;
+    n.node = f.node;
+    n.factor = f.factor;
+    m.slow_nodes.push_back(n);
+  }
+  return m;
+}
+
+// One `podperf pairs --backend sim` job: all pairs at 64M, 10 iterations, retest on, its own seed.
+Run sim_run(const SimModel& model, int nodes, std::uint64_t seed) {
+  SimFabric fabric(model, nodes, seed);
+  const NodeMap map = sim_node_map(fabric);
+  PairsOptions po;
+  po.min_bytes = "64M";
+  po.max_bytes = "64M";
+  po.iters = 10;
+  po.schedule = "all";
+  const Plan plan = make_plan(po, map);
+  ScheduleOptions so;
+  so.schedule = "all";
+  so.seed = seed;
+  so.retest = 1;
+  SimRunResult r = simulate_pairs(fabric, plan, map, so, 10);
+  r.run.run_id = "seed-" + std::to_string(seed);
+  return std::move(r.run);
+}
+
+std::vector<Run> sim_runs(const SimModel& model, int nodes, std::uint64_t first_seed, int count) {
+  std::vector<Run> out;
+  for (int i = 0; i < count; ++i) out.push_back(sim_run(model, nodes, first_seed + static_cast<std::uint64_t>(i)));
+  return out;
+}
+
+const MetricComparison* metric_of_pair(const Comparison& c, const std::string& nodes) {
+  for (const MetricComparison& m : c.metrics) {
+    if (m.key().nodes == nodes) return &m;
+  }
+  return nullptr;
+}
+
+// 64 nodes, 3 runs a side, sim0003<->sim0011 at 70% in every AFTER run: was "No regression" with a
+// printed sensitivity of 9.7% while the link's own change was -28.8% (p 3.3e-5, adjusted 0.067 over
+// 2,016 metrics). Now the link is slower, the outcome REGRESSION, and no other pair or node is named.
+TEST(CompareLocalized, OneLinkAmongSixtyFourNodesThreeAgainstThreeIsFound) {
+  const SimModel healthy = model_of({}, 0.03);
+  const SimModel slow = model_of({3, 11, -1, 0.7}, 0.03);
+  const Comparison c =
+      compare_runs(sim_runs(healthy, 64, 1001, 3), sim_runs(slow, 64, 1501, 3), load_compare_settings(""));
+  const MetricComparison* link = metric_of_pair(c, "sim0003<->sim0011");
+  ASSERT_NE(link, nullptr);
+  EXPECT_EQ(link->verdict, "slower") << link->change_percent << " p adj " << link->p_adjusted;
+  EXPECT_NEAR(link->change_percent, -30.0, 6.0);
+  EXPECT_LT(link->mde_percent, 30.0);  // its stated sensitivity is below the change it found
+  EXPECT_EQ(c.outcome.verdict, "regression");
+  EXPECT_EQ(c.outcome.exit_code, 1);
+  int others = 0;
+  for (const MetricComparison& m : c.metrics) others += m.verdict == "slower" && &m != link ? 1 : 0;
+  EXPECT_EQ(others, 0);
+  for (const PairLevelTest& t : c.pair_levels) EXPECT_NE(t.verdict, "slower") << t.level << " " << t.node;
+}
+
+// 32 nodes, 3 runs a side, sim0005 12% slow in every AFTER run (all its 31 pairs move): the node level
+// is slower and its pairs roll up into it.
+TEST(CompareLocalized, OneNodeTwelvePercentSlowAmongThirtyTwoIsFoundAsTheNode) {
+  const SimModel healthy = model_of({}, 0.03);
+  const SimModel slow = model_of({-1, -1, 5, 0.88}, 0.03);
+  const Comparison c =
+      compare_runs(sim_runs(healthy, 32, 2001, 3), sim_runs(slow, 32, 2501, 3), load_compare_settings(""));
+  bool node_found = false;
+  for (const PairLevelTest& t : c.pair_levels) {
+    if (t.level == "node" && t.node == "sim0005") {
+      node_found = t.verdict == "slower";
+      EXPECT_NEAR(t.change_percent, -12.0, 4.0);
+    } else {
+      EXPECT_NE(t.verdict, "slower") << t.level << " " << t.node << " " << t.change_percent;
+    }
+  }
+  EXPECT_TRUE(node_found);
+  EXPECT_EQ(c.outcome.verdict, "regression");
+  for (const MetricComparison& m : c.metrics) {
+    if (m.verdict == "slower") {
+      EXPECT_EQ(m.explained_by, "sim0005") << m.name();
+    }
+  }
+}
+
+// 16 nodes, one run a side, one link 20% slow: 120 pairs at 2% noise make it about ten standard
+// deviations of the spread of the pairs' changes. Was "No regression" (within the flat 25% allowance).
+TEST(CompareLocalized, OneLinkAmongSixteenNodesOneRunASideIsFoundAgainstThePairsSpread) {
+  const SimModel healthy = model_of({}, 0.02);
+  const SimModel slow = model_of({3, 11, -1, 0.8}, 0.02);
+  const Comparison c =
+      compare_runs(sim_runs(healthy, 16, 3001, 1), sim_runs(slow, 16, 3501, 1), load_compare_settings(""));
+  const MetricComparison* link = metric_of_pair(c, "sim0003<->sim0011");
+  ASSERT_NE(link, nullptr);
+  EXPECT_EQ(link->verdict, "slower") << link->change_percent << " p adj " << link->p_adjusted;
+  EXPECT_EQ(c.outcome.exit_code, 1);
+}
+
+// 16 nodes, one run a side, sim0005 15% slow in AFTER: that run's own judge names it a straggler, and
+// compare said "No regression" in a green box. Now the straggler is new in AFTER and the outcome is never
+// "no regression" (REGRESSION when the comparison confirms it, else INCONCLUSIVE).
+TEST(CompareLocalized, ANewStragglerTheAfterRunNamesIsNeverNoRegression) {
+  const SimModel healthy = model_of({}, 0.01);
+  const SimModel slow = model_of({-1, -1, 5, 0.85}, 0.01);
+  const Comparison c =
+      compare_runs(sim_runs(healthy, 16, 4001, 1), sim_runs(slow, 16, 4501, 1), load_compare_settings(""));
+  bool named = false;
+  for (const RunVerdictChange& v : c.run_verdicts) {
+    if (v.kind == "straggler" && v.name == "sim0005") {
+      named = true;
+      EXPECT_EQ(v.status, "new");
+      EXPECT_EQ(v.after_named, 1);
+      EXPECT_EQ(v.before_named, 0);
+    }
+  }
+  EXPECT_TRUE(named);
+  EXPECT_NE(c.outcome.verdict, "no_regression");
+}
+
+// One bad job in three on AFTER (every pair 40% slower in its third run): the AFTER side is named less
+// consistent, with that run, and the outcome is not "no regression".
+TEST(CompareLocalized, OneBadJobInThreeMakesItsSideLessConsistentNamingTheRun) {
+  const SimModel healthy = model_of({}, 0.02);
+  std::vector<podperf::Run> after = sim_runs(healthy, 16, 5501, 3);
+  for (PairResult& p : after[2].pairs) {
+    p.busbw_gbps *= 0.6;
+    p.algbw_gbps *= 0.6;
+  }
+  const Comparison c = compare_runs(sim_runs(healthy, 16, 5001, 3), after, load_compare_settings(""));
+  ASSERT_TRUE(c.consistency.tested);
+  EXPECT_EQ(c.consistency.less_consistent, "AFTER");
+  EXPECT_EQ(c.consistency.after.farthest_run, after[2].run_id);
+  EXPECT_LT(c.consistency.after.farthest_percent, -30.0);
+  EXPECT_NE(c.outcome.verdict, "no_regression");
+}
+
+// A healthy comparison 3 against 3 at 64 nodes is not a regression, and "No regression" is said only
+// when every level could have seen the target.
+TEST(CompareLocalized, HealthyThreeAgainstThreeIsNotARegressionAndNoRegressionMeansSeen) {
+  const SimModel healthy = model_of({}, 0.03);
+  const Comparison c =
+      compare_runs(sim_runs(healthy, 64, 6001, 3), sim_runs(healthy, 64, 6501, 3), load_compare_settings(""));
+  EXPECT_NE(c.outcome.verdict, "regression");
+  ASSERT_FALSE(c.sensitivity.empty());
+  bool all_see = true;
+  for (const LevelSensitivity& l : c.sensitivity) all_see = all_see && l.sees_target;
+  EXPECT_EQ(c.outcome.verdict == "no_regression", all_see);
+  EXPECT_EQ(c.outcome.exit_code, 0);
+}
+
+}  // namespace
+}  // namespace podperf
