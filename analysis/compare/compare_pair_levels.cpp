@@ -41,9 +41,10 @@ std::vector<PairMatrix> pair_matrices(const Comparison& c) {
       out.push_back(PairMatrix{id.op, id.dtype, id.size_text, {}, {}, {}, {}});
       local.emplace_back();
     }
-    PairMatrix& m = out[it->second];
+    const std::size_t slot = it->second;  // a lambda may not capture a structured binding (clang before 16)
+    PairMatrix& m = out[slot];
     auto node = [&](std::uint32_t label) {
-      const auto [at, fresh] = local[it->second].emplace(label, static_cast<std::uint32_t>(m.labels.size()));
+      const auto [at, fresh] = local[slot].emplace(label, static_cast<std::uint32_t>(m.labels.size()));
       if (fresh) m.labels.push_back(label);
       return at->second;
     };

@@ -38,6 +38,10 @@ TEST(SimReport, EveryOutputSaysSimulated) {
   EXPECT_TRUE(has(summary, "\nSIMULATED (model configs/sim/healthy.toml (built in)): every number comes from a model"))
       << summary;
   EXPECT_TRUE(has(summary, "adaptive schedule (seed 7): 4 rounds instead of 7 for every pair")) << summary;
+  // What the adaptive schedule cannot tell, and what settles it.
+  EXPECT_TRUE(has(summary, "a node 5-15% slow may be missed")) << summary;
+  EXPECT_TRUE(has(summary, "with --schedule all")) << summary;
+  EXPECT_TRUE(has(render_markdown(run), "with --schedule all"));
   const std::string html = render_html(run);
   EXPECT_TRUE(has(html, "id=\"simulated\"")) << html.substr(0, 2000);
   EXPECT_TRUE(has(html, "adaptive schedule (seed 7): 4 rounds instead of 7 for every pair"));
