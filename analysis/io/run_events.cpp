@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/base/errors.hpp"
+#include "analysis/io/json_numbers.hpp"
 #include "analysis/io/run_checks.hpp"
 #include "analysis/io/run_json.hpp"
 #include "analysis/io/run_json_scan.hpp"
@@ -70,6 +71,17 @@ class EventsBuilder {
  private:
   // nullopt: not JSON (remembered: an error if more follows).
   std::optional<ParsedEvent> parse(std::string_view line, std::size_t start) {
+    std::optional<ParsedEvent> parsed = parse_json(line, start);
+    if (!parsed) return parsed;
+    // A number no field can hold is refused before it is converted (json_numbers.hpp).
+    if (std::string e = normalize_json_numbers(parsed->event, ""); !e.empty()) {
+      bad_line_ = fmt::format("{}:{}: bad field: {}", path_, line_no_, e);
+      return std::nullopt;
+    }
+    return parsed;
+  }
+
+  std::optional<ParsedEvent> parse_json(std::string_view line, std::size_t start) {
     try {
       JsonCursor in(line);
       ScannedObject scanned = scan_object_with_pairs(in, /*to_end=*/true);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/base/errors.hpp"
+#include "analysis/io/json_numbers.hpp"
 #include "analysis/io/run_checks.hpp"
 #include "analysis/io/run_json_pairs_file.hpp"
 #include "analysis/io/run_json_scan.hpp"
@@ -190,6 +191,11 @@ Run parse_streamed(Parse&& parse, const std::string& path) {
     if (event == nlohmann::json::parse_event_t::key && depth == 1) {
       top_key = parsed.get<std::string>();
     } else if (event == nlohmann::json::parse_event_t::object_end && depth == 2 && top_key == "pairs") {
+      if (std::string e = normalize_json_numbers(parsed, fmt::format("pairs[{}]", pairs.size())); !e.empty()) {
+        if (pair_error.empty()) pair_error = e;
+        pairs.emplace_back();  // keeps the indices of later errors true; the run is rejected below
+        return false;
+      }
       try {
         pairs.push_back(parsed.get<PairResult>());
       } catch (const nlohmann::json::exception& e) {
@@ -242,6 +248,9 @@ Run run_from_tree(nlohmann::json& j, std::vector<PairResult> pairs, const std::s
   }
   if (has_pairs_file && !pairs.empty()) {
     throw InputError(fmt::format("{}: bad field: pairs given both in run.json and in its pairs_file", path));
+  }
+  if (std::string e = normalize_json_numbers(j, ""); !e.empty()) {
+    throw InputError(fmt::format("{}: bad field: {}", path, e));
   }
   Run run;
   try {
