@@ -8,12 +8,13 @@
 
 #include "analysis/base/embedded_configs.hpp"
 #include "analysis/base/errors.hpp"
+#include "analysis/base/toml_text_guard.hpp"
 
 namespace podperf {
 
 toml::table toml_parse(std::string_view text, const std::string& source) {
   try {
-    return toml::parse(text, source);
+    return toml::parse(toml_text_guarded(text, source), source);
   } catch (const toml::parse_error& e) {
     throw ConfigError(
         fmt::format("{}:{}:{}: {}", source, e.source().begin.line, e.source().begin.column, e.description()));
