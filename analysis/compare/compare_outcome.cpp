@@ -60,6 +60,21 @@ std::vector<RegressionItem> regressions_at(const Comparison& c, double fail_on_p
   return out;
 }
 
+std::string single_run_sides(const Comparison& c) {
+  const auto changed = [](const std::string& verdict) { return verdict == "slower" || verdict == "faster"; };
+  const bool any_change =
+      std::any_of(c.metrics.begin(), c.metrics.end(), [&](const MetricComparison& m) { return changed(m.verdict); }) ||
+      std::any_of(c.pair_levels.begin(), c.pair_levels.end(),
+                  [&](const PairLevelTest& t) { return changed(t.verdict); }) ||
+      std::any_of(c.run_verdicts.begin(), c.run_verdicts.end(),
+                  [](const RunVerdictChange& v) { return v.status == "new" || v.status == "gone"; });
+  if (!any_change) return "";
+  if (c.runs_before == 1 && c.runs_after == 1) return "BEFORE and AFTER";
+  if (c.runs_after == 1) return "AFTER";
+  if (c.runs_before == 1) return "BEFORE";
+  return "";
+}
+
 void decide_outcome(Comparison& c, const CompareSettings& s) {
   CompareOutcome& o = c.outcome;
   o = CompareOutcome{};
@@ -83,6 +98,7 @@ void decide_outcome(Comparison& c, const CompareSettings& s) {
                            return l.tested == 0 || l.untestable > 0 || l.mde_worst_percent > s.max_mde_percent;
                          });
   o.exit_code = o.verdict == "regression" ? 1 : too_blind ? 4 : 0;
+  o.single_run_sides = single_run_sides(c);
 }
 
 }  // namespace podperf

@@ -23,6 +23,10 @@ double outcome_target_percent(const CompareSettings& settings);
 // slower beyond it.
 std::vector<RegressionItem> regressions_at(const Comparison& c, double fail_on_percent, int& slower_beyond);
 
+// The sides with one run when the comparison found any change ("BEFORE", "AFTER", "BEFORE and AFTER"),
+// else "": one job cannot tell a transient of that job from a lasting change.
+std::string single_run_sides(const Comparison& c);
+
 // Decides c.outcome from c's verdicts, levels, run verdicts, failures and sensitivity (which must have
 // been described at outcome_target_percent(settings)).
 void decide_outcome(Comparison& c, const CompareSettings& settings);

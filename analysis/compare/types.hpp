@@ -224,6 +224,10 @@ struct CompareOutcome {
                                          // target_percent (the INCONCLUSIVE reasons)
   std::vector<std::size_t> unconfirmed;  // indices into Comparison::run_verdicts: new, not confirmed, and
                                          // beyond what the comparison could have seen (INCONCLUSIVE reasons)
+  // "BEFORE", "AFTER" or "BEFORE and AFTER": the sides of one run when the comparison found a change
+  // (a metric or node slower or faster, a new or gone verdict of the runs): a transient of that one job
+  // looks the same as a lasting change ("" when no side has one run or nothing changed).
+  std::string single_run_sides;
 };
 
 // One way the two runs differ that may explain a change (or make it meaningless).

@@ -209,6 +209,8 @@ void render_summary(const Comparison& c, std::string& out) {
   for (const std::string& w : c.unit_warnings) append(out, "<p class=\"warning\">WARNING: {}.</p>\n", escape(w));
   const std::string retest_note = from_retest_note(c);
   if (!retest_note.empty()) append(out, "<p class=\"note\">NOTE: {}.</p>\n", escape(retest_note));
+  const std::string single_run = single_run_words(c.outcome);
+  if (!single_run.empty()) append(out, "<p class=\"note\">NOTE: {}.</p>\n", escape(single_run));
   if (!c.comparability.empty()) {
     append(out, "<p>The runs are not comparable in every way: {} difference{} below.</p>\n", c.comparability.size(),
            c.comparability.size() == 1 ? "" : "s");

@@ -179,7 +179,8 @@ nlohmann::json comparison_json_head(const Comparison& c) {
                         {"exit_code", o.exit_code},
                         {"slower_beyond", o.slower_beyond},
                         {"regressions", regressions},
-                        {"blind", blind}};
+                        {"blind", blind},
+                        {"single_run_caveat", o.single_run_sides.empty() ? json(nullptr) : json(single_run_words(o))}};
   return {
       {"verdict", outcome_word(c)},
       {"verdict_line", outcome_line(c)},

@@ -283,6 +283,8 @@ std::string comparison_text(const Comparison& c) {
   }
   const std::string retest_note = from_retest_note(c);
   if (!retest_note.empty()) out += "NOTE: " + retest_note + "\n";
+  const std::string single_run = single_run_words(o);
+  if (!single_run.empty()) out += "NOTE: " + single_run + "\n";
   if (!c.sensitivity.empty()) {
     out += fmt::format("Sensitivity (the change each level finds with {:.0f}% power; the target is {:g}%):\n",
                        s.power * 100.0, o.target_percent);

@@ -82,6 +82,15 @@ std::string regression_words(const Comparison& c, const RegressionItem& item) {
                      item.runs);
 }
 
+std::string single_run_words(const CompareOutcome& o) {
+  if (o.single_run_sides.empty()) return "";
+  const bool both = o.single_run_sides == "BEFORE and AFTER";
+  return fmt::format(
+      "one run {}: a change found here may be a transient of {} (a pair or node slow only during it) as well "
+      "as a lasting change; compare 3 or more runs per side (--before RUN... --after RUN...) to tell them apart",
+      both ? "a side" : "on the " + o.single_run_sides + " side", both ? "either job" : "that one job");
+}
+
 std::string blind_words(const Comparison& c, const LevelSensitivity& l) {
   const double target = c.outcome.target_percent;
   if (l.tested == 0 || (l.untestable > 0 && l.mde_worst_percent <= target)) {

@@ -21,6 +21,8 @@ std::string regression_words(const Comparison& c, const RegressionItem& item);
 // Why a level could not see the target ("pairs, links: a change of 12.6% at worst (pair a<->b ...); 9
 // runs per side would see 4%"; "pairs, all pairs: untestable: one run a side cannot ...").
 std::string blind_words(const Comparison& c, const LevelSensitivity& l);
+// What one run on a side cannot tell, when it found a change ("" when outcome.single_run_sides is "").
+std::string single_run_words(const CompareOutcome& o);
 // What a level could see ("pairs, nodes (64 tested): 1.1% typical, 1.6% at worst (node sim0012 ...)").
 std::string sensitivity_words(const Comparison& c, const LevelSensitivity& l);
 // The family's alpha in words ("pairs: 2,081 tests at FDR 0.05; one lone change must reach 2.4e-05").

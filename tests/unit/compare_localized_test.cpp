@@ -10,6 +10,9 @@
 
 #include "analysis/compare/compare.hpp"
 #include "analysis/config/compare_settings.hpp"
+#include "analysis/report/compare_html.hpp"
+#include "analysis/report/comparison_json.hpp"
+#include "analysis/report/comparison_text.hpp"
 #include "bench/sim_pairs.hpp"
 #include "sim/sim_model.hpp"
 
@@ -128,6 +131,32 @@ TEST(CompareLocalized, OneLinkAmongSixteenNodesOneRunASideIsFoundAgainstThePairs
   ASSERT_NE(link, nullptr);
   EXPECT_EQ(link->verdict, "slower") << link->change_percent << " p adj " << link->p_adjusted;
   EXPECT_EQ(c.outcome.exit_code, 1);
+  // One job a side cannot tell a transient of that job from a lasting change: every output says so.
+  EXPECT_EQ(c.outcome.single_run_sides, "BEFORE and AFTER");
+  EXPECT_NE(comparison_text(c).find("NOTE: one run a side: a change found here may be a transient of either job"),
+            std::string::npos);
+  EXPECT_NE(comparison_json(c).dump().find("\"single_run_caveat\":\"one run a side"), std::string::npos);
+  EXPECT_NE(render_compare_html(c).find("may be a transient of either job"), std::string::npos);
+}
+
+// 1 against 3 with the change found: the one AFTER run is named; 3 against 3 and an unchanged 1 against 1
+// carry no such note.
+TEST(CompareLocalized, TheSingleRunCaveatNamesTheSideOfOneRunAndOnlyWhenSomethingChanged) {
+  const SimModel healthy = model_of({}, 0.02);
+  const SimModel slow = model_of({3, 11, -1, 0.7}, 0.02);
+  const Comparison one_after =
+      compare_runs(sim_runs(healthy, 16, 3101, 3), sim_runs(slow, 16, 3601, 1), load_compare_settings(""));
+  ASSERT_EQ(one_after.outcome.verdict, "regression");
+  EXPECT_EQ(one_after.outcome.single_run_sides, "AFTER");
+  EXPECT_NE(comparison_text(one_after).find("NOTE: one run on the AFTER side"), std::string::npos);
+  const Comparison three =
+      compare_runs(sim_runs(healthy, 16, 3101, 3), sim_runs(slow, 16, 3601, 3), load_compare_settings(""));
+  EXPECT_EQ(three.outcome.single_run_sides, "");
+  EXPECT_EQ(comparison_json(three)["outcome"]["single_run_caveat"], nullptr);
+  const Comparison unchanged =
+      compare_runs(sim_runs(healthy, 16, 3101, 1), sim_runs(healthy, 16, 3601, 1), load_compare_settings(""));
+  EXPECT_NE(unchanged.outcome.verdict, "regression");
+  EXPECT_EQ(unchanged.outcome.single_run_sides, "");
 }
 
 // 16 nodes, one run a side, sim0005 15% slow in AFTER: that run's own judge names it a straggler, and
