@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <set>
+#include <utility>
 #include <vector>
 
 namespace podperf {
@@ -32,11 +35,17 @@ struct TwoLevels {
   double gap = 0.0;  // between the two levels' medians
   bool separated = false;
 };
-TwoLevels two_levels(std::vector<double> values, double min_gap) {
+// `start`: the quantile the low level starts from (the high one from 1 - start): 0.25 finds two levels
+// of similar weight; a smaller start finds a level of a few percent of the pairs (the pairs inside 8
+// groups are 1/8 of all pairs, which a start at the quartiles splits the large level instead).
+TwoLevels two_levels(std::vector<double> values, double min_gap, double start) {
   TwoLevels out;
   if (values.size() < 6) return out;
   std::sort(values.begin(), values.end());
-  double lo = values[values.size() / 4], hi = values[3 * values.size() / 4];
+  const auto at = [&](double q) {
+    return values[std::min(values.size() - 1, static_cast<std::size_t>(q * static_cast<double>(values.size())))];
+  };
+  double lo = at(start), hi = at(1.0 - start);
   for (int it = 0; it < 30 && hi > lo; ++it) {
     const double cut = (lo + hi) / 2.0;
     const auto split = std::upper_bound(values.begin(), values.end(), cut);
@@ -69,22 +78,93 @@ double fast_share(const EdgeMatrix& m, std::size_t node, const std::vector<int>&
   return measured == 0 ? -1.0 : static_cast<double>(fast) / measured;
 }
 
-}  // namespace
+double middle(std::vector<double>& v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
 
-std::optional<ModelGrouping> find_pair_blocks(const ModelInput& input, const NodeModel& first, double threshold) {
-  const std::vector<double>& class_level = first.class_level;
+// The grouping of `block_of`'s `blocks` blocks with the nodes in none placed. They join the block
+// they are fastest with (the highest median pair into it) when they are faster with it than with the
+// other blocks by half the `gap`: a slow node is slow with everyone, but slower still across. A node as
+// fast with every block (its pairs all cross: a group of its own, too small for a block) is not put in
+// one, where its pairs would look like slow links: such nodes form groups of their own, joined by their
+// fast pairs with each other. Without `keep_apart` every node joins the block it is fastest with.
+ModelGrouping with_leftovers(const ModelInput& input, const EdgeMatrix& m, const std::vector<double>& values,
+                             const std::vector<int>& block_of, std::size_t blocks, double gap, bool keep_apart) {
   const std::size_t n = input.nodes;
-  if (n < 6 || n > kMaxBlockNodes || input.pairs.empty()) return std::nullopt;
-  std::vector<double> values;
-  values.reserve(input.pairs.size());
-  for (const ModelPair& q : input.pairs) values.push_back(q.value - class_level[static_cast<std::size_t>(q.cls)]);
-  const TwoLevels levels = two_levels(values, -std::log(1.0 - threshold));
-  if (!levels.separated) return std::nullopt;
+  std::vector<int> final_block = block_of;
+  std::vector<std::vector<std::vector<double>>> into_of(n);  // [leftover node][block]: its pairs' values
+  for (std::size_t k = 0; k < input.pairs.size(); ++k) {
+    const ModelPair& q = input.pairs[k];
+    for (int side = 0; side < 2; ++side) {
+      const auto i = static_cast<std::size_t>(side == 0 ? q.a : q.b);
+      const auto other = static_cast<std::size_t>(side == 0 ? q.b : q.a);
+      if (block_of[i] >= 0 || block_of[other] < 0) continue;
+      if (into_of[i].empty()) into_of[i].resize(blocks);
+      into_of[i][static_cast<std::size_t>(block_of[other])].push_back(values[k]);
+    }
+  }
+  std::vector<std::size_t> apart;  // leftover nodes as fast with every block
+  for (std::size_t i = 0; i < n; ++i) {
+    if (block_of[i] >= 0) continue;
+    std::vector<std::vector<double>>& into = into_of[i];
+    double best_median = -1e300;
+    int best = -1;
+    std::vector<double> elsewhere;
+    for (std::size_t b = 0; b < into.size(); ++b) {
+      if (into[b].empty()) continue;
+      const double med = middle(into[b]);
+      if (med > best_median) best_median = med, best = static_cast<int>(b);
+    }
+    for (std::size_t b = 0; b < into.size(); ++b) {
+      if (static_cast<int>(b) != best) elsewhere.insert(elsewhere.end(), into[b].begin(), into[b].end());
+    }
+    if (!keep_apart) {
+      final_block[i] = best;  // -1 (no group) for a node with no measured pair into a block
+    } else if (best >= 0 && (elsewhere.empty() || best_median - middle(elsewhere) > 0.5 * gap)) {
+      final_block[i] = best;
+    } else {
+      apart.push_back(i);
+    }
+  }
+  ModelGrouping g;
+  g.name = "block";
+  for (std::size_t b = 0; b < blocks; ++b) g.group_names.push_back(fmt::format("block {}", b + 1));
+  // The nodes apart: groups joined by their fast pairs (each node joins the first group it is fast with).
+  std::vector<std::vector<std::size_t>> groups_apart;
+  for (std::size_t i : apart) {
+    std::vector<std::size_t>* joined = nullptr;
+    for (std::vector<std::size_t>& group : groups_apart) {
+      for (std::size_t j : group) joined = m.at(i, j) == 1 ? &group : joined;
+      if (joined != nullptr) break;
+    }
+    if (joined != nullptr) {
+      joined->push_back(i);
+    } else {
+      groups_apart.push_back({i});
+    }
+  }
+  for (const std::vector<std::size_t>& group : groups_apart) {
+    for (std::size_t i : group) final_block[i] = static_cast<int>(g.group_names.size());
+    g.group_names.push_back(fmt::format("block {}", g.group_names.size() + 1));
+  }
+  g.group = std::move(final_block);
+  return g;
+}
+
+// The blocks the split `levels` of the pairs' `edge_values` makes (a pair is fast above its boundary),
+// or none (see find_pair_blocks); `values`: the pairs about their class, which the checks read;
+// `keep_apart`: whether a leftover node as fast with every block stays apart (only where most pairs
+// were measured: with a few pairs per node, as the adaptive schedule measures, the comparison is noise).
+std::optional<ModelGrouping> blocks_at(const ModelInput& input, const NodeModel& first,
+                                       const std::vector<double>& values, const std::vector<double>& edge_values,
+                                       const TwoLevels& levels, bool keep_apart) {
+  const std::size_t n = input.nodes;
   EdgeMatrix m(n);
   std::vector<int> degree(n, 0);
   for (std::size_t k = 0; k < input.pairs.size(); ++k) {
     const ModelPair& q = input.pairs[k];
-    const bool fast = values[k] > levels.boundary;
+    const bool fast = edge_values[k] > levels.boundary;
     m.set(q.a, q.b, fast ? 1 : 0);
   }
   std::vector<int> block_of(n, -1);
@@ -135,10 +215,6 @@ std::optional<ModelGrouping> find_pair_blocks(const ModelInput& input, const Nod
       across_of[static_cast<std::size_t>(bb)].push_back(values[k]);
     }
   }
-  const auto middle = [](std::vector<double>& v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
-  };
   std::vector<std::vector<int>> kept;
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     if (inside_of[b].empty() || across_of[b].empty()) continue;
@@ -195,36 +271,51 @@ std::optional<ModelGrouping> find_pair_blocks(const ModelInput& input, const Nod
   }
   if (inside_measured == 0 || across_measured == 0) return std::nullopt;
   if (inside_fast < 0.7 * inside_measured || across_fast > 0.3 * across_measured) return std::nullopt;
-  // The nodes in no block join the block they are fastest with (the highest median pair into it).
-  std::vector<int> final_block = block_of;
-  std::vector<std::vector<std::vector<double>>> into_of(n);  // [leftover node][block]: its pairs' values
+  return with_leftovers(input, m, values, block_of, blocks.size(), levels.gap, keep_apart);
+}
+
+}  // namespace
+
+std::vector<ModelGrouping> find_pair_blocks(const ModelInput& input, const NodeModel& first, double threshold) {
+  const std::vector<double>& class_level = first.class_level;
+  const std::size_t n = input.nodes;
+  std::vector<ModelGrouping> out;
+  if (n < 6 || n > kMaxBlockNodes || input.pairs.empty()) return out;
+  std::vector<double> values;
+  values.reserve(input.pairs.size());
+  for (const ModelPair& q : input.pairs) values.push_back(q.value - class_level[static_cast<std::size_t>(q.cls)]);
+  // The pairs about their class, and beyond their slower node's term too: slow nodes inside a group
+  // then no longer look like crossings, which a fault as large as the crossing gap would otherwise make
+  // them.
+  std::vector<double> beyond_nodes(values.size());
   for (std::size_t k = 0; k < input.pairs.size(); ++k) {
     const ModelPair& q = input.pairs[k];
-    for (int side = 0; side < 2; ++side) {
-      const auto i = static_cast<std::size_t>(side == 0 ? q.a : q.b);
-      const auto other = static_cast<std::size_t>(side == 0 ? q.b : q.a);
-      if (block_of[i] >= 0 || block_of[other] < 0) continue;
-      if (into_of[i].empty()) into_of[i].resize(blocks.size());
-      into_of[i][static_cast<std::size_t>(block_of[other])].push_back(values[k]);
+    beyond_nodes[k] =
+        values[k] - std::min(first.node[static_cast<std::size_t>(q.a)], first.node[static_cast<std::size_t>(q.b)]);
+  }
+  // Two levels of similar weight (a few large groups), and a fast level of a few percent of the pairs
+  // (many small groups): every split that makes blocks, each grouping once. A sparse matrix (under half
+  // the pairs measured: the adaptive schedule) gets the one split of similar weights: with a few pairs
+  // per node the other splits fit the noise (measured: more healthy nodes named at 64 nodes).
+  std::set<std::pair<int, int>> distinct;
+  for (const ModelPair& q : input.pairs) distinct.insert(std::minmax(q.a, q.b));
+  const bool dense = 2.0 * static_cast<double>(distinct.size()) >= 0.5 * static_cast<double>(n * (n - 1));
+  const std::vector<const std::vector<double>*> edge_sets =
+      dense ? std::vector<const std::vector<double>*>{&values, &beyond_nodes}
+            : std::vector<const std::vector<double>*>{&values};
+  const std::vector<double> starts = dense ? std::vector<double>{0.25, 0.10, 0.05} : std::vector<double>{0.25};
+  for (const std::vector<double>* edge_values : edge_sets) {
+    for (double start : starts) {
+      const TwoLevels levels = two_levels(*edge_values, -std::log(1.0 - threshold), start);
+      if (!levels.separated) continue;
+      std::optional<ModelGrouping> g = blocks_at(input, first, values, *edge_values, levels, dense);
+      if (!g) continue;
+      const bool seen =
+          std::any_of(out.begin(), out.end(), [&](const ModelGrouping& o) { return o.group == g->group; });
+      if (!seen) out.push_back(std::move(*g));
     }
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (block_of[i] >= 0) continue;
-    std::vector<std::vector<double>>& into = into_of[i];
-    double best_median = -1e300;
-    for (std::size_t b = 0; b < into.size(); ++b) {
-      if (into[b].empty()) continue;
-      std::nth_element(into[b].begin(), into[b].begin() + static_cast<std::ptrdiff_t>(into[b].size() / 2),
-                       into[b].end());
-      const double med = into[b][into[b].size() / 2];
-      if (med > best_median) best_median = med, final_block[i] = static_cast<int>(b);
-    }
-  }
-  ModelGrouping g;
-  g.name = "block";
-  g.group = std::move(final_block);
-  for (std::size_t b = 0; b < blocks.size(); ++b) g.group_names.push_back(fmt::format("block {}", b + 1));
-  return g;
+  return out;
 }
 
 }  // namespace podperf

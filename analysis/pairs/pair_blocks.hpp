@@ -8,11 +8,14 @@
 // of the block (refined until stable), blocks of 3 nodes or more, at least two of them, fast inside
 // (70% of their measured pairs) and slow across (at most 30%), each faster inside than across by half
 // the gap. Nodes in no block (a slow node is fast
-// with nobody) join the block they are fastest with: a node is always judged among its own. Above
+// with nobody) join the block they are fastest with when they are faster with it than with the others
+// by half the gap: a node is always judged among its own. A node as fast with every block (a group too
+// small for a block: all its pairs cross) stays apart, in a group of its own with the nodes it is fast
+// with. Above
 // kMaxBlockNodes nodes no blocks are sought (a --topology says the structure at that scale). Floor:
 // analysis/pairs; pure; throws nothing.
 #include <cstddef>
-#include <optional>
+#include <vector>
 
 #include "analysis/pairs/node_model.hpp"
 
@@ -20,10 +23,13 @@ namespace podperf {
 
 inline constexpr std::size_t kMaxBlockNodes = 4096;
 
-// `input`: the pairs without a grouping; `first`: the model fitted to them. The blocks as a grouping
-// named "block" (groups "block 1", ...), or none. Blocks are accepted only when one of them at least
+// `input`: the pairs without a grouping; `first`: the model fitted to them. The blocks as groupings
+// named "block" (groups "block 1", ...): one per split of the pairs into two levels that makes blocks
+// (levels of similar weight, and a fast level of a few percent of the pairs; only the first where under
+// half the pairs were measured), none when no split does;
+// the caller keeps the one its model fits best. Blocks are accepted only when one of them at least
 // shows a group effect: its nodes faster with each other (by half the gap and 4 standard errors) than
 // `first`'s node terms say; slow nodes are as slow with each other as with anyone and make none.
-std::optional<ModelGrouping> find_pair_blocks(const ModelInput& input, const NodeModel& first, double threshold);
+std::vector<ModelGrouping> find_pair_blocks(const ModelInput& input, const NodeModel& first, double threshold);
 
 }  // namespace podperf

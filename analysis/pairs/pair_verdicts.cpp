@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include "analysis/pairs/pair_blocks.hpp"
@@ -274,10 +275,15 @@ ModelParams model_params(const PairThresholds& t) {
 PairVerdicts decide_pairs(const Run& run, const PairThresholds& t, std::uint64_t size) {
   PairVerdicts v = fit(run, t, size, nullptr);
   // No topology: blocks in the matrix, if any, become the classes and groups, and the model is fitted
-  // again with them.
+  // again with them; of several groupings, the one that leaves the least pair noise.
   if (v.input.structure.empty()) {
-    if (auto blocks = find_pair_blocks(v.input.model, v.model, t.threshold)) {
-      v = fit(run, t, size, &*blocks);
+    std::optional<PairVerdicts> best;
+    for (const ModelGrouping& blocks : find_pair_blocks(v.input.model, v.model, t.threshold)) {
+      PairVerdicts with = fit(run, t, size, &blocks);
+      if (!best || with.model.sigma_observed < best->model.sigma_observed) best = std::move(with);
+    }
+    if (best) {
+      v = std::move(*best);
       v.blocks = true;
     }
   }
