@@ -240,8 +240,14 @@ class Fitter {
     struct Candidate {
       GroupTerm term;
       std::vector<std::uint32_t> pairs;  // the pairs it applies to
+      // Inside: the deficit its members share with the partners not slower than each (0 when fewer
+      // than two members have such a pair). An inside term is kept only when this one agrees: in a
+      // group of 2 or 3, one slow node is every member's inside deficit and would read as a slow switch;
+      // the term itself (all pairs) is what tells a group of slow nodes from a slow uplink.
+      double own = 0.0;
     };
     std::vector<Candidate> candidates;
+    const double tol = tolerance();
     const std::size_t innermost = in_.groupings.size() - 1;
     // The kept terms of the previous round, by grouping and group: each candidate is estimated less
     // its own term (the pairs' other terms stay subtracted).
@@ -269,7 +275,7 @@ class Fitter {
           c.term.grouping = gi;
           c.term.group = static_cast<int>(g);
           c.term.inside = inside;
-          std::vector<double> medians;
+          std::vector<double> medians, own_medians, own_values;
           std::vector<int> counts;
           for (int x : members[g]) {
             std::vector<double> values;
@@ -281,14 +287,23 @@ class Fitter {
               double v = residual_no_nodes(k) + (inside ? kept_in[gi][g] : kept_out[gi][g]);
               if (!inside) v -= std::min(m_.node[partner], 0.0);
               values.push_back(v);
+              // Inside, a partner slower than x runs the pair at its own speed: the pair says nothing
+              // of the group's own speed as x sees it.
+              if (inside && m_.node[partner] >= m_.node[static_cast<std::size_t>(x)] - tol) own_values.push_back(v);
               if (!inside || x < static_cast<int>(partner)) c.pairs.push_back(k);
             }
+            if (!own_values.empty()) own_medians.push_back(median_of(own_values));
+            own_values.clear();
             if (values.empty()) continue;
             counts.push_back(static_cast<int>(values.size()));
             medians.push_back(median_of(values));
           }
           int at = -1;
           c.term.value = least_affected(medians, at);
+          if (inside) {
+            int own_at = -1;
+            c.own = own_medians.size() >= 2 ? least_affected(own_medians, own_at) : 0.0;
+          }
           c.term.members = static_cast<int>(medians.size());
           c.term.pairs = at >= 0 ? counts[static_cast<std::size_t>(at)] : 0;
           c.term.se = c.term.pairs > 0 ? 1.2533 * sigma_ / std::sqrt(static_cast<double>(c.term.pairs)) : 0.0;
@@ -301,6 +316,7 @@ class Fitter {
     const double q = student_t_quantile(1.0 - std::min(0.5, p_.group_alpha / tests), std::max(1.0, m_.df));
     for (Candidate& c : candidates) {
       c.term.kept = std::abs(c.term.value) > threshold_log_ && std::abs(c.term.value) > q * c.term.se;
+      if (c.term.inside && c.term.value < 0.0) c.term.kept = c.term.kept && c.own < -threshold_log_;
     }
     // A group slow inside and out alike is its nodes' (no group term): its out term and inside term
     // both kept, both negative, and within the noise of each other.

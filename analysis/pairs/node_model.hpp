@@ -19,7 +19,9 @@
 //    to the healthy population, and the class levels are those of two such nodes;
 //  - group terms, for a grouping (a topology level, or blocks found in the matrix): per group, the
 //    term of its pairs leaving it (an uplink) and of its pairs inside it (a faster or slower domain),
-//    each the deviation its least affected member shares (so one slow node is no group term), kept
+//    each the deviation its least affected member shares (so one slow node is no group term; a slow
+//    inside term is kept only when it holds without each member's pairs with slower partners, so a
+//    slow node in a group of 2 or 3 is not its switch), kept
 //    only beyond the threshold and beyond the noise at the family-wise level over the groups; a group
 //    slow inside and out alike is its nodes' (no group term);
 //  - the noise: the robust spread of the pairs between nodes at the reference level about their

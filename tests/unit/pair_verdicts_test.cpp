@@ -370,6 +370,22 @@ TEST(PairVerdictsIssue31, AFastClassIsAClassNotTheAnchor) {
   }
 }
 
+// Leaves of 2 (one fast inside) with a node 12% slow in another leaf: that leaf's one inside pair runs at
+// the slow node's speed, which is the node's, not a slow switch (before: "the pairs inside leaf-0003 run
+// at 88% of their class", a false slow_crossing concern beside the named node, in about half the runs).
+TEST(PairVerdictsIssue31, ASlowNodeInALeafOfTwoIsNotItsSwitch) {
+  const std::string topology =
+      "[topology]\nlevels = [\"leaf\"]\ngroup_sizes = [2]\ncrossing_factors = [1.0]\n"
+      "[[group_factor]]\nlevel = \"leaf\"\ngroup = 0\nfactor = 1.6\n";
+  for (std::uint32_t seed : {1U, 2U, 3U, 4U}) {
+    const SimRunResult r = simulate(model(0.02, {{7, 0.88}}, topology), 16, seed);
+    EXPECT_EQ(named(r.run), (std::set<int>{7})) << seed;
+    EXPECT_TRUE(r.run.links.empty()) << seed;
+    EXPECT_EQ(count_check(r.run, "pairs.slow_crossing"), 0U) << seed;
+    EXPECT_EQ(count_check(r.run, "pairs.faster_class"), 1U) << seed;
+  }
+}
+
 // Nodes with 4 ranks and half the capacity beside nodes with 8: judged apart, and said; a slow node of
 // the larger kind is named.
 TEST(PairVerdictsIssue31, NodesOfDifferentKindsAreJudgedApart) {
