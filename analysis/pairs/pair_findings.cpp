@@ -310,7 +310,7 @@ void node_findings(Run& run, const PairVerdicts& v, const PairThresholds& t, con
     f.observed = fmt::format(
         "{}: {} of its {} measurements at {} fell below the pair cut ({:.1f}%), with {} partners, while its capacity "
         "is {:.0f}% of the population (its typical pair healthy)",
-        e.label, e.low_measurements, e.measurements, format_size(v.input.size_bytes), v.pair_cut * 100.0,
+        e.label, v.unsteady_low[i], e.measurements, format_size(v.input.size_bytes), v.pair_cut * 100.0,
         v.low_partners[i], e.ratio * 100.0);
     f.expected = fmt::format(
         "low measurements no more often than the run's {:.2f}% by chance (binomial, {:g}% family-wise over the nodes)",

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/base/units.hpp"
 #include "analysis/pairs/pair_evidence.hpp"
 #include "analysis/stats/stats.hpp"
 
@@ -82,9 +83,9 @@ void add_stalling_node_findings(Run& run, const PairThresholds& t, const std::st
     f.check = kStallCheck;
     f.host = run.nodes[i].hostname;
     f.observed = fmt::format(
-        "{}: {} of its {} pairs at {} bytes had iterations more than {:g}x their median ({}); their medians may look "
+        "{}: {} of its {} pairs at {} had iterations more than {:g}x their median ({}); their medians may look "
         "healthy",
-        label, pairs.size(), by_node.measured[i], run.judged_size_bytes, t.stall_factor, list.shown);
+        label, pairs.size(), by_node.measured[i], format_size(run.judged_size_bytes), t.stall_factor, list.shown);
     f.expected = fmt::format(
         "iterations of a healthy pair within a few times its median (fewer than {} beyond {:g}x); one stalled pair "
         "cannot tell the node from the link, so a node is named in {} or more",

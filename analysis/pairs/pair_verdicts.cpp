@@ -85,10 +85,10 @@ void decide_nodes(const PairThresholds& t, PairVerdicts& v) {
 }
 
 // Per node: its measurements, those below the pair cut against what the model predicts, and their
-// distinct partners; intermittent when not named and bimodal beyond chance: low measurements with
-// intermittent_min_links partners or more, more of them than the other nodes' rate of low measurements
-// allows (binomial, node_family_alpha over the nodes), and, where its pairs were measured again, a pair
-// both low and not (a steady slow link is low every time).
+// distinct partners (a pair low in every one of several measurements counts once); intermittent when not named and
+// bimodal beyond chance: low measurements with intermittent_min_links partners or more, more of them than the other
+// nodes' rate of low measurements allows (binomial, node_family_alpha over the nodes), and, where its pairs were
+// measured again, a pair both low and not (a steady slow link is low every time).
 void decide_intermittent(const PairThresholds& t, PairVerdicts& v) {
   const ModelInput& in = v.input.model;
   const std::size_t n = in.nodes;
@@ -96,6 +96,7 @@ void decide_intermittent(const PairThresholds& t, PairVerdicts& v) {
   v.measurements.assign(n, 0);
   v.low_measurements.assign(n, 0);
   v.low_partners.assign(n, 0);
+  v.unsteady_low.assign(n, 0);
   std::vector<std::set<int>> partners(n);
   std::vector<bool> bimodal(n, false), retested(n, false);
   long total = 0, low = 0;
@@ -103,16 +104,22 @@ void decide_intermittent(const PairThresholds& t, PairVerdicts& v) {
     const ModelPair& q = in.pairs[k];
     const double expected = v.model.expected(in, k);
     int pair_low = 0;
+    for (std::uint32_t j = 0; j < q.count; ++j) pair_low += in.logs[q.first + j] - expected < cut ? 1 : 0;
+    // Low in every one of several measurements: a steady slow pair (a link, judged as one) counts as
+    // one low measurement, not as several: its repeats are no further evidence of a node that is
+    // slow only sometimes.
+    const bool steady = q.count > 1 && pair_low == static_cast<int>(q.count);
     for (std::uint32_t j = 0; j < q.count; ++j) {
       const bool is_low = in.logs[q.first + j] - expected < cut;
-      pair_low += is_low ? 1 : 0;
+      const bool counted = is_low && (!steady || j == 0);
       for (int node : {q.a, q.b}) {
         const auto i = static_cast<std::size_t>(node);
         ++v.measurements[i];
-        if (is_low) ++v.low_measurements[i], partners[i].insert(node == q.a ? q.b : q.a);
+        if (is_low) ++v.low_measurements[i];
+        if (counted) ++v.unsteady_low[i], partners[i].insert(node == q.a ? q.b : q.a);
       }
       ++total;
-      low += is_low ? 1 : 0;
+      low += counted ? 1 : 0;
     }
     for (int node : {q.a, q.b}) {
       const auto i = static_cast<std::size_t>(node);
@@ -131,8 +138,8 @@ void decide_intermittent(const PairThresholds& t, PairVerdicts& v) {
     // The chance of a low measurement: the other nodes' rate (this node's own would hide it in a small run).
     const long others = total - v.measurements[i];
     const double chance = std::max(
-        1e-3, others > 0 ? static_cast<double>(low - v.low_measurements[i]) / static_cast<double>(others) : v.low_rate);
-    if (binomial_upper_tail(v.low_measurements[i], v.measurements[i], chance) < alpha) {
+        1e-3, others > 0 ? static_cast<double>(low - v.unsteady_low[i]) / static_cast<double>(others) : v.low_rate);
+    if (binomial_upper_tail(v.unsteady_low[i], v.measurements[i], chance) < alpha) {
       v.state[i] = NodeState::kIntermittent;
     }
   }

@@ -47,26 +47,27 @@ const char* node_state_name(NodeState s);
 struct PairVerdicts {
   PairInput input;
   NodeModel model;
-  std::vector<NodeState> state;        // per node
-  std::vector<double> low, high;       // per node: the family-wise interval of its log capacity
-  std::vector<int> low_measurements;   // per node: measurements below the pair cut
-  std::vector<int> measurements;       // per node
-  std::vector<int> low_partners;       // per node: distinct partners in those
-  std::vector<bool> flagged;           // per model pair
-  std::vector<bool> first_flagged;     // per model pair: its first measurement alone
-  std::vector<std::size_t> links;      // model pairs
+  std::vector<NodeState> state;       // per node
+  std::vector<double> low, high;      // per node: the family-wise interval of its log capacity
+  std::vector<int> low_measurements;  // per node: measurements below the pair cut
+  std::vector<int> measurements;      // per node
+  std::vector<int> unsteady_low;      // per node: those, a pair low in every one of several measurements counted once
+  std::vector<int> low_partners;      // per node: distinct partners in those
+  std::vector<bool> flagged;          // per model pair
+  std::vector<bool> first_flagged;    // per model pair: its first measurement alone
+  std::vector<std::size_t> links;     // model pairs
   std::vector<std::size_t> unconfirmed_links;  // model pairs slow like a link, measured too few times yet
-  std::vector<std::size_t> fast_pairs;  // model pairs faster than their class and nodes by the link cut
-  int needed_measurements = 2;         // measurements a link needs (pair_verdicts.hpp)
-  std::vector<std::size_t> failed_links;  // indices into run.pairs (failed pairs between healthy nodes)
-  std::size_t chance_flags = 0;        // flagged pairs between healthy nodes inside the link cut
-  double node_quantile = 0.0;          // q
-  double typical_se = 0.0;             // the median node's standard error (log)
-  double link_cut = 0.0;               // fraction
-  double pair_cut = 0.0;               // fraction
-  double low_rate = 0.0;               // the run's share of measurements below the pair cut
-  bool relative = false;               // 3 judged nodes or more: relative judgement possible
-  bool blocks = false;                 // the classes come from blocks found in the matrix
+  std::vector<std::size_t> fast_pairs;         // model pairs faster than their class and nodes by the link cut
+  int needed_measurements = 2;                 // measurements a link needs (pair_verdicts.hpp)
+  std::vector<std::size_t> failed_links;       // indices into run.pairs (failed pairs between healthy nodes)
+  std::size_t chance_flags = 0;                // flagged pairs between healthy nodes inside the link cut
+  double node_quantile = 0.0;                  // q
+  double typical_se = 0.0;                     // the median node's standard error (log)
+  double link_cut = 0.0;                       // fraction
+  double pair_cut = 0.0;                       // fraction
+  double low_rate = 0.0;  // the run's share of measurements below the pair cut (counted as unsteady_low)
+  bool relative = false;  // 3 judged nodes or more: relative judgement possible
+  bool blocks = false;    // the classes come from blocks found in the matrix
 };
 
 // At `size` (the judged size: the largest measured).

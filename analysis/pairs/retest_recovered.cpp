@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "analysis/base/units.hpp"
 #include "analysis/pairs/pair_evidence.hpp"
 
 namespace podperf {
@@ -50,9 +51,9 @@ void add_recovered_node_findings(Run& run, const PairThresholds& t, const std::s
     f.check = kRecoveredCheck;
     f.host = run.nodes[i].hostname;
     f.observed = fmt::format(
-        "{}: {} of its {} pairs at {} bytes were below the baseline at first and within it when measured again ({}): "
+        "{}: {} of its {} pairs at {} were below the baseline at first and within it when measured again ({}): "
         "{} partners",
-        label, pairs.size(), by_node.measured[i], run.judged_size_bytes, list.shown, partners);
+        label, pairs.size(), by_node.measured[i], format_size(run.judged_size_bytes), list.shown, partners);
     f.expected =
         "a pair slow at first and fast in its retest is noise, unless the slow measurements keep sharing a node";
     f.meaning = fmt::format(

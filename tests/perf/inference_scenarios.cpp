@@ -262,7 +262,8 @@ Outcome one_run(const std::string& family, const std::string& schedule, int n, d
     for (const LinkFinding& l : r.run.links) text += fmt::format(" {}:{}({:.2f})", l.nodes[0], l.nodes[1], l.ratio);
     text += fmt::format("; crossing {} want {}; findings", crossing, truth.crossing);
     for (const Finding& f : r.run.findings) {
-      if (f.check == "pairs.slow_crossing" || f.check == "pairs.faster_class") text += " [" + f.observed + "]";
+      if (f.check == "pairs.slow_crossing" || f.check == "pairs.faster_class" || f.check == "pairs.intermittent_node")
+        text += " [" + f.observed + "]";
       if (f.check.starts_with("pairs.") && f.check != "pairs.recovered_in_retest") text += " " + f.check;
     }
     text += fmt::format("; node cut {:.3f} noise {:.3f} df {:.0f}", r.run.pair_judgement.node_cut,

@@ -418,6 +418,28 @@ TEST(PairVerdictsIssue31, RetestsAddEvidenceAndNeverReplaceIt) {
   EXPECT_TRUE(run.pairs[0].flagged);
 }
 
+// A steady slow link (low in both of its measurements) on a node that also has a few lows that went away
+// on retest, as every run has here and there: the link is named, the node is not intermittent. The link's
+// repeats count as one low, not as further evidence that its node is slow now and then (before: node 7
+// intermittent, "its slow pairs are its, not links", and the link not named).
+TEST(PairVerdictsIssue31, ASteadyLinkIsNotEvidenceThatItsNodeFlaps) {
+  podperf::Run run = scenario(24, 5, [](int a, int b) { return (a == 3 && b == 7) || (a == 7 && b == 3) ? 0.7 : 1.0; });
+  run.options.retest = 2;
+  const std::set<std::pair<int, int>> chance{{1, 7},   {2, 7},   {4, 7},   {10, 11}, {12, 13},
+                                             {14, 15}, {16, 17}, {18, 19}, {20, 21}};
+  for (PairResult& p : run.pairs) {
+    PairResult retest = p;
+    const std::pair<int, int> key{std::min(p.nodes[0], p.nodes[1]), std::max(p.nodes[0], p.nodes[1])};
+    if (chance.contains(key)) p.busbw_gbps *= 0.8;  // low once, fine on its retests
+    ASSERT_TRUE(attach_retest(run, retest));
+    ASSERT_TRUE(attach_retest(run, retest));
+  }
+  judge_pairs(run, config());
+  EXPECT_TRUE(named(run).empty());
+  EXPECT_EQ(linked(run), (std::set<std::pair<int, int>>{{3, 7}}));
+  EXPECT_EQ(count_check(run, "pairs.intermittent_node"), 0U);
+}
+
 // The cut printed is the cut applied: every straggler lies beyond it, every node beyond it and its bound is
 // one, and the summary prints it with its reason, the plain mean and the pairs more than 5% below it.
 TEST(PairVerdictsIssue31, TheCutPrintedIsTheCutApplied) {
