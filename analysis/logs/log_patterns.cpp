@@ -3,14 +3,14 @@
 // CPython, the NVIDIA driver); causes and next steps summarise what they mean and how to fix them.
 #include "analysis/logs/log_patterns.hpp"
 
-#include "analysis/logs/line_bigrams.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
+
+#include "analysis/logs/line_bigrams.hpp"
 
 namespace podperf::logs {
 namespace {
@@ -37,6 +37,13 @@ constexpr std::string_view kFlightRecorder =
     "compare the dumps with torchfrtrace";
 
 constexpr std::string_view kCudaCause = "a CUDA call failed (classified by the CUDA error it quotes)";
+// DCGM diagnostics (dcgmi diag): a result row "Fail - GPU: 0", "Warn - All".
+constexpr std::string_view kDcgmFail = "a DCGM diagnostic test failed on a GPU (the row names the test and the GPU)";
+constexpr std::string_view kDcgmFailNext =
+    "drain {host}; read the test's detail rows and dmesg -T | grep -i xid on it; rerun dcgmi diag -r 3 after a GPU "
+    "reset, replace the GPU if it fails again";
+constexpr std::string_view kDcgmWarn = "a DCGM diagnostic test warned on a GPU (the row names the test and the GPU)";
+constexpr std::string_view kDcgmWarnNext = "read the test's detail rows; nvidia-smi -q on {host}";
 constexpr std::string_view kCudaNext = "read the failing call's stack; dmesg | grep -i xid on {host}";
 constexpr std::string_view kCrashNext =
     "read the rank's own output just before it (the first error), its backtrace, and dmesg on {host} (OOM killer, "
@@ -77,6 +84,20 @@ constexpr std::array kPatterns = {
     LogPattern{"gpu.device_unhealthy", "will go unhealthy", "", S::other, C::fail, 0, 90,
                "the Kubernetes device plugin took a GPU out of service after a critical error",
                "kubectl describe node {host}; dmesg -T | grep -i xid on it"},
+    // ---- GPU health tools: DCGM diagnostics and NVLink state ----
+    LogPattern{"gpu.dcgm_diag_fail", "Fail - GPU", "", S::other, C::fail, 0, 95, kDcgmFail, kDcgmFailNext},
+    LogPattern{"gpu.dcgm_diag_fail", "Fail - All", "", S::other, C::fail, 0, 95, kDcgmFail, kDcgmFailNext},
+    LogPattern{"gpu.dcgm_diag_warn", "Warn - GPU", "", S::other, C::warn, 1, 60, kDcgmWarn, kDcgmWarnNext},
+    LogPattern{"gpu.dcgm_diag_warn", "Warn - All", "", S::other, C::warn, 1, 60, kDcgmWarn, kDcgmWarnNext},
+    LogPattern{"gpu.nvlink_down", "D D D D", "", S::other, C::warn, 1, 80,
+               "NVLink links reported down (dcgmi nvlink --link-status: D): GPU-to-GPU traffic falls back to PCIe, or "
+               "the GPUs have no NVLink bridge fitted",
+               "nvidia-smi nvlink -s and nvidia-smi topo -m on {host}; dmesg -T | grep -i -e xid -e nvlink; if the "
+               "GPUs should have NVLink, drain and reseat or replace"},
+    LogPattern{
+        "gpu.nvlink_down", "<inactive>", "Link ", S::other, C::warn, 1, 80,
+        "NVLink links inactive (nvidia-smi nvlink -s): GPU-to-GPU traffic falls back to PCIe",
+        "nvidia-smi topo -m on {host}; dmesg -T | grep -i -e xid -e nvlink; drain and reset if they should be up"},
     // ---- CUDA errors: every cudaError_t through the CUDA error table ----
     LogPattern{"nccl_tests.failure", "Test CUDA failure", "", S::nccl_tests, C::fail, 0, 40,
                "the benchmark aborted on a CUDA error", "nvidia-smi; dmesg | grep -i xid on {host}",
@@ -284,6 +305,12 @@ constexpr std::array kPatterns = {
                "vLLM found no GPU peer-to-peer path between its GPUs (PCIe-only GPUs, P2P blocked by ACS/IOMMU or a "
                "VM): all-reduce goes through NCCL over PCIe or host memory",
                "nvidia-smi topo -m and nvidia-smi topo -p2p n on {host}; expected on PCIe-only GPUs"},
+    LogPattern{"transport.p2p_unavailable", "P2P is disabled between connected GPUs", "", S::nccl, C::warn, 1, 50,
+               "NCCL found CUDA peer-to-peer access unavailable between GPUs it sees as connected (PCIe ACS or IOMMU, "
+               "a VM or container isolation, or GPUs whose driver disables P2P): their traffic goes through host "
+               "memory",
+               "nvidia-smi topo -p2p n and nvidia-smi topo -m on {host}; lspci -vvv | grep ACSCtl; expected only on "
+               "GPUs without P2P support"},
     LogPattern{"resource.enomem", "Cannot allocate memory", "", S::other, C::fail, 0, 90,
                "an allocation or memory registration failed with ENOMEM (locked-memory limit, NIC resource limits "
                "such as EFA/IB memory regions, or host memory)",
@@ -409,6 +436,14 @@ constexpr std::array kPatterns = {
     LogPattern{"pytorch.store_error", "RendezvousTimeoutError", "", S::pytorch, C::fail, 0, 35,
                "torchelastic's rendezvous timed out: not all nodes joined",
                "check that every node started and reaches the rendezvous endpoint"},
+    LogPattern{"pytorch.store_error", "RendezvousConnectionError", "", S::pytorch, C::fail, 0, 35,
+               "torchelastic could not connect to the rendezvous store (its endpoint unreachable, or its host not "
+               "started)",
+               "check that the rendezvous endpoint (--rdzv-endpoint, MASTER_ADDR:MASTER_PORT) is up and reachable from "
+               "every node (firewall, the right interface)"},
+    LogPattern{"pytorch.store_error", "The client socket has timed out after", "", S::pytorch, C::fail, 0, 35,
+               "a rank gave up connecting to the c10d store: MASTER_ADDR/MASTER_PORT unreachable or rank 0 not started",
+               "check that MASTER_ADDR:MASTER_PORT is reachable from every node (firewall, the right interface)"},
     LogPattern{"pytorch.store_error", "The client socket has failed to connect", "", S::pytorch, C::warn, 1, 35,
                "a rank could not reach the c10d store (it retries): MASTER_ADDR/MASTER_PORT unreachable or rank 0 "
                "not started",
@@ -616,6 +651,14 @@ constexpr std::array kPatterns = {
                RowRule::completion},
     LogPattern{"completion", "Application startup complete", "", S::other, C::info, 2, 0, "the server started", "none",
                RowRule::completion},
+    LogPattern{"completion", "Test PASSED", "", S::other, C::info, 2, 0, "a GPU test passed (CUDA samples, validators)",
+               "none", RowRule::completion},
+    LogPattern{"completion", "Test passed", "", S::other, C::info, 2, 0, "a GPU test passed", "none",
+               RowRule::completion},
+    LogPattern{"completion", "Pass - All", "", S::other, C::info, 2, 0, "a DCGM diagnostic test passed", "none",
+               RowRule::completion},
+    LogPattern{"completion", "Pass - GPU", "", S::other, C::info, 2, 0, "a DCGM diagnostic test passed", "none",
+               RowRule::completion},
     LogPattern{"progress", "loss", "", S::other, C::info, 2, 0, "training progress", "none", RowRule::progress},
     LogPattern{"progress", "Loss", "", S::other, C::info, 2, 0, "training progress", "none", RowRule::progress},
     LogPattern{"progress", "LOSS", "", S::other, C::info, 2, 0, "training progress", "none", RowRule::progress},
@@ -642,7 +685,6 @@ namespace {
 // A prefilter that keeps the table scan cheap on multi-GiB logs, where almost no line matches: the
 // set of adjacent byte pairs (bigrams) of a line, hashed into 4096 bits. A row whose match string has a
 // bigram the line lacks cannot match (no false negatives), so its substring search is skipped.
-
 
 // Up to eight bigrams of each row's match string (spread over it, first and last included) and up to four
 // of its second string, computed once, the rarest first: a line must hold all of them for the row's
@@ -680,7 +722,7 @@ void add_bigrams(std::string_view m, std::size_t most, std::vector<std::pair<int
 struct RowIndex {
   std::array<RowKey, kPatterns.size()> keys{};
   std::array<std::vector<std::uint16_t>, kBigramBits> by_bigram;  // rarest bigram -> rows, in table order
-  std::vector<std::uint16_t> unkeyed;                              // rows with no bigram (too short)
+  std::vector<std::uint16_t> unkeyed;                             // rows with no bigram (too short)
 };
 
 const RowIndex& row_index() {

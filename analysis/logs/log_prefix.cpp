@@ -189,10 +189,16 @@ bool strip_bracket(std::string_view t, std::string_view& s, LogEvent& ev) {
       return true;
     }
   }
-  // LlamaFactory-style pid tag "[80746] " (not NCCL's "[3] NCCL INFO" device field).
-  if (inner.size() >= 2 && all_digits(inner) && starts_with(after, " ") && !starts_with(text::trim(after), "NCCL ")) {
+  // LlamaFactory-style pid tag "[80746] " (not NCCL's "[3] NCCL INFO" device field); a single digit is a
+  // launcher's rank tag ("[0] ", Intel MPI / MPICH -prepend-rank).
+  if (!inner.empty() && all_digits(inner) && starts_with(after, " ") && !starts_with(text::trim(after), "NCCL ")) {
     std::size_t m = 0;
-    ev.pid = leading_int(inner, m);
+    const int tag = leading_int(inner, m);
+    if (inner.size() >= 2) {
+      ev.pid = tag;
+    } else {
+      ev.rank = tag;
+    }
     s = after;
     return true;
   }

@@ -425,6 +425,7 @@ TriageResult TriageAccumulator::finish() const {
   }
   std::map<std::string, HostTransport> hosts = hosts_;
   transport_findings(hosts, r.findings);
+  busbw_drop_findings(health_, r.findings);
   demote_fallen_back_plugin_errors(hosts, r.findings);
   if (health_.nan_loss_lines > 0) {
     TriageFinding n;

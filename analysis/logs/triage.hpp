@@ -66,14 +66,14 @@ struct HostTransport {
   int net_channels = 0;                 // NET channel lines
   int socket_channels = 0;              // via NET/Socket
   bool pxn = false;
-  bool ring_gdr_off = false;    // "Connected all rings, use ring PXN %d GDR 0"
-  bool ib_expected = false;     // NCCL_IB_HCA set, or NCCL_IB_DISABLE=0 set by the environment
-  bool ib_no_device = false;    // "NET/IB : No device found."
+  bool ring_gdr_off = false;               // "Connected all rings, use ring PXN %d GDR 0"
+  bool ib_expected = false;                // NCCL_IB_HCA set, or NCCL_IB_DISABLE=0 set by the environment
+  bool ib_no_device = false;               // "NET/IB : No device found."
   std::set<std::string> bootstrap_ifaces;  // "Bootstrap : Using [0]eth0:..." / "NET : Using interface lo:..."
-  std::set<std::string> intra;  // "P2P/CUMEM", "P2P/IPC", "P2P/direct", "P2P/indirect", "SHM"
-  std::string nvls;             // "available", "not available" or ""
-  int coll_channels = -1;       // the most of "N coll channels" and "Channel 00/N :" ring lists
-  int nnodes = -1;              // the most of the "nNodes N" of this host's communicators
+  std::set<std::string> intra;             // "P2P/CUMEM", "P2P/IPC", "P2P/direct", "P2P/indirect", "SHM"
+  std::string nvls;                        // "available", "not available" or ""
+  int coll_channels = -1;                  // the most of "N coll channels" and "Channel 00/N :" ring lists
+  int nnodes = -1;                         // the most of the "nNodes N" of this host's communicators
   int nranks = -1;
   std::string nccl_version;             // "2.18.3+cuda12.2"
   std::string cuda_driver;              // "12020" (cudaDriverVersion)
@@ -142,19 +142,20 @@ struct HealthSeen {
   std::set<std::string> init_started;    // "host comm 0x.." of "Init START"
   std::set<std::string> init_completed;  // "host comm 0x.." of "Init COMPLETE"
   std::size_t init_complete_lines = 0;
-  std::set<std::string> rings_connected;  // "host:pid [dev]" of "Connected all rings"
-  std::set<std::string> trees_connected;  // "host:pid [dev]" of "Connected all trees"
-  std::size_t test_rows = 0;              // nccl-tests result rows
-  std::size_t test_rows_wrong = 0;        // ... with #wrong > 0
-  double peak_busbw = -1;                 // GB/s, the highest busbw of a row
-  long long peak_size = -1;               // bytes, its size
-  bool out_of_bounds_ok = false;          // "# Out of bounds values : 0 OK"
-  bool test_concluded = false;            // "# Collective test concluded"
-  std::size_t progress_lines = 0;         // training or serving progress lines
-  std::string last_progress;              // the last of them (printable, cut)
-  std::size_t nan_loss_lines = 0;         // progress lines with a NaN/inf loss
-  std::size_t completion_lines = 0;       // "exits successfully", "Training completed", "startup complete"
-  std::string last_completion;            // the last of them (printable, cut)
+  std::set<std::string> rings_connected;      // "host:pid [dev]" of "Connected all rings"
+  std::set<std::string> trees_connected;      // "host:pid [dev]" of "Connected all trees"
+  std::size_t test_rows = 0;                  // nccl-tests result rows
+  std::size_t test_rows_wrong = 0;            // ... with #wrong > 0
+  double peak_busbw = -1;                     // GB/s, the highest busbw of a row
+  long long peak_size = -1;                   // bytes, its size
+  std::map<long long, double> busbw_by_size;  // bytes -> the highest busbw of its rows (capped in size)
+  bool out_of_bounds_ok = false;              // "# Out of bounds values : 0 OK"
+  bool test_concluded = false;                // "# Collective test concluded"
+  std::size_t progress_lines = 0;             // training or serving progress lines
+  std::string last_progress;                  // the last of them (printable, cut)
+  std::size_t nan_loss_lines = 0;             // progress lines with a NaN/inf loss
+  std::size_t completion_lines = 0;           // "exits successfully", "Training completed", "startup complete"
+  std::string last_completion;                // the last of them (printable, cut)
 };
 
 // The state of the multi-line forms of the file being read (reset per file).

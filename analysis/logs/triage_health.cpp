@@ -71,6 +71,24 @@ bool is_number(std::string_view w) {
 // One nccl-tests result row: "size count type [redop [root]] time algbw busbw wrong time algbw busbw wrong"
 // (the old format prints a max error instead of #wrong). True when it is one; `wrong` when a #wrong is > 0.
 bool read_test_row(std::string_view t, HealthSeen& h, bool& wrong) {
+  // A launcher's rank tags ("[0]", mpirun --tag-output, srun --label) can land inside a row where the
+  // benchmark flushed its output in pieces: "-1[0]    1626.5". Read the row without them.
+  std::string untagged;
+  if (t.find('[') != std::string_view::npos) {
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == '[') {
+        std::size_t j = i + 1;
+        while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
+        if (j > i + 1 && j < t.size() && t[j] == ']') {
+          untagged += ' ';
+          i = j;
+          continue;
+        }
+      }
+      untagged += t[i];
+    }
+    t = untagged;
+  }
   const std::vector<std::string_view> w = words(t);
   const std::size_t n = w.size();
   if (n < 11 || n > 14 || !is_int(w[0]) || !is_int(w[1]) || w[2].empty() ||
@@ -86,11 +104,16 @@ bool read_test_row(std::string_view t, HealthSeen& h, bool& wrong) {
   }
   ++h.test_rows;
   if (wrong) ++h.test_rows_wrong;
+  const long long size = std::strtoll(std::string(w[0]).c_str(), nullptr, 10);
   for (std::size_t i : {n - 6, n - 2}) {
     const double bw = std::strtod(std::string(w[i]).c_str(), nullptr);
     if (bw > h.peak_busbw) {
       h.peak_busbw = bw;
-      h.peak_size = std::strtoll(std::string(w[0]).c_str(), nullptr, 10);
+      h.peak_size = size;
+    }
+    if (h.busbw_by_size.size() < kMaxKeys || h.busbw_by_size.count(size) > 0) {
+      double& best = h.busbw_by_size[size];
+      best = std::max(best, bw);
     }
   }
   return true;
@@ -181,6 +204,35 @@ std::string healthy_summary(const HealthSeen& h, const std::vector<HostTransport
   }
   if (!intra.empty()) seen.push_back("intra-node " + text::join(intra, ", "));
   return "no error or degraded setting in these logs; " + text::join(seen, "; ");
+}
+
+void busbw_drop_findings(const HealthSeen& h, std::vector<TriageFinding>& out) {
+  constexpr std::size_t kMinSizes = 4;   // a table, not a row or two
+  constexpr double kMinPeakGBps = 1.0;   // below it, latency-bound sizes only: no bandwidth to lose
+  constexpr double kDropFraction = 0.5;  // the largest size under half of the best
+  if (h.busbw_by_size.size() < kMinSizes) return;
+  const auto& [largest, last] = *h.busbw_by_size.rbegin();
+  long long best_size = -1;
+  double best = 0.0;
+  for (const auto& [size, bw] : h.busbw_by_size) {
+    if (size != largest && bw > best) best = bw, best_size = size;
+  }
+  if (best < kMinPeakGBps || last >= kDropFraction * best) return;
+  TriageFinding f;
+  f.tag = "WARN";
+  f.priority = 1;
+  f.check = "nccl_tests.busbw_drop";
+  f.cause = fmt::format(
+      "nccl-tests busbw falls from {:.2f} GB/s at {} to {:.2f} GB/s at the largest size, {}: large messages run at a "
+      "fraction of what smaller ones reached (an algorithm or transport path that fails at scale, such as NVLS, "
+      "CollNet or one NET path, a slow link, or congestion)",
+      best, bytes_text(best_size), last, bytes_text(largest));
+  f.next_step =
+      "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,TUNING to see the algorithm per size, and with NCCL_ALGO=Ring "
+      "(or NCCL_NVLS_ENABLE=0) to see whether one path is at fault; test the nodes pairwise (podperf pairs) for a "
+      "slow link";
+  f.cause_rank = 60;
+  out.push_back(std::move(f));
 }
 
 std::string why_inconclusive(const HealthSeen& h, std::size_t nccl_lines) {

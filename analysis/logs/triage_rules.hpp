@@ -44,6 +44,9 @@ bool read_health_line(const LogEvent& ev, const std::string& host, HealthSeen& h
 
 // The healthy evidence the logs hold ("" when none), and why a job without it cannot be judged.
 std::string healthy_summary(const HealthSeen& h, const std::vector<HostTransport>& transport);
+// nccl-tests rows whose busbw at the largest size is under half of the best a smaller size reached (a
+// healthy table rises with size and levels off): a WARN finding, appended to `out`; none otherwise.
+void busbw_drop_findings(const HealthSeen& h, std::vector<TriageFinding>& out);
 std::string why_inconclusive(const HealthSeen& h, std::size_t nccl_lines);
 
 // The fallback from a failed network plugin init (EFA not visible, aws-ofi-nccl init failed) to another

@@ -5,6 +5,7 @@
 // the line before it, nested launcher prefixes, the verdict semantics (FAIL without its cause, INCONCLUSIVE
 // only when the logs cannot say whether the job ran, PASS only on healthy evidence) and the degraded
 // transports that are WARN with the setting to fix.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -534,6 +535,101 @@ TEST(TriageTransport, ForcedProtocolOnTheHealthyFixture) {
   EXPECT_EQ(r.verdict, "WARN");
   ASSERT_NE(find(r, "config.forced_protocol"), nullptr);
   EXPECT_EQ(find(r, "config.forced_protocol")->host, "p5-node-1");
+}
+
+}  // namespace
+}  // namespace podperf::logs
+
+// ---- the families the second held-out set (logs 111-152) found missing ----
+
+namespace podperf::logs {
+namespace {
+
+std::string test_table(const std::vector<double>& busbw, const std::string& tag) {
+  std::string out =
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw "
+      "#wrong\n";
+  long long size = 1 << 20;
+  for (double bw : busbw) {
+    out += fmt::format(
+        "{}{:>12} {:>12}     float     sum      -1{}  1000.0  {:6.2f}  {:6.2f}      0{}  1000.0  {:6.2f}  {:6.2f}      "
+        "0\n",
+        tag, size, size / 4, tag, bw / 2, bw, tag, bw / 2, bw);
+    size *= 2;
+  }
+  return out;
+}
+
+TEST(TriageHeldOut2, NcclTestsRowsWithRankTagsAreReadAndABusbwCollapseIsWarn) {
+  // Rising and levelling off: healthy, read through the rank tags a launcher put inside the rows.
+  const TriageResult flat = triage_of(test_table({10, 20, 40, 80, 150, 180, 185}, "[0]"));
+  EXPECT_EQ(flat.verdict, "PASS");
+  EXPECT_EQ(find(flat, "nccl_tests.busbw_drop"), nullptr);
+  // A dip at a protocol switch is not a collapse.
+  EXPECT_EQ(find(triage_of(test_table({10, 20, 40, 80, 150, 120, 140}, "")), "nccl_tests.busbw_drop"), nullptr);
+  // Large messages at a fraction of what smaller ones reached.
+  const TriageResult drop = triage_of(test_table({12, 16, 24, 29, 5.3, 5.2, 4.1}, "[0]"));
+  EXPECT_EQ(drop.verdict, "WARN");
+  const TriageFinding* f = find(drop, "nccl_tests.busbw_drop");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(contains(f->cause, "29.00 GB/s at 8 MiB")) << f->cause;
+  EXPECT_TRUE(contains(f->cause, "4.10 GB/s at the largest size, 64 MiB")) << f->cause;
+}
+
+TEST(TriageHeldOut2, RendezvousAndStoreConnectFailuresFail) {
+  for (const std::string line :
+       {"[E socket.cpp:793] [c10d] The client socket has timed out after 60s while trying to connect to (10.0.0.1, "
+        "2222).",
+        "    \"message\": \"RendezvousConnectionError: The connection to the C10d store has failed. See inner "
+        "exception "
+        "for details.\","}) {
+    const TriageResult r = triage_of(line + "\n");
+    EXPECT_EQ(r.verdict, "FAIL") << line;
+    EXPECT_NE(find(r, "pytorch.store_error"), nullptr) << line;
+  }
+}
+
+TEST(TriageHeldOut2, PeerToPeerDisabledBetweenGpusIsDegraded) {
+  const TriageResult r = triage_of(
+      "node-a1:100:200 [0] NCCL INFO P2P is disabled between connected GPUs 0 and 1. You can repress this message "
+      "with NCCL_IGNORE_DISABLED_P2P=1.\n");
+  EXPECT_EQ(r.verdict, "WARN");
+  EXPECT_NE(find(r, "transport.p2p_unavailable"), nullptr);
+}
+
+TEST(TriageHeldOut2, GpuHealthToolsDcgmAndNvlink) {
+  const std::string head =
+      "+---------------------------+------------------------------------------------+\n"
+      "| Diagnostic                | Result                                         |\n";
+  const TriageResult fail =
+      triage_of(head +
+                    "| GPU Memory                | Pass - GPU: 1                                  |\n"
+                    "|                           | Fail - GPU: 0                                  |\n",
+                "node-a3-diag.log");
+  EXPECT_EQ(fail.verdict, "FAIL");
+  ASSERT_NE(find(fail, "gpu.dcgm_diag_fail"), nullptr);
+  const TriageResult pass =
+      triage_of(head +
+                "| Denylist                  | Pass - All                                     |\n"
+                "| Memory                    | Pass - All                                     |\n");
+  EXPECT_EQ(pass.verdict, "PASS");
+  EXPECT_EQ(
+      triage_of(head + "| PCIe                      | Warn - GPU: 2                                  |\n").verdict,
+      "WARN");
+  const TriageResult grid = triage_of(
+      "GPUs:\n    gpuId 0:\n        D D D D D D D D D D D D\nKey: Up=U, Down=D, Disabled=X, Not Supported=_\n");
+  EXPECT_EQ(grid.verdict, "WARN");
+  EXPECT_NE(find(grid, "gpu.nvlink_down"), nullptr);
+  EXPECT_EQ(triage_of("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)\n\t Link 0: <inactive>\n").verdict, "WARN");
+  // An all-up grid says nothing wrong.
+  EXPECT_EQ(find(triage_of("    gpuId 0:\n        U U U U U U U U\n"), "gpu.nvlink_down"), nullptr);
+}
+
+TEST(TriageHeldOut2, APassedGpuTestIsEvidenceTheJobRan) {
+  const TriageResult r = triage_of(
+      "[Vector addition of 50000 elements]\nCopy input data from the host memory to the CUDA device\nTest PASSED\n"
+      "Done\n");
+  EXPECT_EQ(r.verdict, "PASS");
 }
 
 }  // namespace
