@@ -92,9 +92,8 @@ std::optional<int> check_arguments_are_text(int argc, char** argv, bool print) {
   return std::nullopt;
 }
 
-// Adds podperf signals, report, compare and sweep to `app` (in this order, the help's), each option
-// writing into the command's own Options struct in `cli`.
-void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
+// One function per offline subcommand: its options write into the command's own Options struct in `cli`.
+void add_signals_subcommand(CLI::App& app, CommandLine& cli) {
   CLI::App* signals =
       app.add_subcommand("signals", "read-only health signals of this host, or of every host under srun");
   signals->footer(
@@ -122,7 +121,9 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
       ->check(rule::one_of({"never", "concern"}))
       ->capture_default_str();
   signals->add_flag("--local", cli.signals.local, "this host only, also under srun or mpirun (no MPI, no drift)");
+}
 
+void add_report_subcommand(CLI::App& app, CommandLine& cli) {
   CLI::App* report = app.add_subcommand("report", "render a finished run as HTML, Markdown, CSV or JUnit (offline)");
   report->footer(
       "RUN is run.json or its results directory (a run without run.json is rebuilt from events.jsonl): a "
@@ -139,6 +140,9 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
                    "file to write (default: report.html/.md/.csv beside run.json; - for stdout)")
       ->check(rule::output_file());
   add_topology_options(report, cli.report.topology, cli.report.topology_format);
+}
+
+void add_compare_subcommand(CLI::App& app, CommandLine& cli) {
   CLI::App* compare = app.add_subcommand("compare", "compare runs metric by metric: slower, faster, or no change");
   compare->footer(
       "Offline, no MPI: compare runs (run.json files or results directories; BEFORE AFTER, or --before RUN... "
@@ -205,7 +209,9 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
                    "metric with intervals, the slower and faster metrics) to FILE; exit 3 when it cannot be "
                    "written")
       ->check(rule::output_file());
+}
 
+void add_sweep_subcommand(CLI::App& app, CommandLine& cli) {
   CLI::App* sweep = app.add_subcommand("sweep", "try NCCL/libfabric settings: one job per point, ranked by busbw");
   sweep->footer(
       "Try NCCL/libfabric settings, sizes and ops: one fresh job per point of a sweep file (configs/sweeps/*.toml), "
@@ -240,18 +246,30 @@ void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
                    "seconds one point may take before its launcher is stopped (default the file's timeout_s, 3600)")
       ->check(rule::number_above(0, "seconds"));
   sweep->add_flag("--dry-run", cli.sweep.dry_run, "print every point's command and variables; run nothing");
+}
+
+void add_triage_subcommand(CLI::App& app, CommandLine& cli) {
   CLI::App* triage = app.add_subcommand("triage", "a failed or slow job's logs in, the root cause out (offline)");
   triage->footer(
       "Offline, no MPI: a failed or slow training job's own logs in, the root cause out: NCCL_DEBUG output from "
       "any launcher, PyTorch c10d errors, aws-ofi-nccl/libfabric, ncclras, dmesg, nccl-tests and Slurm output "
       "(files or directories, .gz read as is); findings FAIL/WARN/INFO with P0-P2, evidence lines, cause and next "
-      "step, the root cause first, a transport table per host. Exit 0 no FAIL, 1 a FAIL finding, 2 unreadable "
-      "input or bad usage. Details: docs/triage.md.");
+      "step, the root cause first, a transport table per host. Exit 0 PASS or WARN, 1 FAIL or INCONCLUSIVE (the "
+      "logs do not show a job that ran), 2 unreadable input or bad usage. Details: docs/triage.md.");
   triage->add_option("PATH", cli.triage.paths, "log files or directories (read recursively)")
       ->check(rule::existing_path())
       ->required();
   triage->add_flag("--json", cli.triage.json, "print the triage as JSON (docs/triage.md)");
   triage->add_flag("--md", cli.triage.md, "print the triage as Markdown for a ticket");
+}
+
+// Adds podperf signals, report, compare, sweep and triage to `app` (in this order, the help's).
+void add_offline_subcommands(CLI::App& app, CommandLine& cli) {
+  add_signals_subcommand(app, cli);
+  add_report_subcommand(app, cli);
+  add_compare_subcommand(app, cli);
+  add_sweep_subcommand(app, cli);
+  add_triage_subcommand(app, cli);
 }
 
 // Parses argv into `cli`'s structs; --help and --version print (when `print`) and end with 0, bad usage

@@ -55,20 +55,16 @@ void for_each_table(const toml::table& root, std::string_view key, const std::st
 constexpr int kMaxNodes = 1 << 20;
 
 // "file:line" of a key that exists (a fault's node, for errors found when the fabric is built).
-std::string key_where(const TomlCtx& c, std::string_view key) { return toml_where(c.source, toml_require_node(c, key)); }
+std::string key_where(const TomlCtx& c, std::string_view key) {
+  return toml_where(c.source, toml_require_node(c, key));
+}
 
 }  // namespace
 
-SimModel parse_sim_model(std::string_view toml_text, const std::string& name, const std::string& source) {
-  const toml::table root = toml_parse(toml_text, source);
-  toml_reject_unknown(root,
-                      {"model", "noise", "topology", "slow_node", "slow_link", "slow_rack", "slow_uplink",
-                       "flapping_node", "random_slow_nodes", "group_factor", "node_kind"},
-                      "", source);
-  SimModel m;
-  m.name = name;
-  m.source = source;
+namespace {
 
+// [model]: the fabric's ranks per node, latency and bandwidth.
+void read_model(const toml::table& root, const std::string& source, SimModel& m) {
   const TomlCtx model{toml_require_table(root, "model", source), "model.", source};
   toml_reject_unknown(model.table, {"description", "ranks_per_node", "latency_us", "busbw_gbps", "nic_factor"},
                       "model.", source);
@@ -77,7 +73,10 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
   m.latency_us = toml_require_number(model, "latency_us", 0.0, 1e6);
   m.busbw_gbps = toml_require_number(model, "busbw_gbps", 1e-3, 1e6);
   m.nic_factor = toml_require_number(model, "nic_factor", 1e-3, 10.0);
+}
 
+// [noise]: pair and iteration noise, heavy tails and outliers.
+void read_noise(const toml::table& root, const std::string& source, SimModel& m) {
   const TomlCtx noise{toml_require_table(root, "noise", source), "noise.", source};
   toml_reject_unknown(noise.table, {"pair_cv", "iteration_cv", "pair_tail_df", "outlier_probability", "outlier_factor"},
                       "noise.", source);
@@ -89,7 +88,10 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
     m.outlier_probability = toml_require_number(noise, "outlier_probability", 0.0, 1.0);
     m.outlier_factor = toml_require_number(noise, "outlier_factor", 1e-3, 10.0);
   }
+}
 
+// [topology]: levels, group sizes (each dividing the one before) and crossing factors.
+void read_topology(const toml::table& root, const std::string& source, SimModel& m) {
   if (root.contains("topology")) {
     const TomlCtx topo{toml_require_table(root, "topology", source), "topology.", source};
     toml_reject_unknown(topo.table, {"levels", "group_sizes", "crossing_factors"}, "topology.", source);
@@ -119,7 +121,10 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
       }
     }
   }
+}
 
+// [[slow_node]], [[flapping_node]], [[slow_link]].
+void read_node_and_link_faults(const toml::table& root, const std::string& source, SimModel& m) {
   for_each_table(root, "slow_node", source, [&](const TomlCtx& c, const std::string& /*where*/) {
     toml_reject_unknown(c.table, {"node", "factor"}, "slow_node.", source);
     m.slow_nodes.push_back({static_cast<int>(toml_require_int(c, "node", 0, kMaxNodes)),
@@ -145,10 +150,15 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
     f.where = key_where(c, "nodes");
     m.slow_links.push_back(f);
   });
+}
+
+// [[slow_rack]], [[slow_uplink]], [[group_factor]]: each needs a [topology].
+void read_group_faults(const toml::table& root, const std::string& source, SimModel& m) {
   for_each_table(root, "slow_rack", source, [&](const TomlCtx& c, const std::string& where) {
     toml_reject_unknown(c.table, {"rack", "factor"}, "slow_rack.", source);
     if (m.levels.empty()) {
-      throw ConfigError(fmt::format("{}: [[slow_rack]] needs a [topology] (its racks are the innermost groups)", where));
+      throw ConfigError(
+          fmt::format("{}: [[slow_rack]] needs a [topology] (its racks are the innermost groups)", where));
     }
     m.slow_racks.push_back({static_cast<int>(toml_require_int(c, "rack", 0, kMaxNodes)),
                             toml_require_number(c, "factor", 1e-3, 1.0), key_where(c, "rack")});
@@ -156,8 +166,8 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
   for_each_table(root, "slow_uplink", source, [&](const TomlCtx& c, const std::string& where) {
     toml_reject_unknown(c.table, {"level", "group", "factor"}, "slow_uplink.", source);
     if (m.levels.empty()) {
-      throw ConfigError(fmt::format("{}: [[slow_uplink]] needs a [topology] (its group is one of a level's groups)",
-                                    where));
+      throw ConfigError(
+          fmt::format("{}: [[slow_uplink]] needs a [topology] (its group is one of a level's groups)", where));
     }
     const std::string level = toml_require_string(c, "level");
     const auto it = std::find(m.levels.begin(), m.levels.end(), level);
@@ -185,6 +195,10 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
                                static_cast<int>(toml_require_int(c, "group", 0, kMaxNodes)),
                                toml_require_number(c, "factor", 1e-3, 100.0), key_where(c, "group")});
   });
+}
+
+// [[node_kind]] and [random_slow_nodes].
+void read_kinds_and_random_faults(const toml::table& root, const std::string& source, SimModel& m) {
   for_each_table(root, "node_kind", source, [&](const TomlCtx& c, const std::string& /*where*/) {
     toml_reject_unknown(c.table, {"first", "count", "ranks_per_node", "factor"}, "node_kind.", source);
     m.node_kinds.push_back({static_cast<int>(toml_require_int(c, "first", 0, kMaxNodes)),
@@ -204,6 +218,25 @@ SimModel parse_sim_model(std::string_view toml_text, const std::string& name, co
                                     m.random_max_factor));
     }
   }
+}
+
+}  // namespace
+
+SimModel parse_sim_model(std::string_view toml_text, const std::string& name, const std::string& source) {
+  const toml::table root = toml_parse(toml_text, source);
+  toml_reject_unknown(root,
+                      {"model", "noise", "topology", "slow_node", "slow_link", "slow_rack", "slow_uplink",
+                       "flapping_node", "random_slow_nodes", "group_factor", "node_kind"},
+                      "", source);
+  SimModel m;
+  m.name = name;
+  m.source = source;
+  read_model(root, source, m);
+  read_noise(root, source, m);
+  read_topology(root, source, m);
+  read_node_and_link_faults(root, source, m);
+  read_group_faults(root, source, m);
+  read_kinds_and_random_faults(root, source, m);
   return m;
 }
 
@@ -213,6 +246,8 @@ SimModel load_sim_model(const std::string& name_or_file) {
   return parse_sim_model(text, name_or_file, source);
 }
 
-std::vector<std::string> builtin_sim_models() { return embedded_config_names(kPrefix); }
+std::vector<std::string> builtin_sim_models() {
+  return embedded_config_names(kPrefix);
+}
 
 }  // namespace podperf

@@ -60,26 +60,25 @@ nlohmann::json metric_comparison_json(const MetricComparison& m) {
 
 namespace {
 
-// Everything but the metrics (an empty array in their place).
-nlohmann::json comparison_json_head(const Comparison& c) {
-  using nlohmann::json;
-  json notes = json::array();
-  for (const ComparabilityNote& n : c.comparability) {
-    notes.push_back({{"what", n.what}, {"before", n.before}, {"after", n.after}});
+using nlohmann::json;
+
+json finite_or_null(double v) {
+  return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+json failures_json(const std::vector<ComparedFailure>& list) {
+  json out = json::array();
+  for (const ComparedFailure& f : list) {
+    out.push_back({{"what", f.what},
+                   {"status", f.status},
+                   {"error", f.error},
+                   {"runs", f.runs},
+                   {"other_side_too", f.other_side_too}});
   }
-  auto failures = [](const std::vector<ComparedFailure>& list) {
-    json out = json::array();
-    for (const ComparedFailure& f : list) {
-      out.push_back({{"what", f.what},
-                     {"status", f.status},
-                     {"error", f.error},
-                     {"runs", f.runs},
-                     {"other_side_too", f.other_side_too}});
-    }
-    return out;
-  };
-  const ComparisonSummary& s = c.summary;
-  const auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  return out;
+}
+
+json pair_levels_json(const Comparison& c) {
   json levels = json::array();
   for (const PairLevelTest& t : c.pair_levels) {
     const bool tested = t.p_value >= 0.0;
@@ -95,13 +94,17 @@ nlohmann::json comparison_json_head(const Comparison& c) {
                       {"ci_high_percent", tested ? json(t.ci_high_percent) : json(nullptr)},
                       {"p_value", tested ? json(t.p_value) : json(nullptr)},
                       {"p_adjusted", tested ? json(t.p_adjusted) : json(nullptr)},
-                      {"mde_percent", finite(t.mde_percent)},
+                      {"mde_percent", finite_or_null(t.mde_percent)},
                       {"df", tested ? json(t.df) : json(nullptr)},
                       {"test", t.test},
                       {"untestable_why", tested ? json(nullptr) : json(t.untestable_why)},
                       {"verdict", t.verdict},
                       {"explains", t.explains}});
   }
+  return levels;
+}
+
+json families_json(const Comparison& c) {
   json families = json::array();
   for (const FamilySummary& f : c.families) {
     json stages = json::array();
@@ -118,6 +121,10 @@ nlohmann::json comparison_json_head(const Comparison& c) {
                         {"alpha", f.alpha},
                         {"stages", stages}});
   }
+  return families;
+}
+
+json sensitivity_json(const Comparison& c) {
   json sensitivity = json::array();
   for (const LevelSensitivity& l : c.sensitivity) {
     sensitivity.push_back({{"family", l.family},
@@ -132,23 +139,30 @@ nlohmann::json comparison_json_head(const Comparison& c) {
                            {"sees_target", l.sees_target},
                            {"runs_needed", l.runs_needed >= 0 ? json(l.runs_needed) : json(nullptr)}});
   }
-  auto side = [](const SideConsistency& x) {
-    return json{{"runs", x.runs},
-                {"run_offsets_percent", x.run_offsets_percent},
-                {"spread_percent", x.spread_percent},
-                {"farthest_run", x.farthest_run},
-                {"farthest_percent", x.farthest_percent}};
-  };
+  return sensitivity;
+}
+
+json side_json(const SideConsistency& x) {
+  return json{{"runs", x.runs},
+              {"run_offsets_percent", x.run_offsets_percent},
+              {"spread_percent", x.spread_percent},
+              {"farthest_run", x.farthest_run},
+              {"farthest_percent", x.farthest_percent}};
+}
+
+json consistency_json(const Comparison& c) {
   const ConsistencyVerdict& cv = c.consistency;
-  const json consistency =
-      cv.tested ? json{{"tested", true},
-                       {"before", side(cv.before)},
-                       {"after", side(cv.after)},
-                       {"less_consistent", cv.less_consistent.empty() ? json(nullptr) : json(cv.less_consistent)},
-                       {"spread_ratio", finite(cv.spread_ratio)},
-                       {"p_value", cv.p_value},
-                       {"words", consistency_words(cv)}}
-                : json{{"tested", false}};
+  if (!cv.tested) return json{{"tested", false}};
+  return json{{"tested", true},
+              {"before", side_json(cv.before)},
+              {"after", side_json(cv.after)},
+              {"less_consistent", cv.less_consistent.empty() ? json(nullptr) : json(cv.less_consistent)},
+              {"spread_ratio", finite_or_null(cv.spread_ratio)},
+              {"p_value", cv.p_value},
+              {"words", consistency_words(cv)}};
+}
+
+json run_verdicts_json(const Comparison& c) {
   json run_verdicts = json::array();
   for (const RunVerdictChange& v : c.run_verdicts) {
     run_verdicts.push_back({{"kind", v.kind},
@@ -160,6 +174,10 @@ nlohmann::json comparison_json_head(const Comparison& c) {
                             {"before_runs", v.before_runs},
                             {"slow_percent", v.slow_percent}});
   }
+  return run_verdicts;
+}
+
+json outcome_json(const Comparison& c) {
   const CompareOutcome& o = c.outcome;
   json regressions = json::array();
   for (const RegressionItem& r : o.regressions) {
@@ -172,65 +190,78 @@ nlohmann::json comparison_json_head(const Comparison& c) {
   }
   json blind = json::array();
   for (std::size_t i : o.blind) blind.push_back(blind_words(c, c.sensitivity[i]));
-  const json outcome = {{"verdict", o.verdict},
-                        {"fail_on_percent", o.fail_on_percent},
-                        {"target_percent", o.target_percent},
-                        {"max_mde_percent", o.max_mde_percent >= 0.0 ? json(o.max_mde_percent) : json(nullptr)},
-                        {"exit_code", o.exit_code},
-                        {"slower_beyond", o.slower_beyond},
-                        {"regressions", regressions},
-                        {"blind", blind},
-                        {"single_run_caveat", o.single_run_sides.empty() ? json(nullptr) : json(single_run_words(o))}};
-  return {
-      {"verdict", outcome_word(c)},
-      {"verdict_line", outcome_line(c)},
-      {"outcome", outcome},
-      {"pair_levels", levels},
-      {"families", families},
-      {"sensitivity", sensitivity},
-      {"consistency", consistency},
-      {"run_verdicts", run_verdicts},
-      {"before", {{"source", c.before_source}, {"run_id", c.before_run_id}, {"runs", c.runs_before}}},
-      {"after", {{"source", c.after_source}, {"run_id", c.after_run_id}, {"runs", c.runs_after}}},
-      {"method", c.method},
-      {"units", c.units},
-      {"units_before", c.units_before},
-      {"units_after", c.units_after},
-      {"unit_warnings", c.unit_warnings},
-      {"method_text", method_text(c)},
-      {"settings",
-       {{"alpha", c.settings.alpha},
-        {"min_change_percent", c.settings.min_change_percent},
-        {"confidence", c.settings.confidence},
-        {"power", c.settings.power},
-        {"single_run_allowance_percent", c.settings.single_run_allowance_percent},
-        {"correction", c.settings.correction},
-        {"moderate_variance", c.settings.moderate_variance},
-        {"variance_outlier_p", c.settings.variance_outlier_p},
-        {"consistency_ratio", c.settings.consistency_ratio},
-        {"source", c.settings.source}}},
-      {"summary",
-       {{"faster", s.faster},
-        {"slower", s.slower},
-        {"no_change", s.no_change},
-        {"untested", s.untested},
-        {"explained", s.explained},
-        {"zero_variance", s.zero_variance},
-        {"mde_median_percent", finite(s.mde_median_percent)},
-        {"mde_max_percent", finite(s.mde_max_percent)},
-        {"iteration_share_median", s.iteration_share_median >= 0.0 ? json(s.iteration_share_median) : json(nullptr)},
-        {"iteration_share_metrics", s.iteration_share_metrics},
-        {"only_before", s.only_before},
-        {"only_after", s.only_after},
-        {"failures_new", s.failures_new},
-        {"failures_fixed", s.failures_fixed},
-        {"failures_both", s.failures_both}}},
-      {"comparability", notes},
-      {"metrics", json::array()},
-      {"only_before", c.only_before},
-      {"only_after", c.only_after},
-      {"from_retest", {{"before", c.from_retest_before}, {"after", c.from_retest_after}}},
-      {"failures", {{"before", failures(c.failures_before)}, {"after", failures(c.failures_after)}}}};
+  return {{"verdict", o.verdict},
+          {"fail_on_percent", o.fail_on_percent},
+          {"target_percent", o.target_percent},
+          {"max_mde_percent", o.max_mde_percent >= 0.0 ? json(o.max_mde_percent) : json(nullptr)},
+          {"exit_code", o.exit_code},
+          {"slower_beyond", o.slower_beyond},
+          {"regressions", regressions},
+          {"blind", blind},
+          {"single_run_caveat", o.single_run_sides.empty() ? json(nullptr) : json(single_run_words(o))}};
+}
+
+json settings_json(const CompareSettings& settings) {
+  return {{"alpha", settings.alpha},
+          {"min_change_percent", settings.min_change_percent},
+          {"confidence", settings.confidence},
+          {"power", settings.power},
+          {"single_run_allowance_percent", settings.single_run_allowance_percent},
+          {"correction", settings.correction},
+          {"moderate_variance", settings.moderate_variance},
+          {"variance_outlier_p", settings.variance_outlier_p},
+          {"consistency_ratio", settings.consistency_ratio},
+          {"source", settings.source}};
+}
+
+json summary_json(const ComparisonSummary& s) {
+  return {{"faster", s.faster},
+          {"slower", s.slower},
+          {"no_change", s.no_change},
+          {"untested", s.untested},
+          {"explained", s.explained},
+          {"zero_variance", s.zero_variance},
+          {"mde_median_percent", finite_or_null(s.mde_median_percent)},
+          {"mde_max_percent", finite_or_null(s.mde_max_percent)},
+          {"iteration_share_median", s.iteration_share_median >= 0.0 ? json(s.iteration_share_median) : json(nullptr)},
+          {"iteration_share_metrics", s.iteration_share_metrics},
+          {"only_before", s.only_before},
+          {"only_after", s.only_after},
+          {"failures_new", s.failures_new},
+          {"failures_fixed", s.failures_fixed},
+          {"failures_both", s.failures_both}};
+}
+
+// Everything but the metrics (an empty array in their place).
+json comparison_json_head(const Comparison& c) {
+  json notes = json::array();
+  for (const ComparabilityNote& n : c.comparability) {
+    notes.push_back({{"what", n.what}, {"before", n.before}, {"after", n.after}});
+  }
+  return {{"verdict", outcome_word(c)},
+          {"verdict_line", outcome_line(c)},
+          {"outcome", outcome_json(c)},
+          {"pair_levels", pair_levels_json(c)},
+          {"families", families_json(c)},
+          {"sensitivity", sensitivity_json(c)},
+          {"consistency", consistency_json(c)},
+          {"run_verdicts", run_verdicts_json(c)},
+          {"before", {{"source", c.before_source}, {"run_id", c.before_run_id}, {"runs", c.runs_before}}},
+          {"after", {{"source", c.after_source}, {"run_id", c.after_run_id}, {"runs", c.runs_after}}},
+          {"method", c.method},
+          {"units", c.units},
+          {"units_before", c.units_before},
+          {"units_after", c.units_after},
+          {"unit_warnings", c.unit_warnings},
+          {"method_text", method_text(c)},
+          {"settings", settings_json(c.settings)},
+          {"summary", summary_json(c.summary)},
+          {"comparability", notes},
+          {"metrics", json::array()},
+          {"only_before", c.only_before},
+          {"only_after", c.only_after},
+          {"from_retest", {{"before", c.from_retest_before}, {"after", c.from_retest_after}}},
+          {"failures", {{"before", failures_json(c.failures_before)}, {"after", failures_json(c.failures_after)}}}};
 }
 
 }  // namespace
