@@ -37,6 +37,12 @@ constexpr std::string_view kFlightRecorder =
     "compare the dumps with torchfrtrace";
 
 constexpr std::string_view kCudaCause = "a CUDA call failed (classified by the CUDA error it quotes)";
+// A shell in a launcher script ("sh: 11: /opt/kube/kubectl: not found", "bash: mpirun: command not found").
+constexpr std::string_view kNotFound =
+    "a launcher script could not find a program it runs (a binary missing from the image, or a wrong path)";
+constexpr std::string_view kNotFoundNext =
+    "check that the image or node has the program on that path (an MPIJob launcher needs kubectl, or the operator's "
+    "delivery of it; mpirun needs Open MPI's bin in PATH)";
 // DCGM diagnostics (dcgmi diag): a result row "Fail - GPU: 0", "Warn - All".
 constexpr std::string_view kDcgmFail = "a DCGM diagnostic test failed on a GPU (the row names the test and the GPU)";
 constexpr std::string_view kDcgmFailNext =
@@ -229,6 +235,25 @@ constexpr std::array kPatterns = {
     LogPattern{"efa.plugin_init_failed", "aws-ofi-nccl initialization failed", "", S::ofi_nccl, C::fail, 0, 85,
                "the aws-ofi-nccl plugin aborted its init; NCCL falls back to IB and then to Socket (TCP)",
                "fi_info -p efa on that host; set NCCL_NET=\"AWS Libfabric\" (or Libfabric) so a fallback errors out"},
+    LogPattern{
+        "efa.plugin_init_failed", "Couldn't find any optimal provider", "", S::ofi_nccl, C::fail, 0, 85,
+        "aws-ofi-nccl found no libfabric provider it can use (EFA not visible to the job, or libfabric built "
+        "without it)",
+        "fi_info -p efa on that host; pass the EFA devices into the container; set NCCL_NET=\"AWS Libfabric\" so "
+        "a fallback errors out"},
+    LogPattern{"efa.plugin_init_failed", "OFI NCCL failure", "", S::ofi_nccl, C::fail, 0, 80,
+               "an aws-ofi-nccl call failed and the process stopped",
+               "read the NET/OFI line before it; fi_info -p efa"},
+    LogPattern{"efa.not_visible", "EFA libfabric provider not detected", "", S::other, C::fail, 0, 90,
+               "the EFA installer's check found no EFA provider in libfabric (EFA not passed into the container, or "
+               "the installer's libfabric not the one loaded)",
+               "fi_info -p efa on that host; check the EFA device plugin / --device=/dev/infiniband and "
+               "/opt/amazon/efa in the library path"},
+    LogPattern{"efa.gdr_disabled", "disabling GDR", "", S::ofi_nccl, C::warn, 1, 50,
+               "aws-ofi-nccl turned GPU Direct RDMA off (its CUDA/HMEM support could not be set up): data is staged "
+               "through host memory and NCCL is held to the Simple protocol",
+               "check the aws-ofi-nccl and libfabric versions against CUDA, FI_EFA_USE_DEVICE_RDMA, and nvidia_peermem "
+               "/ the DMA-BUF capable driver"},
     LogPattern{"efa.gdr_disabled", "GDR disabled on GDR-supported instance type", "", S::ofi_nccl, C::warn, 1, 50,
                "GPU Direct RDMA turned off on hardware that supports it: data staged through host memory",
                "check FI_EFA_USE_DEVICE_RDMA and nvidia_peermem / the DMA-BUF capable driver"},
@@ -537,6 +562,12 @@ constexpr std::array kPatterns = {
     LogPattern{"launcher.child_failed", "ChildFailedError", "", S::pytorch, C::fail, 0, 20,
                "torchelastic reported a failed worker (its own error is printed above it or in its error file)",
                kExitNext},
+    LogPattern{"launcher.exit", "command terminated with exit code", "", S::other, C::fail, 0, 20,
+               "a command run in a pod (kubectl exec, an MPIJob launcher) exited with a non-zero status", kExitNext,
+               RowRule::exit_status},
+    LogPattern{"launcher.command_not_found", ": not found", "sh: ", S::other, C::fail, 0, 45, kNotFound, kNotFoundNext},
+    LogPattern{"launcher.command_not_found", ": command not found", "", S::other, C::fail, 0, 45, kNotFound,
+               kNotFoundNext},
     LogPattern{"launcher.exit", "returned a non-zero exit code", "", S::mpi, C::fail, 0, 20,
                "a rank exited with a non-zero status", kExitNext},
     LogPattern{"launcher.exit", "exited with non-zero status", "", S::mpi, C::fail, 0, 20,

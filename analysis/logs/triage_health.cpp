@@ -210,23 +210,35 @@ void busbw_drop_findings(const HealthSeen& h, std::vector<TriageFinding>& out) {
   constexpr std::size_t kMinSizes = 4;   // a table, not a row or two
   constexpr double kMinPeakGBps = 1.0;   // below it, latency-bound sizes only: no bandwidth to lose
   constexpr double kDropFraction = 0.5;  // the largest size under half of the best
+  constexpr double kDipFraction = 0.25;  // any size under a quarter of the best of the smaller ones
   if (h.busbw_by_size.size() < kMinSizes) return;
   const auto& [largest, last] = *h.busbw_by_size.rbegin();
-  long long best_size = -1;
-  double best = 0.0;
+  long long best_size = -1, dip_size = -1, dip_best_size = -1;
+  double best = 0.0, dip = 0.0, dip_best = 0.0;
   for (const auto& [size, bw] : h.busbw_by_size) {
+    // A protocol or algorithm switch costs a size some bandwidth (a dip to half is common); a size at a
+    // quarter of what a smaller one reached is a path that failed there, whatever the sizes after it do.
+    if (dip_size < 0 && best >= kMinPeakGBps && bw < kDipFraction * best) {
+      dip_size = size, dip = bw, dip_best = best, dip_best_size = best_size;
+    }
     if (size != largest && bw > best) best = bw, best_size = size;
   }
-  if (best < kMinPeakGBps || last >= kDropFraction * best) return;
+  const bool drop = best >= kMinPeakGBps && last < kDropFraction * best;
+  if (!drop && dip_size < 0) return;
   TriageFinding f;
   f.tag = "WARN";
   f.priority = 1;
   f.check = "nccl_tests.busbw_drop";
-  f.cause = fmt::format(
-      "nccl-tests busbw falls from {:.2f} GB/s at {} to {:.2f} GB/s at the largest size, {}: large messages run at a "
-      "fraction of what smaller ones reached (an algorithm or transport path that fails at scale, such as NVLS, "
-      "CollNet or one NET path, a slow link, or congestion)",
-      best, bytes_text(best_size), last, bytes_text(largest));
+  f.cause = drop ? fmt::format(
+                       "nccl-tests busbw falls from {:.2f} GB/s at {} to {:.2f} GB/s at the largest size, {}: large "
+                       "messages run at a fraction of what smaller ones reached (an algorithm or transport path that "
+                       "fails at scale, such as NVLS, CollNet or one NET path, a slow link, or congestion)",
+                       best, bytes_text(best_size), last, bytes_text(largest))
+                 : fmt::format(
+                       "nccl-tests busbw falls from {:.2f} GB/s at {} to {:.2f} GB/s at {} before it rises again: "
+                       "messages of that size take a path that fails or stalls (an algorithm or protocol chosen for "
+                       "that range, one NET path, or a network plugin's handling of it)",
+                       dip_best, bytes_text(dip_best_size), dip, bytes_text(dip_size));
   f.next_step =
       "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,TUNING to see the algorithm per size, and with NCCL_ALGO=Ring "
       "(or NCCL_NVLS_ENABLE=0) to see whether one path is at fault; test the nodes pairwise (podperf pairs) for a "

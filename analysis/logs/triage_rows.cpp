@@ -580,6 +580,16 @@ TriageFinding unclassified_warn(const LogEvent& ev) {
     f.cause = fmt::format("an NCCL WARN from {} ({}) that is not in podperf's pattern table", area->what,
                           ev.code_location.empty() ? "NET/OFI" : ev.code_location);
   }
+  // NCCL words its fatal conditions "Error : ..." / "Error: ..." (a topology it cannot read, a ring that does
+  // not close, a segment it cannot create): the call returns an error and the communicator is not made.
+  const string_view t = ev.text;
+  if (t.starts_with("Error :") || t.starts_with("Error:") || t.starts_with("Error while")) {
+    f.tag = "FAIL";
+    f.priority = 0;
+    f.check = "nccl.error" + f.check.substr(std::string_view("nccl.warn").size());
+    f.cause += "; it reports an error, which NCCL returns to its caller (the communicator or the call fails)";
+    f.cause_rank = 60;
+  }
   return f;
 }
 

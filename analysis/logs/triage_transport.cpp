@@ -209,7 +209,7 @@ void read_transport_line(const LogEvent& ev, HostTransport& t) {
     if (s.rfind("cudaDriverVersion", 0) == 0) t.cuda_driver = word_after(s, "cudaDriverVersion ");
     if (const int n = int_after(s, " nNodes "); n > t.nnodes) t.nnodes = n;
     if (const int n = int_after(s, " nRanks "); n > t.nranks) t.nranks = n;
-  if (const int n = int_after(s, " nranks "); n > t.nranks) t.nranks = n;  // ncclCommInitRank ... nranks N
+    if (const int n = int_after(s, " nranks "); n > t.nranks) t.nranks = n;  // ncclCommInitRank ... nranks N
   } else if (first == 'U') {
     if (s.rfind("Using network ", 0) == 0) t.net = std::string(text::trim(std::string_view(s).substr(14)));
     if (s.rfind("Using internal Network Socket", 0) == 0) t.net = "Socket";
@@ -520,8 +520,7 @@ void transport_findings(std::map<std::string, HostTransport>& hosts, std::vector
           "GPUs of this host talk via SHM (host shared memory), not P2P: no CUDA peer access between them (ACS/IOMMU, "
           "a VM or container isolation, NCCL_P2P_DISABLE); expected only on GPUs without P2P support (consumer "
           "cards), which these logs cannot show",
-          "nvidia-smi topo -p2p n and nvidia-smi topo -m on that host; env | grep NCCL_P2P in the job",
-          50));
+          "nvidia-smi topo -p2p n and nvidia-smi topo -m on that host; env | grep NCCL_P2P in the job", 50));
     }
     if (!t.env_overrides.empty()) {
       out.push_back(transport_finding("nccl.env_overrides", "INFO", 2, h,

@@ -1,5 +1,6 @@
 // PyTorch ProcessGroupNCCL watchdog lines compared across ranks: the same SeqNum/OpType everywhere is
-// a hang, different ones a desync, a watchdog that fired far past its timeout was itself blocked. Contract in triage_rules.hpp and triage.hpp.
+// a hang, different ones a desync, a watchdog that fired far past its timeout was itself blocked. Contract in
+// triage_rules.hpp and triage.hpp.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -625,6 +625,53 @@ TEST(TriageHeldOut2, GpuHealthToolsDcgmAndNvlink) {
   EXPECT_EQ(find(triage_of("    gpuId 0:\n        U U U U U U U U\n"), "gpu.nvlink_down"), nullptr);
 }
 
+TEST(TriageHeldOut3, ABusbwCollapseInTheMiddleOfATableIsWarn) {
+  // 1.3 GB/s at 256 KiB, then 0.03 at 2-8 MiB, then up to 90: a path that stalls at those sizes.
+  const TriageResult r = triage_of(test_table({0.6, 0.6, 1.3, 0.7, 0.7, 0.03, 0.07, 0.3, 15, 27, 51, 89, 91}, ""));
+  EXPECT_EQ(r.verdict, "WARN");
+  const TriageFinding* f = find(r, "nccl_tests.busbw_drop");
+  ASSERT_NE(f, nullptr);
+  EXPECT_TRUE(contains(f->cause, "to 0.03 GB/s at 32 MiB before it rises again")) << f->cause;
+  // Halving at a protocol switch is no dip.
+  EXPECT_EQ(find(triage_of(test_table({0.6, 0.6, 1.3, 0.7, 0.7, 2.0, 5.0, 9.0}, "")), "nccl_tests.busbw_drop"),
+            nullptr);
+}
+
+TEST(TriageHeldOut3, EfaSetupFailuresAndGdrTurnedOff) {
+  const TriageResult provider = triage_of(
+      "10.0.0.1: WARN: Function: find_ofi_provider Line: 543: NET/OFI Couldn't find any optimal provider\n"
+      "10.0.0.1: WARN: Function: main Line: 66: NET/OFI OFI NCCL failure: 2\n");
+  EXPECT_EQ(provider.verdict, "FAIL");
+  EXPECT_NE(find(provider, "efa.plugin_init_failed"), nullptr);
+  const TriageResult installer = triage_of("== Testing EFA device ==\nError: EFA libfabric provider not detected.\n");
+  EXPECT_EQ(installer.verdict, "FAIL");
+  EXPECT_NE(find(installer, "efa.not_visible"), nullptr);
+  const TriageResult gdr =
+      triage_of("node-a1:10:20 [0] NCCL INFO NET/OFI Could not disable CUDA API usage for HMEM, disabling GDR\n");
+  EXPECT_EQ(gdr.verdict, "WARN");
+  EXPECT_NE(find(gdr, "efa.gdr_disabled"), nullptr);
+}
+
+TEST(TriageHeldOut3, AnNcclWarnThatReportsAnErrorFails) {
+  const TriageResult r =
+      triage_of("node-a1:257:257 [2] graph/xml.h:381 NCCL WARN Error : too many XML nodes (max 256)\n");
+  EXPECT_EQ(r.verdict, "FAIL");
+  EXPECT_NE(find(r, "nccl.error.topology"), nullptr);
+  // A WARN that is not worded as an error stays a WARN.
+  EXPECT_EQ(
+      triage_of("node-a1:257:257 [2] graph/xml.h:381 NCCL WARN Attribute foo of node bar has odd value\n").verdict,
+      "WARN");
+}
+
+TEST(TriageHeldOut3, ALauncherThatCannotFindItsProgramFails) {
+  const TriageResult r =
+      triage_of("/etc/mpi/kubexec.sh: 11: /opt/kube/kubectl: not found\ncommand terminated with exit code 1\n");
+  EXPECT_EQ(r.verdict, "FAIL");
+  EXPECT_NE(find(r, "launcher.command_not_found"), nullptr);
+  EXPECT_EQ(triage_of("bash: mpirun: command not found\n").verdict, "FAIL");
+  EXPECT_EQ(triage_of("command terminated with exit code 0\n").verdict, "INCONCLUSIVE");
+}
+
 TEST(TriageHeldOut2, APassedGpuTestIsEvidenceTheJobRan) {
   const TriageResult r = triage_of(
       "[Vector addition of 50000 elements]\nCopy input data from the host memory to the CUDA device\nTest PASSED\n"
