@@ -37,6 +37,10 @@ constexpr std::string_view kFlightRecorder =
     "compare the dumps with torchfrtrace";
 
 constexpr std::string_view kCudaCause = "a CUDA call failed (classified by the CUDA error it quotes)";
+constexpr std::string_view kHwFatal =
+    "the host reported an uncorrected hardware error (machine check, PCIe or memory): the device or host is faulty";
+constexpr std::string_view kHwFatalNext =
+    "drain {host}; read the full mcelog / rasdaemon record; have the hardware checked";
 // A shell in a launcher script ("sh: 11: /opt/kube/kubectl: not found", "bash: mpirun: command not found").
 constexpr std::string_view kNotFound =
     "a launcher script could not find a program it runs (a binary missing from the image, or a wrong path)";
@@ -430,11 +434,33 @@ constexpr std::array kPatterns = {
                "kubectl describe nodes | grep -A5 Allocated; check the device plugin on the GPU nodes"},
     LogPattern{"gpu.nvswitch", "SXid", "Fatal", S::kernel, C::fail, 0, 95, "an NVSwitch reported an error (SXid)",
                "drain {host}; check the fabric manager's log and nvidia-smi nvlink -s; reset the NVSwitch fabric"},
-    LogPattern{"host.hardware_error", "[Hardware Error]", "", S::kernel, C::fail, 0, 95,
-               "the host reported a hardware error (machine check)",
-               "drain {host}; read the full mcelog / rasdaemon record; have the hardware checked"},
+    // The kernel's hardware error records (APEI/GHES, mce): a record is several lines and says its severity
+    // in one of them; corrected errors are warnings (a rising count is the sign), uncorrected ones failures.
+    LogPattern{"host.hardware_error", "[Hardware Error]", "severity: fatal", S::kernel, C::fail, 0, 95, kHwFatal,
+               kHwFatalNext},
+    LogPattern{"host.hardware_error", "[Hardware Error]", "ncorrected", S::kernel, C::fail, 0, 95, kHwFatal,
+               kHwFatalNext},
+    LogPattern{"host.hardware_error", "Fatal machine check", "", S::kernel, C::fail, 0, 95, kHwFatal, kHwFatalNext},
+    LogPattern{"host.hardware_corrected", "[Hardware Error]", "", S::kernel, C::warn, 1, 60,
+               "the host reported a hardware error record (PCIe AER, memory or CPU); corrected unless a line of the "
+               "record says fatal or uncorrected: the hardware works, a rising count is the warning",
+               "read the whole record (rasdaemon: ras-mc-ctl --errors; dmesg -T) on {host}; watch the count, and "
+               "reseat or replace the device it names if it rises"},
     LogPattern{"host.hardware_error", "EDAC", "UE ", S::kernel, C::fail, 0, 95,
                "an uncorrectable host memory (DIMM) error", "drain {host}; replace the DIMM that EDAC names"},
+    // ---- storage: a checkpoint or data read/write that failed ----
+    LogPattern{"fs.io_error", "Input/output error", "", S::other, C::fail, 0, 80,
+               "a file operation failed with EIO: the filesystem or its storage (Lustre/FSx, NFS, a failing disk) "
+               "returned an error",
+               "check the filesystem on {host} (lfs check servers, mount, dmesg -T | grep -i -e lustre -e nfs -e "
+               "'I/O error'); podperf fs on the same path"},
+    LogPattern{"fs.stale_handle", "Stale file handle", "", S::other, C::fail, 0, 80,
+               "a file on a network filesystem (NFS) went away under the job (ESTALE)",
+               "check the NFS server and mount on {host}; do not let another host replace files the job has open"},
+    LogPattern{"fs.no_space", "No space left on device", "", S::other, C::fail, 0, 90,
+               "a filesystem (or /dev/shm, /tmp) is full", "df -h on {host} for the path written; free it or grow it"},
+    LogPattern{"fs.quota", "Disk quota exceeded", "", S::other, C::fail, 0, 90,
+               "the job's user or project ran out of filesystem quota", "lfs quota -u $USER <mount> (or quota -s)"},
     LogPattern{"net.link_down", "Link down", "", S::kernel, C::warn, 1, 65, "a network link went down on this host",
                "ethtool and ibstat on {host}; check the cable, transceiver and switch port"},
     LogPattern{"net.link_down", "link down", "", S::kernel, C::warn, 1, 65, "a network link went down on this host",
@@ -447,6 +473,10 @@ constexpr std::array kPatterns = {
                "ranks called collectives of different sizes at the same point (an application bug or ranks whose "
                "control flow diverged)",
                "rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (or NCCL_DEBUG_SUBSYS=COLL) and compare the ranks' calls"},
+    LogPattern{"nccl.async_job_failed", "ncclAsyncJobComplete", "failed", S::nccl, C::fail, 0, 45,
+               "an NCCL asynchronous job (a communicator's init or a group of calls) failed; its 'job error N' is the "
+               "ncclResult (2 system, 3 internal, 5 invalid usage, 6 remote)",
+               "read the NCCL WARN lines before it on that rank; rerun with NCCL_DEBUG=INFO"},
     LogPattern{"nccl.aborted", "communicator was aborted", "", S::pytorch, C::fail, 0, 15,
                "the NCCL communicator was aborted (after an error or a timeout elsewhere)",
                "look for the first error before it on any rank"},
@@ -559,6 +589,9 @@ constexpr std::array kPatterns = {
                "a rank exited with a non-zero status", kExitNext, RowRule::exit_status},
     LogPattern{"launcher.exit", "exitcode", "", S::pytorch, C::fail, 0, 20, "a rank exited with a non-zero status",
                kExitNext, RowRule::exit_status},
+    LogPattern{"launcher.child_failed", "FAILED with no error file", "", S::pytorch, C::fail, 0, 20,
+               "torchelastic reported a failed worker that left no error file (its own error is in its output)",
+               kExitNext},
     LogPattern{"launcher.child_failed", "ChildFailedError", "", S::pytorch, C::fail, 0, 20,
                "torchelastic reported a failed worker (its own error is printed above it or in its error file)",
                kExitNext},
@@ -686,10 +719,18 @@ constexpr std::array kPatterns = {
                "none", RowRule::completion},
     LogPattern{"completion", "Test passed", "", S::other, C::info, 2, 0, "a GPU test passed", "none",
                RowRule::completion},
+    LogPattern{"completion", "Matrix (GB/s)", "P2P=", S::other, C::info, 2, 0,
+               "a GPU bandwidth test printed its results (p2pBandwidthLatencyTest)", "none", RowRule::completion},
     LogPattern{"completion", "Pass - All", "", S::other, C::info, 2, 0, "a DCGM diagnostic test passed", "none",
                RowRule::completion},
     LogPattern{"completion", "Pass - GPU", "", S::other, C::info, 2, 0, "a DCGM diagnostic test passed", "none",
                RowRule::completion},
+    LogPattern{"training.loss_scale_collapse", "loss scale", "reducing", S::other, C::warn, 1, 45,
+               "the fp16 loss scale fell to a few units: gradients overflow at almost every step (a diverging run, "
+               "bad data or a learning rate too high); the steps are skipped, so the model does not learn",
+               "look for the step where the loss or grad norm first jumped; lower the learning rate, check the data, "
+               "or train in bf16",
+               RowRule::loss_scale},
     LogPattern{"progress", "loss", "", S::other, C::info, 2, 0, "training progress", "none", RowRule::progress},
     LogPattern{"progress", "Loss", "", S::other, C::info, 2, 0, "training progress", "none", RowRule::progress},
     LogPattern{"progress", "LOSS", "", S::other, C::info, 2, 0, "training progress", "none", RowRule::progress},

@@ -31,6 +31,7 @@ enum class RowRule : unsigned char {
   progress,          // a training or benchmark progress line (health evidence, no finding)
   completion,        // a line saying a rank, the training or the server finished or started fine (evidence)
   env_assignment,    // "NCCL_X=value" in a shell trace or environment dump
+  loss_scale,        // an fp16 loss scaler that lowered its scale: a finding only when the scale is tiny
 };
 
 struct LogPattern {

@@ -1,9 +1,8 @@
 #pragma once
-// The grammar of one log line (as launchers, log shippers and NCCL print it): launcher and log-shipper wrappers (srun -l
-// "N: ", mpirun "[1,N]<stdout>:", pdsh "host: ", Kubernetes/CRI "ISO stdout F ", CloudWatch
-// "  | ISO | ", ISO and bracketed timestamps, Ray "(Worker pid=N) "), then NCCL's own prefix
-// "host:pid:tid [dev] [file.cc:NNN] NCCL INFO|WARN text" and its "file.cc:NNN -> rc" return chains.
-// Pure, analysis floor; never throws; any bytes accepted.
+// The grammar of one log line (as launchers, log shippers and NCCL print it): launcher and log-shipper wrappers (srun
+// -l "N: ", mpirun "[1,N]<stdout>:", pdsh "host: ", Kubernetes/CRI "ISO stdout F ", CloudWatch "  | ISO | ", ISO and
+// bracketed timestamps, Ray "(Worker pid=N) "), then NCCL's own prefix "host:pid:tid [dev] [file.cc:NNN] NCCL INFO|WARN
+// text" and its "file.cc:NNN -> rc" return chains. Pure, analysis floor; never throws; any bytes accepted.
 #include <string>
 #include <string_view>
 

@@ -182,6 +182,7 @@ void TriageAccumulator::add_backtrace_frame(const LogEvent& ev) {
 void TriageAccumulator::add(const LogEvent& ev) {
   if (ev.recognised) ++events_;
   if (ev.file != ctx_.file) {
+    if (std::optional<TriageFinding> f = unfinished_traceback(ctx_)) unfinished_.push_back(std::move(*f));
     ctx_ = LineContext{};
     ctx_.file = ev.file;
     ctx_.file_host = host_from_file_name(ev.file);
@@ -209,6 +210,7 @@ void TriageAccumulator::add(const LogEvent& ev) {
        p = match_log_pattern(ev.text, ev.pairs, p)) {
     RowResult r = apply_row(*p, ev, ctx_, health_);
     if (r.outcome == RowOutcome::declined) continue;
+    if (ctx_.traceback_line == ev.line) ctx_.traceback_host = host;
     if (r.outcome == RowOutcome::no_finding) {
       if (!r.env.empty()) {
         auto [it, fresh] = hosts_.try_emplace(host.empty() ? "(unknown host)" : host);
@@ -412,6 +414,24 @@ void input_findings(const std::vector<ReadStats>& files, std::vector<TriageFindi
 
 }  // namespace
 
+std::optional<TriageFinding> TriageAccumulator::unfinished_traceback(const LineContext& ctx) const {
+  if (ctx.traceback_line == 0) return std::nullopt;
+  TriageFinding f;
+  f.tag = "FAIL";
+  f.priority = 0;
+  f.check = "app.python_exception";
+  f.cause_rank = 40;
+  f.cause =
+      "a Python traceback whose exception line is not in these logs (they end inside it, and nothing ran after it): "
+      "an exception was raised and the process most likely stopped there";
+  f.next_step = "read the end of that rank's output: the last line of the traceback names the exception";
+  f.host = ctx.traceback_host.empty() ? "unknown" : ctx.traceback_host;
+  if (!ctx.traceback_host.empty() && ctx.traceback_host != "unknown") f.hosts.push_back(ctx.traceback_host);
+  f.evidence.push_back(fmt::format("{}:{}: Traceback (most recent call last):", ctx.file, ctx.traceback_line));
+  f.occurrences = 1;
+  return f;
+}
+
 TriageResult TriageAccumulator::finish() const {
   TriageResult r;
   r.files = files_;
@@ -426,6 +446,7 @@ TriageResult TriageAccumulator::finish() const {
   std::map<std::string, HostTransport> hosts = hosts_;
   transport_findings(hosts, r.findings);
   busbw_drop_findings(health_, r.findings);
+  slow_init_findings(health_, r.findings);
   demote_fallen_back_plugin_errors(hosts, r.findings);
   if (health_.nan_loss_lines > 0) {
     TriageFinding n;
@@ -445,6 +466,8 @@ TriageResult TriageAccumulator::finish() const {
   watchdog_findings(watchdogs_, r.findings);
   flight_recorder_findings(flight_, r.findings);
   r.findings.insert(r.findings.end(), dump_findings_.begin(), dump_findings_.end());
+  r.findings.insert(r.findings.end(), unfinished_.begin(), unfinished_.end());
+  if (std::optional<TriageFinding> f = unfinished_traceback(ctx_)) r.findings.push_back(std::move(*f));
   std::vector<TriageFinding> links;
   peer_findings(r.findings, links);
   r.findings.insert(r.findings.end(), links.begin(), links.end());

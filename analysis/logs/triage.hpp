@@ -9,6 +9,7 @@
 // multi-GiB logs fit in memory. Pure, analysis floor; the SKU lookup (configs/skus) is the built-in table.
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -142,6 +143,8 @@ struct HealthSeen {
   std::set<std::string> init_started;    // "host comm 0x.." of "Init START"
   std::set<std::string> init_completed;  // "host comm 0x.." of "Init COMPLETE"
   std::size_t init_complete_lines = 0;
+  double slowest_init_s = 0.0;                // the largest "Init timings - ...: ... total S" of a communicator rank
+  std::string slowest_init;                   // ...its line (printable, cut)
   std::set<std::string> rings_connected;      // "host:pid [dev]" of "Connected all rings"
   std::set<std::string> trees_connected;      // "host:pid [dev]" of "Connected all trees"
   std::size_t test_rows = 0;                  // nccl-tests result rows
@@ -163,6 +166,7 @@ struct LineContext {
   std::string file;
   std::string file_host;                 // the host the file's name carries; "" none
   std::size_t traceback_line = 0;        // line of the last "Traceback (most recent call last):"; 0 none
+  std::string traceback_host;            // ...the host of that line
   std::string elastic_host;              // torchelastic failure summary: the "host : X" of the current record
   std::size_t elastic_line = 0;          // its line
   std::string crash_key;                 // the group of the last crash finding (its backtrace follows)
@@ -195,6 +199,8 @@ class TriageAccumulator {
   void learn_hosts(const LogEvent& ev);
   void add_transport(const LogEvent& ev, const std::string& host);
   void add_backtrace_frame(const LogEvent& ev);
+  // A traceback still open when its file ends (no exception line, no progress after it): a finding.
+  [[nodiscard]] std::optional<TriageFinding> unfinished_traceback(const LineContext& ctx) const;
 
   HostAttribution mode_;
   HealthSeen health_;
@@ -206,6 +212,7 @@ class TriageAccumulator {
   std::vector<ReadStats> files_;
   std::vector<TriageFinding> dump_findings_;
   std::vector<FlightRecorderRank> flight_;
+  std::vector<TriageFinding> unfinished_;  // unfinished tracebacks of the files read before the current one
   std::size_t events_ = 0;
   std::size_t nccl_lines_ = 0;
 };

@@ -144,7 +144,14 @@ bool read_health_line(const LogEvent& ev, const std::string& host, HealthSeen& h
   const std::string& t = ev.text;
   if (!ev.level.empty()) {
     if (!ev.pairs.may_contain("Init ") && !ev.pairs.may_contain("Connected all")) return false;
-    if (line_has(t, "Init COMPLETE")) {
+    if (line_has(
+            t,
+            "Init timings")) {  // NCCL 2.23+: "Init timings - ncclCommInitRank...: rank 0 nranks 8 total 55.01 (...)"
+      if (const std::size_t at = t.find(" total "); at != std::string::npos) {
+        const double s = std::strtod(t.c_str() + at + 7, nullptr);
+        if (s > h.slowest_init_s) h.slowest_init_s = s, h.slowest_init = text::printable(t, 240, true);
+      }
+    } else if (line_has(t, "Init COMPLETE")) {
       ++h.init_complete_lines;
       insert_capped(h.init_completed, comm_key(host, ev));
     } else if (line_has(t, "Init START")) {
@@ -244,6 +251,27 @@ void busbw_drop_findings(const HealthSeen& h, std::vector<TriageFinding>& out) {
       "(or NCCL_NVLS_ENABLE=0) to see whether one path is at fault; test the nodes pairwise (podperf pairs) for a "
       "slow link";
   f.cause_rank = 60;
+  out.push_back(std::move(f));
+}
+
+void slow_init_findings(const HealthSeen& h, std::vector<TriageFinding>& out) {
+  // NCCL initialises a communicator in a second or a few (a few more at thousands of ranks); half a minute
+  // is a stall somewhere in it, and its breakdown says where.
+  constexpr double kSlowInitSeconds = 30.0;
+  if (h.slowest_init_s <= kSlowInitSeconds) return;
+  TriageFinding f;
+  f.tag = "WARN";
+  f.priority = 1;
+  f.check = "nccl.slow_init";
+  f.cause = fmt::format(
+      "an NCCL communicator took {:.1f} s to initialise (its breakdown: {}): most of it in one stage (kernels: "
+      "loading the CUDA module, often a lazy-loading or driver problem; bootstrap: reaching the other ranks; "
+      "connect: transport setup)",
+      h.slowest_init_s, h.slowest_init);
+  f.next_step =
+      "compare the stages of the breakdown across ranks; for kernels check CUDA_MODULE_LOADING and the driver, for "
+      "bootstrap the network between hosts (NCCL_SOCKET_IFNAME)";
+  f.cause_rank = 40;
   out.push_back(std::move(f));
 }
 

@@ -330,6 +330,7 @@ string_view exception_type(string_view t) {
   for (string_view end : {"Error", "Exception", "Exit", "Interrupt", "Failure", "Timeout"}) {
     if (last.ends_with(end) && last.size() > end.size()) return last;
   }
+  if (last == "Exception") return last;  // raise Exception("...")
   return {};
 }
 
@@ -442,6 +443,29 @@ bool has_step_counter(string_view t) {
   return false;
 }
 
+// "... OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 8, reducing to 4" (DeepSpeed), "... reducing loss
+// scale to 32768.0" (apex): the scale after "reducing"; a finding at kTinyLossScale or below (fp16 scalers start
+// at 2^16 or more and settle far above it), none otherwise (a few early overflows are how the scaler works).
+RowResult loss_scale(const LogPattern& row, const LogEvent& ev) {
+  constexpr double kTinyLossScale = 16.0;
+  const string_view t = ev.text;
+  const std::size_t at = t.rfind("reducing");
+  if (at == string_view::npos) return declined();
+  std::size_t i = at;
+  while (i < t.size() && !std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+  if (i >= t.size()) return declined();
+  const double scale = std::strtod(std::string(t.substr(i, 24)).c_str(), nullptr);
+  if (scale > kTinyLossScale) return nothing();
+  TriageFinding f;
+  f.tag = "WARN";
+  f.priority = 1;
+  f.check = std::string(row.check);
+  f.cause_rank = row.cause_rank;
+  f.cause = fmt::format("{} (to {:g})", row.cause, scale);
+  f.next_step = std::string(row.next_step);
+  return finding(std::move(f));
+}
+
 RowResult progress(const LogEvent& ev, HealthSeen& h) {
   const string_view t = ev.text;
   // Throughput of training samples or tokens is progress on its own; a loss needs a step counter beside it
@@ -511,7 +535,10 @@ RowResult apply_row(const LogPattern& row, const LogEvent& ev, LineContext& ctx,
     case RowRule::python_exception: return python_exception(ev, ctx);
     case RowRule::elastic_field: return elastic_field(ev, ctx);
     case RowRule::libfabric_warn: return libfabric_warn(row, ev);
-    case RowRule::progress: return progress(ev, health);
+    case RowRule::loss_scale: return loss_scale(row, ev);
+    case RowRule::progress:
+      ctx.traceback_line = 0;  // the job went on after it: the traceback was caught and printed
+      return progress(ev, health);
     case RowRule::completion:
       ++health.completion_lines;
       health.last_completion = text::printable(ev.text, 200, true);

@@ -47,6 +47,8 @@ std::string healthy_summary(const HealthSeen& h, const std::vector<HostTransport
 // nccl-tests rows whose busbw at the largest size is under half of the best a smaller size reached (a
 // healthy table rises with size and levels off): a WARN finding, appended to `out`; none otherwise.
 void busbw_drop_findings(const HealthSeen& h, std::vector<TriageFinding>& out);
+// A communicator whose "Init timings" total is over half a minute: a WARN finding; none otherwise.
+void slow_init_findings(const HealthSeen& h, std::vector<TriageFinding>& out);
 std::string why_inconclusive(const HealthSeen& h, std::size_t nccl_lines);
 
 // The fallback from a failed network plugin init (EFA not visible, aws-ofi-nccl init failed) to another

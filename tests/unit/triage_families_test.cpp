@@ -672,6 +672,71 @@ TEST(TriageHeldOut3, ALauncherThatCannotFindItsProgramFails) {
   EXPECT_EQ(triage_of("command terminated with exit code 0\n").verdict, "INCONCLUSIVE");
 }
 
+TEST(TriageHeldOut4, ATracebackWithoutItsExceptionLineFailsUnlessTheJobWentOn) {
+  const std::string tb =
+      "Traceback (most recent call last):\n  File \"train.py\", line 27, in <module>\n    pretrain()\n";
+  const TriageResult cut = triage_of(tb, "node-a4.log");
+  EXPECT_EQ(cut.verdict, "FAIL");
+  const TriageFinding* f = find(cut, "app.python_exception");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->host, "node-a4");
+  // Caught and printed: training went on after it.
+  EXPECT_EQ(
+      find(triage_of(tb + "iteration      600/  500000 | lm loss: 6.3E+00 | elapsed time per iteration (ms): 1549.5\n"),
+           "app.python_exception"),
+      nullptr);
+  // A bare Exception ends a traceback too.
+  EXPECT_EQ(triage_of(tb + "Exception: Skipped 50 iterations in a row due to Overflow - Exiting training.\n").verdict,
+            "FAIL");
+}
+
+TEST(TriageHeldOut4, StorageFailuresAndAWorkerWithoutAnErrorFile) {
+  for (const std::string line : {"OSError: [Errno 5] Input/output error", "OSError: [Errno 116] Stale file handle",
+                                 "OSError: [Errno 28] No space left on device", "write failed: Disk quota exceeded"}) {
+    EXPECT_EQ(triage_of(line + "\n").verdict, "FAIL") << line;
+  }
+  EXPECT_NE(find(triage_of("I0215 errors/__init__.py:368] ('local_rank %s FAILED with no error file. Decorate your "
+                           "entrypoint fn with @record for traceback info.', 0)\n"),
+                 "launcher.child_failed"),
+            nullptr);
+}
+
+TEST(TriageHeldOut4, HardwareErrorRecordsBySeverity) {
+  const std::string head = "{8}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 514\n";
+  EXPECT_EQ(triage_of(head + "{8}[Hardware Error]: event severity: corrected\n").verdict, "WARN");
+  EXPECT_EQ(triage_of(head + "{8}[Hardware Error]: event severity: fatal\n").verdict, "FAIL");
+  EXPECT_EQ(triage_of("mce: [Hardware Error]: CPU 3: Machine Check: 0 Bank 5: Uncorrected error\n").verdict, "FAIL");
+}
+
+TEST(TriageHeldOut4, AsyncJobFailureSlowInitAndATinyLossScale) {
+  EXPECT_EQ(
+      triage_of("node-a1:1:1 [0] group.cc:74 NCCL WARN ncclAsyncJobComplete: job 0x7f27 failed, job error 3\n").verdict,
+      "FAIL");
+  const TriageResult slow = triage_of(
+      "node-a1:2:3 [0] NCCL INFO ncclCommInitRankConfig comm 0x56 rank 0 nranks 8 cudaDev 0 nvmlDev 0 busId 18000 "
+      "commId 0x2f - Init COMPLETE\n"
+      "node-a1:2:3 [0] NCCL INFO Init timings - ncclCommInitRankConfig: rank 0 nranks 8 total 55.17 (kernels 52.33, "
+      "alloc 0.42, bootstrap 0.84)\n");
+  EXPECT_EQ(slow.verdict, "WARN");
+  EXPECT_NE(find(slow, "nccl.slow_init"), nullptr);
+  EXPECT_EQ(find(triage_of("node-a1:2:3 [0] NCCL INFO Init timings - ncclCommInitRank: rank 0 nranks 8 total 1.20 "
+                           "(kernels 0.3)\n"),
+                 "nccl.slow_init"),
+            nullptr);
+  const std::string overflow =
+      "[INFO] [loss_scaler.py:181:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. "
+      "Attempted loss scale: ";
+  EXPECT_EQ(triage_of(overflow + "8, reducing to 4\n").verdict, "WARN");
+  EXPECT_EQ(find(triage_of(overflow + "65536, reducing to 32768\n"), "training.loss_scale_collapse"), nullptr);
+}
+
+TEST(TriageHeldOut4, ABandwidthMatrixIsEvidenceTheTestRan) {
+  EXPECT_EQ(triage_of("Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s)\n   D\\D     0      1\n     0 "
+                      "1488.10  56.57\n     1   56.57 1416.77\n")
+                .verdict,
+            "PASS");
+}
+
 TEST(TriageHeldOut2, APassedGpuTestIsEvidenceTheJobRan) {
   const TriageResult r = triage_of(
       "[Vector addition of 50000 elements]\nCopy input data from the host memory to the CUDA device\nTest PASSED\n"
