@@ -101,6 +101,9 @@ bool read_test_row(std::string_view t, HealthSeen& h, bool& wrong) {
   wrong = false;
   for (std::size_t i : {n - 5, n - 1}) {
     if (is_int(w[i]) && std::strtoll(std::string(w[i]).c_str(), nullptr, 10) > 0) wrong = true;
+    // The old format's max error ("1e+00"): a sum of exact test values is off by rounding at most; a whole
+    // unit is wrong data.
+    if (!is_int(w[i]) && std::strtod(std::string(w[i]).c_str(), nullptr) >= 1.0) wrong = true;
   }
   ++h.test_rows;
   if (wrong) ++h.test_rows_wrong;

@@ -737,6 +737,68 @@ TEST(TriageHeldOut4, ABandwidthMatrixIsEvidenceTheTestRan) {
             "PASS");
 }
 
+TEST(TriageHeldOut5, NewerWatchdogWordingAndOldNcclTestsErrorsFail) {
+  EXPECT_EQ(triage_of("[rank7]:[E909 08:45:30.167701534 ProcessGroupNCCL.cpp:2252] [PG ID 2 PG GUID 3 Rank 7]  failure "
+                      "detected by watchdog at work sequence id: 40231 PG status: last enqueued work: 40267\n")
+                .verdict,
+            "FAIL");
+  // The old nccl-tests format prints a max error, not #wrong; and "Out of bounds values" without a '#'.
+  const std::string head =
+      "       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error\n";
+  const TriageResult bad =
+      triage_of(head +
+                "  4294967296     134217728   float    29122  129.05  129.05  1e+00    29169  128.84  128.84  1e+00\n"
+                " Out of bounds values : 2 FAILED\n");
+  EXPECT_EQ(bad.verdict, "FAIL");
+  EXPECT_NE(find(bad, "nccl_tests.wrong_results"), nullptr);
+  EXPECT_EQ(triage_of(head + "  4294967296     134217728   float    29122  129.05  129.05  0e+00    29169  128.84  "
+                             "128.84  0e+00\n Out of bounds values : 0 OK\n")
+                .verdict,
+            "PASS");
+}
+
+TEST(TriageHeldOut5, TheHpcLayerUcxPmixSlurmdAndTheRdmaDriver) {
+  EXPECT_EQ(triage_of("[node-a1:2330856:0:2330856] ib_mlx5_log.c:177  Transport retry count exceeded on mlx5_0:1/IB "
+                      "(synd 0x15 vend 0x81 hw_synd 0/0)\n")
+                .verdict,
+            "FAIL");
+  EXPECT_EQ(triage_of("[1750835683.514020] [node-a1:1392 :0]         libperf.c:1183 UCX  ERROR ucp_ep_create() failed: "
+                      "Destination is unreachable\n")
+                .verdict,
+            "FAIL");
+  EXPECT_EQ(triage_of("It looks like pmix_init failed for some reason; your parallel process is\n").verdict, "FAIL");
+  EXPECT_EQ(
+      triage_of("Aug 09 22:11:24 node-a1 slurmd[3136]: slurmd: fatal: Unable to determine this slurmd's NodeName\n")
+          .verdict,
+      "FAIL");
+  EXPECT_EQ(
+      triage_of("WARNING: It appears that your OpenFabrics subsystem is configured to only\nallow registering part "
+                "of your physical memory.  This can cause MPI jobs to\n")
+          .verdict,
+      "WARN");
+  EXPECT_EQ(
+      triage_of("[33058.244455] infiniband mlx5_0: create_mkey_warn:158:(pid 0): async reg mr failed. status -121\n")
+          .verdict,
+      "WARN");
+  EXPECT_EQ(
+      triage_of("        Port 1:\n                State: Active\n                Physical state: LinkUp\n").verdict,
+      "PASS");
+  EXPECT_EQ(
+      triage_of("        Port 1:\n                State: Down\n                Physical state: Polling\n").verdict,
+      "WARN");
+}
+
+TEST(TriageHeldOut5, ServingAndMicroBenchmarksThatFinishedAreEvidence) {
+  for (const std::string text :
+       {"============ Serving Benchmark Result ============\nSuccessful requests:   10240\n",
+        "= PERFORMANCE OVERVIEW \nRequest Throughput (req/sec):   7.3411\n",
+        "# OSU MPI-CUDA Bandwidth Test v7.2\n# Size      Bandwidth (MB/s)\n1    1.01\n",
+        "(EngineCore pid=105) INFO 07-04 03:10:44 [core.py:337] init engine (profile, create kv "
+        "cache, warmup model) took 90.00 s (compilation: 8.90 s)\n"}) {
+    EXPECT_EQ(triage_of(text).verdict, "PASS") << text;
+  }
+}
+
 TEST(TriageHeldOut2, APassedGpuTestIsEvidenceTheJobRan) {
   const TriageResult r = triage_of(
       "[Vector addition of 50000 elements]\nCopy input data from the host memory to the CUDA device\nTest PASSED\n"
