@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -62,7 +63,9 @@ constexpr std::string_view kExitNext =
     "root cause not in these lines: collect the failing rank's whole output (stderr included), dmesg of {host} "
     "(OOM killer, Xid) and the scheduler's record (sacct -j <job> -o state,exitcode,maxrss)";
 
-constexpr std::array kPatterns = {
+// A plain array, not std::array with its deduction guide: clang stops at 256 deduced elements (its fold
+// expression nesting limit), and the table is longer.
+constexpr LogPattern kPatterns[] = {
     // ---- CUDA / GPU: local resources, promoted ----
     LogPattern{"gpu.cuda_oom", "Cuda failure", "out of memory", S::nccl, C::fail, 0, 100,
                "GPU memory exhausted by the application (NCCL could not allocate its buffers)",
@@ -848,7 +851,7 @@ void add_bigrams(std::string_view m, std::size_t most, std::vector<std::pair<int
 }
 
 struct RowIndex {
-  std::array<RowKey, kPatterns.size()> keys{};
+  std::array<RowKey, std::size(kPatterns)> keys{};
   std::array<std::vector<std::uint16_t>, kBigramBits> by_bigram;  // rarest bigram -> rows, in table order
   std::vector<std::uint16_t> unkeyed;                             // rows with no bigram (too short)
 };
@@ -856,7 +859,7 @@ struct RowIndex {
 const RowIndex& row_index() {
   static const RowIndex index = [] {
     RowIndex x;
-    for (std::size_t i = 0; i < kPatterns.size(); ++i) {
+    for (std::size_t i = 0; i < std::size(kPatterns); ++i) {
       std::vector<std::pair<int, std::size_t>> all;
       add_bigrams(kPatterns[i].match, 8, all);
       add_bigrams(kPatterns[i].also, 4, all);
@@ -881,9 +884,9 @@ const LogPattern* match_log_pattern(std::string_view text, const LogPattern* aft
 
 const LogPattern* match_log_pattern(std::string_view text, const BigramSet& present, const LogPattern* after) {
   const RowIndex& index = row_index();
-  const std::size_t start = after ? static_cast<std::size_t>(after - kPatterns.data()) + 1 : 0;
+  const std::size_t start = after ? static_cast<std::size_t>(after - std::data(kPatterns)) + 1 : 0;
   // The rows whose rarest bigram the line holds (the set's bits, each bucket once), then the unkeyed rows.
-  std::array<std::uint16_t, kPatterns.size()> candidates;
+  std::array<std::uint16_t, std::size(kPatterns)> candidates;
   std::size_t n = 0;
   for (std::size_t w = 0; w < present.words.size(); ++w) {
     for (std::uint64_t bits = present.words[w]; bits != 0; bits &= bits - 1) {
