@@ -117,6 +117,11 @@ struct PairLevelTest {
   const char* untestable_why = "";  // one_run_a_side | too_few_nodes | too_few_pairs
   std::string verdict;              // faster | slower | no_change | untestable
   std::size_t explains = 0;         // pair metrics whose change it explains (MetricComparison::explained_by)
+  // all pairs, one run a side: the tails of the pairs' changes (beyond the common shift and the nodes
+  // found) on the faster and on the slower side, when heavier than normal (transients of one job): the
+  // degrees of freedom of the t that the pairs moving the other way were tested against (0: normal).
+  double tail_df_faster = 0.0, tail_df_slower = 0.0;
+  std::size_t tail_pairs_faster = 0, tail_pairs_slower = 0;  // pairs beyond 4 robust sigmas on each side
 };
 
 // One stage of a family: hypotheses adjusted together. The pairs family has two: first the common

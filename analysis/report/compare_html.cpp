@@ -211,6 +211,8 @@ void render_summary(const Comparison& c, std::string& out) {
   if (!retest_note.empty()) append(out, "<p class=\"note\">NOTE: {}.</p>\n", escape(retest_note));
   const std::string single_run = single_run_words(c.outcome);
   if (!single_run.empty()) append(out, "<p class=\"note\">NOTE: {}.</p>\n", escape(single_run));
+  const std::string tails = heavy_tail_note(c);
+  if (!tails.empty()) append(out, "<p class=\"note\">NOTE: {}.</p>\n", escape(tails));
   if (!c.comparability.empty()) {
     append(out, "<p>The runs are not comparable in every way: {} difference{} below.</p>\n", c.comparability.size(),
            c.comparability.size() == 1 ? "" : "s");

@@ -99,7 +99,9 @@ json pair_levels_json(const Comparison& c) {
                       {"test", t.test},
                       {"untestable_why", tested ? json(nullptr) : json(t.untestable_why)},
                       {"verdict", t.verdict},
-                      {"explains", t.explains}});
+                      {"explains", t.explains},
+                      {"tail_df_faster", t.tail_df_faster > 0.0 ? json(t.tail_df_faster) : json(nullptr)},
+                      {"tail_df_slower", t.tail_df_slower > 0.0 ? json(t.tail_df_slower) : json(nullptr)}});
   }
   return levels;
 }
@@ -198,7 +200,8 @@ json outcome_json(const Comparison& c) {
           {"slower_beyond", o.slower_beyond},
           {"regressions", regressions},
           {"blind", blind},
-          {"single_run_caveat", o.single_run_sides.empty() ? json(nullptr) : json(single_run_words(o))}};
+          {"single_run_caveat", o.single_run_sides.empty() ? json(nullptr) : json(single_run_words(o))},
+          {"heavy_tail_note", heavy_tail_note(c).empty() ? json(nullptr) : json(heavy_tail_note(c))}};
 }
 
 json settings_json(const CompareSettings& settings) {

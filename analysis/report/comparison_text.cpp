@@ -171,6 +171,26 @@ std::string from_retest_note(const Comparison& c) {
       retested, retested == 1 ? "" : "s", text::join(listed, "; "));
 }
 
+std::string heavy_tail_note(const Comparison& c) {
+  std::vector<std::string> parts;
+  double df = 0.0;
+  for (const PairLevelTest& t : c.pair_levels) {
+    // The faster side's tail only: it is what the slower pairs are tested against (a heavy slower side
+    // is also what one real slow link gives).
+    if (t.level != "all pairs" || t.tail_df_faster <= 0.0) continue;
+    parts.push_back(fmt::format("{} {} {}: {} pair{} faster by more than 4 robust sigmas", t.op, t.dtype,
+                                format_size(t.size_bytes), t.tail_pairs_faster, t.tail_pairs_faster == 1 ? "" : "s"));
+    df = df == 0.0 ? t.tail_df_faster : std::min(df, t.tail_df_faster);
+  }
+  if (parts.empty()) return "";
+  return fmt::format(
+      "the pairs' changes have heavier tails than noise alone gives, as transients of one job do ({}). With one "
+      "run a side a slower pair is tested against the tail of the pairs that moved up by chance (Student's t, {:g} "
+      "df), so a lone slow link counts only beyond what the transients reach; compare 3 or more runs per side to "
+      "tell a lasting change from a transient",
+      text::join(parts, "; "), df);
+}
+
 // The failures of one side with other_side_too == shared, up to `cap` lines, then how many more.
 std::string failure_lines(const std::vector<ComparedFailure>& failures, bool shared, std::size_t cap) {
   std::string out;
@@ -285,6 +305,8 @@ std::string comparison_text(const Comparison& c) {
   if (!retest_note.empty()) out += "NOTE: " + retest_note + "\n";
   const std::string single_run = single_run_words(o);
   if (!single_run.empty()) out += "NOTE: " + single_run + "\n";
+  const std::string tails = heavy_tail_note(c);
+  if (!tails.empty()) out += "NOTE: " + tails + "\n";
   if (!c.sensitivity.empty()) {
     out += fmt::format("Sensitivity (the change each level finds with {:.0f}% power; the target is {:g}%):\n",
                        s.power * 100.0, o.target_percent);

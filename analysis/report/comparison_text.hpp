@@ -29,6 +29,9 @@ std::string mde_words(const Comparison& c);
 // The pair metrics a run took from their retest ("3 pair metrics compared by the pair's retest, ...:
 // BEFORE r1: pair a<->b ...; ..."), the first four named; "" when none.
 std::string from_retest_note(const Comparison& c);
+// One run a side, when the pairs' changes have heavy tails (transients): which pair matrices, and that a
+// pair is then tested against the tail of the pairs that moved the other way; "" otherwise.
+std::string heavy_tail_note(const Comparison& c);
 // Where the spread between runs comes from (ComparisonSummary::iteration_share_median) and what would
 // shrink it: "iterations explain about 80% of the spread between these runs (...): more iterations per
 // run ..."; "" when not estimated (one run on a side, blocks as units).

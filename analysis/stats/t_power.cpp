@@ -3,6 +3,7 @@
 // into quiet results (NaN, or the infinite limit), which the callers check.
 #include "analysis/stats/t_power.hpp"
 
+#include <boost/math/distributions/fisher_f.hpp>
 #include <boost/math/distributions/non_central_t.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
@@ -72,6 +73,11 @@ double t_quantile(double p, double df) {
   if (p >= 1.0) return std::numeric_limits<double>::infinity();
   if (is_normal(df)) return boost::math::quantile(Normal(0.0, 1.0), p);
   return boost::math::quantile(StudentT(df), p);
+}
+
+double f_quantile(double p, double df1, double df2) {
+  if (!(df1 > 0.0) || !(df2 > 0.0) || !(p > 0.0 && p < 1.0)) return kNaN;
+  return boost::math::quantile(boost::math::fisher_f_distribution<double, Quiet>(df1, df2), p);
 }
 
 double two_sided_t_power(double noncentrality, double df, double alpha) {

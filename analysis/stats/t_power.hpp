@@ -16,6 +16,9 @@ double t_two_sided_p(double t, double df);
 // The p quantile of Student's t (0 < p < 1); p <= 0: -infinity, p >= 1: +infinity; df <= 0: NaN.
 double t_quantile(double p, double df);
 
+// The p quantile of the F distribution with df1 and df2 degrees of freedom (0 < p < 1; else NaN).
+double f_quantile(double p, double df1, double df2);
+
 // The power of a two-sided t test at level `alpha` with `df` degrees of freedom when the true effect
 // is `noncentrality` standard errors: P(|T'| > t(1 - alpha/2)), T' noncentral t.
 double two_sided_t_power(double noncentrality, double df, double alpha);

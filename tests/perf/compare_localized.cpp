@@ -210,6 +210,12 @@ void scenario(const Options& o, int nodes, int kb, int ka, const CompareSettings
     const Comparison c = compare_runs(before, after, settings);
     const Result r = judge(c, fault);
     if (o.verbose) {
+      for (const PairLevelTest& t : c.pair_levels) {
+        if (fault != "node" || t.level != "node" || t.node != "sim0005") continue;
+        std::printf("  set %d: injected %.2f%%, node change %.2f%%, se %.4f, df %.1f, p %.3g, p_adj %.3g, mde %.1f%%, %s\n",
+                    k, 100.0 * (f - 1.0), t.change_percent, t.se_log, t.df, t.p_value, t.p_adjusted, t.mde_percent,
+                    t.verdict.c_str());
+      }
       for (const MetricComparison& m : c.metrics) {
         if (m.key().nodes != "sim0003<->sim0011") continue;
         std::printf(
