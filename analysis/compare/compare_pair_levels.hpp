@@ -6,14 +6,18 @@
 // into it (MetricComparison::explained_by), so a slow node is one finding, not N-1 pair lines.
 //
 // With a spread on some side (2 or more units on a side) the levels are tested as the metrics are: per
-// unit, the median log busbw of all pairs (the common shift) and of each node's pairs beyond the pairs
-// that do not touch it (the node's contrast: against all pairs, its own pairs would move the reference
-// with it), t tests on those per-unit values (the nodes' variances moderated together).
+// unit, the common shift (the common term of the additive model log busbw(a, b) = common + effect[a] +
+// effect[b], fitted by median polish, which a slow node's own pairs do not move) and the median of each
+// node's pairs beyond the median of the pairs that do not touch it (the node's contrast: against all
+// pairs, its own pairs would move the reference with it), t tests on those per-unit values (the nodes'
+// variances moderated together).
 // With one run a side there is no spread between runs: the common shift is untestable (reported as
 // such, never judged by an allowance), and each node's and each pair's change beyond the common shift
 // is tested against the spread of all the pairs' changes (robust: median and MAD, their degrees of
 // freedom discounted to the MAD's efficiency), nodes first, then every pair against the spread left
-// once the nodes found are taken out. Floor: analysis/compare; pure, deterministic.
+// once the nodes found are taken out; a slower pair against the tail of the pairs that moved up (and
+// the other way round) when that tail is heavier than normal (transients of either job: a symmetric t
+// fit, analysis/stats/tail_fit). Floor: analysis/compare; pure, deterministic.
 #include "analysis/compare/types.hpp"
 
 namespace podperf {

@@ -210,7 +210,15 @@ void scenario(const Options& o, int nodes, int kb, int ka, const CompareSettings
     const Comparison c = compare_runs(before, after, settings);
     const Result r = judge(c, fault);
     if (o.verbose) {
+      for (const MetricComparison& m : c.metrics) {
+        if (m.verdict == "slower" && m.key().nodes != "sim0003<->sim0011" && m.explained_by != "sim0005")
+          std::printf("  set %d: other slower %s %.2f%% (tested %.2f%%) p_adj %.3g, explained by '%s'\n", k,
+                      m.key().nodes.c_str(), m.change_percent, m.tested_change_percent, m.p_adjusted,
+                      m.explained_by.c_str());
+      }
       for (const PairLevelTest& t : c.pair_levels) {
+        if (t.verdict == "slower" && !(t.level == "node" && t.node == "sim0005"))
+          std::printf("  set %d: other slower level %s %s %.2f%%\n", k, t.level.c_str(), t.node.c_str(), t.change_percent);
         if (fault != "node" || t.level != "node" || t.node != "sim0005") continue;
         std::printf("  set %d: injected %.2f%%, node change %.2f%%, se %.4f, df %.1f, p %.3g, p_adj %.3g, mde %.1f%%, %s\n",
                     k, 100.0 * (f - 1.0), t.change_percent, t.se_log, t.df, t.p_value, t.p_adjusted, t.mde_percent,
