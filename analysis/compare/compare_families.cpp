@@ -48,18 +48,28 @@ class Reach {
     if (!(se_log > 0.0) || !(df > 0.0)) return kInfinity;
     auto it = cache_.find(df);
     if (it == cache_.end()) {
-      it = cache_.emplace(df, std::make_pair(detectable_noncentrality(df, alpha_, power_), t_quantile(power_, df)))
+      it = cache_.emplace(df, Entry{detectable_noncentrality(df, alpha_, power_), t_quantile(power_, df),
+                                    sigma_upper_factor(df, kSigmaBoundP)})
                .first;
     }
-    const double statistical = it->second.first * se_log;
-    const double with_floor = floor_ + it->second.second * se_log;
+    // The standard error is itself an estimate: the MDE printed from it is at its one-sided 84% upper
+    // bound (one standard deviation of a chi-square), so that the power at the printed MDE holds over
+    // the comparisons that print it, not only at the true noise (at the estimate, the power at the
+    // printed MDE was 64-76% for nodes, since a noise estimate low by chance printed a small MDE).
+    const double upper = it->second.third * se_log;
+    const double statistical = it->second.first * upper;
+    const double with_floor = floor_ + it->second.second * upper;
     const double reach = std::max(statistical, with_floor);
     return std::isfinite(reach) ? 100.0 * std::expm1(reach) : kInfinity;
   }
 
  private:
+  struct Entry {
+    double first, second, third;  // detectable noncentrality, power quantile, sigma_upper_factor
+  };
+  static constexpr double kSigmaBoundP = 0.1587;  // the chi-square's quantile one sd below its centre
   double alpha_, power_, floor_;
-  std::map<double, std::pair<double, double>> cache_;
+  std::map<double, Entry> cache_;
 };
 
 bool tested(const Hypothesis& h) {

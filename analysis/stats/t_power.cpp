@@ -3,6 +3,7 @@
 // into quiet results (NaN, or the infinite limit), which the callers check.
 #include "analysis/stats/t_power.hpp"
 
+#include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/fisher_f.hpp>
 #include <boost/math/distributions/non_central_t.hpp>
 #include <boost/math/distributions/normal.hpp>
@@ -78,6 +79,12 @@ double t_quantile(double p, double df) {
 double f_quantile(double p, double df1, double df2) {
   if (!(df1 > 0.0) || !(df2 > 0.0) || !(p > 0.0 && p < 1.0)) return kNaN;
   return boost::math::quantile(boost::math::fisher_f_distribution<double, Quiet>(df1, df2), p);
+}
+
+double sigma_upper_factor(double df, double p) {
+  if (!(df > 0.0) || is_normal(df) || !(p > 0.0 && p < 1.0)) return 1.0;
+  const double q = boost::math::quantile(boost::math::chi_squared_distribution<double, Quiet>(df), p);
+  return q > 0.0 ? std::sqrt(df / q) : 1.0;
 }
 
 double two_sided_t_power(double noncentrality, double df, double alpha) {

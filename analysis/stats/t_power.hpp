@@ -19,6 +19,10 @@ double t_quantile(double p, double df);
 // The p quantile of the F distribution with df1 and df2 degrees of freedom (0 < p < 1; else NaN).
 double f_quantile(double p, double df1, double df2);
 
+// sqrt(df / chi-square(df)'s p quantile): how much larger than an estimate from `df` degrees of freedom
+// the standard deviation may be at the one-sided (1 - p) upper bound. df infinite or <= 0: 1.
+double sigma_upper_factor(double df, double p);
+
 // The power of a two-sided t test at level `alpha` with `df` degrees of freedom when the true effect
 // is `noncentrality` standard errors: P(|T'| > t(1 - alpha/2)), T' noncentral t.
 double two_sided_t_power(double noncentrality, double df, double alpha);
