@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <limits>
 
 #include "analysis/stats/change_stats.hpp"
@@ -63,6 +64,7 @@ class Fitter {
       by_node_[static_cast<std::size_t>(in.pairs[k].b)].push_back(static_cast<std::uint32_t>(k));
     }
     m.node.assign(n, 0.0);
+    contradicted_.assign(n, 0);
     m.se.assign(n, 0.0);
     m.support.assign(n, 0);
     m.estimated.assign(n, false);
@@ -150,14 +152,19 @@ class Fitter {
     }
     const double tol = tolerance();
     std::vector<double> next(n, 0.0);
+    std::vector<int> classes;
     for (int iteration = 0; iteration < 4; ++iteration) {
       for (std::size_t i = 0; i < n; ++i) {
         values.clear();
+        classes.clear();
         double ceiling = -std::numeric_limits<double>::infinity();
         for (std::uint32_t k : by_node_[i]) {
           const double r = residual_no_nodes(k);
           ceiling = std::max(ceiling, r);
-          if (partner_node(in_.pairs[k], i) >= m_.node[i] - tol) values.push_back(r);
+          if (partner_node(in_.pairs[k], i) >= m_.node[i] - tol) {
+            values.push_back(r);
+            classes.push_back(in_.pairs[k].cls);
+          }
         }
         m_.support[i] = static_cast<int>(values.size());
         if (by_node_[i].empty()) {
@@ -169,7 +176,7 @@ class Fitter {
           next[i] = ceiling;  // every partner slower: it is at least as fast as its best pair
           m_.support[i] = 1;
         } else {
-          next[i] = median_of(values);
+          next[i] = contradicted_median(values, classes, tol, i);
         }
       }
       m_.node.swap(next);
@@ -184,6 +191,43 @@ class Fitter {
     for (double& v : m_.node) v -= reference;
     for (double& c : m_.class_level) c += reference;
     m_.reference += reference;
+  }
+
+  // A node's term from its pairs with partners not slower (residuals `values`): their median, unless
+  // that median is slow and a share of the pairs contradicts it. A pair runs at its slower node's speed,
+  // so a pair at the reference level (within the tolerance) and far above the median (by the larger of
+  // the threshold and 4 pair noises) says the node is not slow: when max(1, a fifth of the pairs) say so,
+  // the node's term is their median and its slow pairs are links (at 4 nodes, two slow links of a node's
+  // three pairs made it a straggler, a healthy node named). Once contradicted, a node stays so while the
+  // pairs clear the threshold alone: its slow links then widen the noise, which must not undo it.
+  // Only pairs of the node's main class count (the class most of them are in): a pair with a partner
+  // of a slower kind (half the ranks) runs at that kind's speed, which its class level already holds,
+  // and says nothing of this node.
+  double contradicted_median(std::vector<double>& values, const std::vector<int>& classes, double tol,
+                             std::size_t node) {
+    std::map<int, std::size_t> per_class;
+    for (int c : classes) ++per_class[c];
+    int main_class = classes.empty() ? 0 : classes.front();
+    std::size_t main_count = 0;
+    for (const auto& [c, count] : per_class) {
+      if (count > main_count) main_class = c, main_count = count;
+    }
+    std::vector<double> upper;
+    const double med_all = [&] {
+      std::vector<double> copy = values;
+      return median_of(copy);
+    }();
+    if (med_all >= -threshold_log_) return med_all;
+    const double med = med_all;
+    const double gap = contradicted_[node] ? threshold_log_ : std::max(threshold_log_, 4.0 * sigma_);
+    for (std::size_t j = 0; j < values.size(); ++j) {
+      const double r = values[j];
+      if (classes[j] == main_class && r >= -tol && r >= med + gap) upper.push_back(r);
+    }
+    const auto needed = std::max<std::size_t>(1, (main_count + 4) / 5);
+    if (upper.size() < needed) return med;
+    contradicted_[node] = 1;
+    return median_of(upper);
   }
 
   // A node's term without pair `skip` (the same partner filter): what the node says without that pair,
@@ -352,6 +396,7 @@ class Fitter {
   std::vector<std::vector<std::uint32_t>> by_node_;
   double threshold_log_ = 0.0;
   double sigma_ = 0.0;
+  std::vector<char> contradicted_;  // per node: its slow median was contradicted by pairs at the level
 };
 
 }  // namespace
