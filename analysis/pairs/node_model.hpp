@@ -15,6 +15,8 @@
 //    than the partner tolerance: the larger of the threshold and 2 pair noises); a pair with a slower
 //    partner runs at that partner's speed and says nothing of this node. Started from each node's
 //    upper quartile, so a healthy half of the nodes is found even when the slow half are as many;
+//    a slow median is contradicted by max(1, a fifth) of the node's main-class pairs at the reference
+//    level and far above it (the node is then not slow, its slow pairs are links);
 //  - the reference: the median node (the upper one of an even count) is 0: capacities are relative
 //    to the healthy population, and the class levels are those of two such nodes;
 //  - group terms, for a grouping (a topology level, or blocks found in the matrix): per group, the

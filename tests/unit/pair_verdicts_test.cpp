@@ -386,6 +386,22 @@ TEST(PairVerdictsIssue31, ASlowNodeInALeafOfTwoIsNotItsSwitch) {
   }
 }
 
+// 4 nodes, two slow links at one node (sim0003 with sim0000 at 0.5 and with sim0001 at 0.7): two of its
+// three pairs are slow, but its pair with sim0002 runs at the level, and a pair runs at its slower
+// node's speed, so sim0003 is not slow. Before, its median pair (the 0.7 link) named it a straggler in
+// every one of these seeds (a healthy node named in 10-20% of 4-node runs with slow links). A real slow
+// node at 4 nodes (all three pairs slow) still is.
+TEST(PairVerdictsIssue31, APairAtTheLevelContradictsASlowMedianAtFourNodes) {
+  const std::string links = "[[slow_link]]\nnodes = [0, 3]\nfactor = 0.5\n[[slow_link]]\nnodes = [1, 3]\nfactor = 0.7\n";
+  for (std::uint64_t seed = 2; seed <= 7; ++seed) {
+    const SimRunResult r = simulate(model(0.01, {}, links), 4, seed);
+    EXPECT_EQ(named(r.run), (std::set<int>{})) << seed;
+  }
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    EXPECT_EQ(named(simulate(model(0.01, {{3, 0.6}}), 4, seed).run), (std::set<int>{3})) << seed;
+  }
+}
+
 // Nodes with 4 ranks and half the capacity beside nodes with 8: judged apart, and said; a slow node of
 // the larger kind is named.
 TEST(PairVerdictsIssue31, NodesOfDifferentKindsAreJudgedApart) {
