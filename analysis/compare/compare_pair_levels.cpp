@@ -145,6 +145,91 @@ PairPolish polish_pairs(const std::vector<double>& values, const std::vector<std
   return fit;
 }
 
+// Per node of `nodes` and per unit, the node's contrast: the median of its own pairs less the median of
+// the pairs that touch neither it nor a node far out of line. First against every pair not touching it;
+// then, when some nodes stand out (their contrast on a side beyond 4 robust spreads of the nodes' and
+// beyond 1%; at most a quarter of the nodes), again without those nodes' pairs, in the reference and in
+// the other nodes' own pairs: a slow node's pairs were a share of every other node's reference (6 of 21
+// at 8 nodes) and made its partners read faster (8 nodes, 3 against 3, a node at 0.8: its partners
+// +1.3% on average, 6 of 56 found changed; with the reference alone fixed -0.8% and 2 of 56; now 0.0% and
+// 1 of 56).
+// units [0, nb) are one side, [nb, units) the other (one run a side: one unit, the pairs' changes).
+std::vector<std::vector<double>> node_contrasts(const std::vector<std::vector<double>>& logs,
+                                                const std::vector<std::vector<std::size_t>>& pairs_of,
+                                                const std::vector<std::size_t>& nodes,
+                                                const std::vector<std::uint32_t>& a,
+                                                const std::vector<std::uint32_t>& b, std::size_t nb) {
+  const std::size_t units = logs.size();
+  const std::size_t pairs = a.size();
+  std::vector<std::vector<double>> contrast(nodes.size(), std::vector<double>(units, 0.0));
+  auto pass = [&](const std::vector<char>& keep) {
+    std::vector<std::size_t> position(pairs, 0);
+    std::size_t kept = 0;
+    for (std::size_t q = 0; q < pairs; ++q) {
+      if (keep[q]) position[q] = kept++;
+    }
+    std::vector<SortedUnit> sorted(units);
+    for (std::size_t u = 0; u < units; ++u) {
+      std::vector<double> reduced;
+      reduced.reserve(kept);
+      for (std::size_t q = 0; q < pairs; ++q) {
+        if (keep[q]) reduced.push_back(logs[u][q]);
+      }
+      sorted[u] = sorted_unit(reduced);
+    }
+    in_chunks(nodes.size(), analysis_threads(nodes.size() * pairs / 64 + 1),
+              [&](std::size_t, std::size_t begin, std::size_t end) {
+                std::vector<double> values;
+                std::vector<std::size_t> excluded, scratch;
+                for (std::size_t k = begin; k < end; ++k) {
+                  excluded.clear();
+                  for (std::size_t q : pairs_of[nodes[k]]) {
+                    if (keep[q]) excluded.push_back(position[q]);
+                  }
+                  if (excluded.size() >= kept) continue;  // no pair left to measure it against: keep the first pass
+                  // Its own pairs: those with a node out of line left out too (one of 7 at -20% moved the
+                  // median of a partner's pairs by about 1%), unless that leaves fewer than 2 (or it is
+                  // out of line itself: its pairs are all it has).
+                  const bool own_all = excluded.size() < 2;
+                  for (std::size_t u = 0; u < units; ++u) {
+                    values.clear();
+                    for (std::size_t q : pairs_of[nodes[k]]) {
+                      if (own_all || keep[q]) values.push_back(logs[u][q]);
+                    }
+                    contrast[k][u] = sample_median(values) - median_without(sorted[u], excluded, scratch);
+                  }
+                }
+              });
+  };
+  pass(std::vector<char>(pairs, 1));
+  // The nodes that stand out, per side.
+  std::vector<char> out_of_line(pairs_of.size(), 0);
+  std::size_t count = 0;
+  for (const auto& [first, last] : {std::pair<std::size_t, std::size_t>{0, nb}, {nb, units}}) {
+    if (last <= first) continue;
+    std::vector<double> means(nodes.size());
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      double sum = 0.0;
+      for (std::size_t u = first; u < last; ++u) sum += contrast[k][u];
+      means[k] = sum / static_cast<double>(last - first);
+    }
+    std::vector<double> copy = means;
+    const double centre = sample_median(copy);
+    const double spread = robust_sigma(means);
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      if (std::fabs(means[k] - centre) > std::max(4.0 * spread, 0.01) && !out_of_line[nodes[k]]) {
+        out_of_line[nodes[k]] = 1;
+        ++count;
+      }
+    }
+  }
+  if (count == 0 || 4 * count > nodes.size()) return contrast;
+  std::vector<char> keep(pairs, 1);
+  for (std::size_t q = 0; q < pairs; ++q) keep[q] = !(out_of_line[a[q]] || out_of_line[b[q]]);
+  pass(keep);
+  return contrast;
+}
+
 PairLevelTest level_of(const Comparison& c, const PairMatrix& m, const std::string& level, const std::string& node,
                        std::size_t pairs) {
   PairLevelTest t;
@@ -250,22 +335,13 @@ void levels_with_spread(Comparison& c, const PairMatrix& m, const std::vector<st
   }
   if (nodes.size() < kMinLevelNodes) return;
   std::vector<UnitSpread> spreads(nodes.size());
-  in_chunks(nodes.size(), analysis_threads(nodes.size() * complete.size() / 64 + 1),
-            [&](std::size_t, std::size_t begin, std::size_t end) {
-              std::vector<double> contrast(units), values;
-              std::vector<std::size_t> scratch;
-              for (std::size_t k = begin; k < end; ++k) {
-                for (std::size_t u = 0; u < units; ++u) {
-                  values.clear();
-                  for (std::size_t q : pairs_of[nodes[k]]) values.push_back(logs[u][q]);
-                  // Against the pairs that do not touch the node: against all pairs, the node's own
-                  // N-1 pairs moved the reference with it, and a node change showed as (1 - 2/N) of
-                  // itself (the power at the printed MDE was 64% at 16 nodes, 3 against 3).
-                  contrast[u] = sample_median(values) - median_without(sorted[u], pairs_of[nodes[k]], scratch);
-                }
-                spreads[k] = log_unit_spread(std::span(contrast).first(nb), std::span(contrast).subspan(nb));
-              }
-            });
+  // Against the pairs that do not touch the node: against all pairs, the node's own N-1 pairs moved the
+  // reference with it, and a node change showed as (1 - 2/N) of itself (the power at the printed MDE was
+  // 64% at 16 nodes, 3 against 3).
+  const std::vector<std::vector<double>> contrasts = node_contrasts(logs, pairs_of, nodes, a, b, nb);
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    spreads[k] = log_unit_spread(std::span(contrasts[k]).first(nb), std::span(contrasts[k]).subspan(nb));
+  }
   std::vector<double> variances, dfs;
   for (const UnitSpread& u : spreads) {
     variances.push_back(u.variance);
@@ -316,12 +392,13 @@ void levels_one_run_a_side(Comparison& c, const PairMatrix& m, const std::vector
   // Each node's change beyond the common shift: the median of its pairs' changes against the median
   // of the pairs that do not touch it (its own pairs would move that reference with it).
   std::vector<double> effect(nodes, 0.0);
-  const SortedUnit sorted = sorted_unit(delta);
-  std::vector<std::size_t> scratch;
-  for (std::size_t i = 0; i < nodes; ++i) {
-    std::vector<double> v;
-    for (std::size_t q : pairs_of[i]) v.push_back(delta[q]);
-    effect[i] = v.empty() ? 0.0 : median_of(v) - median_without(sorted, pairs_of[i], scratch);
+  {
+    std::vector<std::size_t> all_nodes;
+    for (std::size_t i = 0; i < nodes; ++i) {
+      if (!pairs_of[i].empty()) all_nodes.push_back(i);
+    }
+    const std::vector<std::vector<double>> contrasts = node_contrasts({delta}, pairs_of, all_nodes, a, b, 0);
+    for (std::size_t k = 0; k < all_nodes.size(); ++k) effect[all_nodes[k]] = contrasts[k][0];
   }
   if (nodes >= kMinSpreadNodes) {
     std::vector<double> pure(pairs);
