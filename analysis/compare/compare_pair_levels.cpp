@@ -271,6 +271,7 @@ std::vector<std::size_t> complete_entries(const Comparison& c, const PairMatrix&
   for (std::size_t e = 0; e < m.metrics.size(); ++e) {
     const MetricComparison& x = c.metrics[m.metrics[e]];
     if (x.runs_before.size() != units_before || x.runs_after.size() != units_after) continue;
+    if (std::string_view(x.untestable_why) == "intermittent_both_sides") continue;  // compare.cpp
     const auto positive = [](double v) { return v > 0.0 && std::isfinite(v); };
     if (std::all_of(x.runs_before.begin(), x.runs_before.end(), positive) &&
         std::all_of(x.runs_after.begin(), x.runs_after.end(), positive))

@@ -69,6 +69,10 @@ RunOwnVerdicts run_own_verdicts(const Run& run) {
   }
   for (const Finding& f : run.findings) {
     if (f.check == "pairs.slow_crossing") out.crossings.push_back({crossing_name(f), 0.0});
+    if ((f.check == "pairs.intermittent_node" || f.check == "pairs.recovered_in_retest" ||
+         f.check == "pairs.stalling_node") &&
+        !f.host.empty())
+      out.intermittent.push_back(f.host);
   }
   return out;
 }

@@ -23,6 +23,9 @@ struct RunOwnVerdicts {
   std::vector<Named> stragglers;
   std::vector<Named> links;
   std::vector<Named> crossings;
+  // Nodes the run says are slow now and then (pairs.intermittent_node, pairs.recovered_in_retest,
+  // pairs.stalling_node): their hostnames.
+  std::vector<std::string> intermittent;
 };
 
 RunOwnVerdicts run_own_verdicts(const Run& run);

@@ -77,7 +77,7 @@ struct MetricComparison {
   // common shift, analysis/compare/compare_pair_levels), or untestable.
   const char* test = "untestable";
   const char* family = "";          // its family (Comparison::families): pairs, collectives, filesystem, ...
-  const char* untestable_why = "";  // one_run_a_side | zero_variance | too_few_pairs ("" when tested)
+  const char* untestable_why = "";  // one_run_a_side | zero_variance | too_few_pairs | intermittent_both_sides ("" when tested)
   double df = 0.0;                  // degrees of freedom of its t test (moderated: prior plus its own)
   double se_log = 0.0;              // standard error of its change on the log scale (0: untestable)
   bool zero_variance = false;       // every unit of each side gave the same value

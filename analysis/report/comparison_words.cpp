@@ -39,6 +39,11 @@ std::string untestable_words(const std::string& why) {
     return "zero variance: every run of each side gave the same value, no spread to test against";
   if (why == "too_few_pairs") return "fewer than 6 pairs measured in both runs: too few to measure their spread";
   if (why == "too_few_nodes") return "fewer than 8 nodes: a node's change cannot be told from the spread of the nodes";
+  if (why == "intermittent_both_sides") {
+    return "a node of the pair is slow now and then in runs of both sides (their own pairs.intermittent_node, "
+           "recovered_in_retest or stalling_node): its pairs move with its flaps, not with the change; the runs' "
+           "own verdicts compare it";
+  }
   return why.empty() ? "not tested" : why;
 }
 

@@ -316,5 +316,36 @@ TEST(CompareLocalized, ASlowNodesPartnersAreNotReadAsChanged) {
   EXPECT_LT(std::fabs(sum / partners), 0.5) << "the partners' mean change";
 }
 
+// sim0007 at half speed in 30% of its measurements on both sides, 16 nodes, 3 against 3: the runs say it
+// is slow now and then, so its pairs move with its flaps, not with anything that changed. Its pair
+// metrics are untestable ("intermittent_both_sides") and left out of the node levels; nothing of it is
+// a regression. Before, a pair of it slow in all three AFTER first measurements was a REGRESSION (6.5%
+// of healthy comparisons at 16 nodes, 15.5% at 64).
+TEST(CompareLocalized, ANodeFlappingOnBothSidesIsSetAsideNotARegression) {
+  SimModel flapping = model_of({}, 0.02);
+  SimNodeFault f;
+  f.node = 7;
+  f.factor = 0.5;
+  f.probability = 0.3;
+  flapping.flapping_nodes.push_back(f);
+  int set_aside = 0;
+  for (std::uint64_t seed : {7401ULL, 7411ULL, 7421ULL}) {
+    const Comparison c =
+        compare_runs(sim_runs(flapping, 16, seed, 3), sim_runs(flapping, 16, seed + 500, 3), load_compare_settings(""));
+    EXPECT_NE(c.outcome.verdict, "regression") << seed;
+    for (const MetricComparison& m : c.metrics) {
+      if (m.key().nodes.find("sim0007") == std::string::npos) continue;
+      if (std::string_view(m.untestable_why) == "intermittent_both_sides") {
+        ++set_aside;
+        EXPECT_EQ(m.verdict, "untestable");
+      }
+    }
+    for (const PairLevelTest& t : c.pair_levels) {
+      if (t.level == "node" && t.node == "sim0007" && set_aside > 0) ADD_FAILURE() << "sim0007 still has a node level";
+    }
+  }
+  EXPECT_GT(set_aside, 0) << "no run of both sides said sim0007 was intermittent";
+}
+
 }  // namespace
 }  // namespace podperf
