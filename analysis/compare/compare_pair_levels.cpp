@@ -290,6 +290,17 @@ std::vector<std::vector<std::size_t>> node_pairs(const PairMatrix& m, const std:
   return out;
 }
 
+// Per entry of `complete`, its two local nodes.
+void entry_nodes(const PairMatrix& m, const std::vector<std::size_t>& complete, std::vector<std::uint32_t>& a,
+                 std::vector<std::uint32_t>& b) {
+  a.resize(complete.size());
+  b.resize(complete.size());
+  for (std::size_t q = 0; q < complete.size(); ++q) {
+    a[q] = m.node_a[complete[q]];
+    b[q] = m.node_b[complete[q]];
+  }
+}
+
 // Two or more units on some side: per unit the median (centred) log value of all pairs and each node's
 // median beyond it, tested as metrics are.
 void levels_with_spread(Comparison& c, const PairMatrix& m, const std::vector<std::size_t>& complete, std::size_t nb,
@@ -310,19 +321,12 @@ void levels_with_spread(Comparison& c, const PairMatrix& m, const std::vector<st
     for (std::size_t u = 0; u < units; ++u) logs[u][q] -= mean;
   }
   const std::vector<std::vector<std::size_t>> pairs_of = node_pairs(m, complete);
-  std::vector<std::uint32_t> a(complete.size()), b(complete.size());
-  for (std::size_t q = 0; q < complete.size(); ++q) {
-    a[q] = m.node_a[complete[q]];
-    b[q] = m.node_b[complete[q]];
-  }
+  std::vector<std::uint32_t> a, b;
+  entry_nodes(m, complete, a, b);
   // Per unit the common shift: the additive model's common term.
   std::vector<double> common(units);
-  std::vector<SortedUnit> sorted(units);
   in_chunks(units, analysis_threads(units * complete.size() / 4096 + 1), [&](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t u = begin; u < end; ++u) {
-      sorted[u] = sorted_unit(logs[u]);
-      common[u] = polish_pairs(logs[u], a, b, pairs_of.size(), pairs_of).common;
-    }
+    for (std::size_t u = begin; u < end; ++u) common[u] = polish_pairs(logs[u], a, b, pairs_of.size(), pairs_of).common;
   });
   PairLevelTest all = level_of(c, m, "all pairs", "", complete.size());
   const UnitSpread g = log_unit_spread(std::span(common).first(nb), std::span(common).subspan(nb));
@@ -369,14 +373,12 @@ void levels_one_run_a_side(Comparison& c, const PairMatrix& m, const std::vector
     const MetricComparison& x = c.metrics[m.metrics[complete[q]]];
     delta[q] = std::log(x.runs_after[0] / x.runs_before[0]);
   }
-  const std::vector<std::vector<std::size_t>> all_pairs_of = node_pairs(m, complete);
-  std::vector<std::uint32_t> a(pairs), b(pairs);
-  for (std::size_t q = 0; q < pairs; ++q) {
-    a[q] = m.node_a[complete[q]];
-    b[q] = m.node_b[complete[q]];
-  }
+  const std::vector<std::vector<std::size_t>> pairs_of = node_pairs(m, complete);
+  const std::size_t nodes = pairs_of.size();
+  std::vector<std::uint32_t> a, b;
+  entry_nodes(m, complete, a, b);
   // The common shift: the additive model's common term.
-  const double shift = polish_pairs(delta, a, b, all_pairs_of.size(), all_pairs_of).common;
+  const double shift = polish_pairs(delta, a, b, nodes, pairs_of).common;
   PairLevelTest all = level_of(c, m, "all pairs", "", pairs);
   all.change_percent = 100.0 * std::expm1(shift);
   all.untestable_why = "one_run_a_side";
@@ -388,8 +390,6 @@ void levels_one_run_a_side(Comparison& c, const PairMatrix& m, const std::vector
     untestable_pairs("too_few_pairs");
     return;
   }
-  const std::vector<std::vector<std::size_t>> pairs_of = node_pairs(m, complete);
-  const std::size_t nodes = pairs_of.size();
   // Each node's change beyond the common shift: the median of its pairs' changes against the median
   // of the pairs that do not touch it (its own pairs would move that reference with it).
   std::vector<double> effect(nodes, 0.0);
@@ -408,8 +408,7 @@ void levels_one_run_a_side(Comparison& c, const PairMatrix& m, const std::vector
     }
     // Taking out two node effects fitted on the same values shrinks the pairs' spread (by 20% at 8
     // nodes, 4% at 64: the power at the printed MDE was 57% at 16 nodes); divided by that shrinkage
-    // (fitted by simulation of normal changes at 8 to 128 nodes, within 1%). Against the changes beyond
-    // the common shift alone, a real slow node's own pairs widened the spread it was tested by.
+    // (fitted by simulation of normal changes at 8 to 128 nodes, within 1%).
     const double fitted = static_cast<double>(nodes - 1);
     const double shrinkage = 1.0 - 2.51 / fitted + 7.85 / (fitted * fitted);
     const double pair_sigma = robust_sigma(pure) / shrinkage;
@@ -456,12 +455,25 @@ TailFit side_tail(const std::vector<double>& rest, double sign) {
   return fit_symmetric_tail(mirrored);
 }
 
+// Whether level test `t` is of matrix `m` (its op, type and size).
+class OfMatrix {
+ public:
+  OfMatrix(const Comparison& c, const PairMatrix& m)
+      : op_(c.registry->text(m.op)),
+        dtype_(c.registry->text(m.dtype)),
+        size_(c.registry->key(c.metrics[m.metrics.front()].metric).size_bytes) {}
+  bool operator()(const PairLevelTest& t) const { return t.op == op_ && t.dtype == dtype_ && t.size_bytes == size_; }
+
+ private:
+  std::string op_, dtype_;
+  std::uint64_t size_;
+};
+
 // The "all pairs" level of matrix `m` (one run a side: set by levels_one_run_a_side), or null.
 PairLevelTest* common_level(Comparison& c, const PairMatrix& m) {
-  const std::string op = c.registry->text(m.op), dtype = c.registry->text(m.dtype);
-  const std::uint64_t size = c.registry->key(c.metrics[m.metrics.front()].metric).size_bytes;
+  const OfMatrix of(c, m);
   for (PairLevelTest& t : c.pair_levels) {
-    if (t.level == "all pairs" && t.op == op && t.dtype == dtype && t.size_bytes == size) return &t;
+    if (t.level == "all pairs" && of(t)) return &t;
   }
   return nullptr;
 }
@@ -507,12 +519,11 @@ struct FoundLevels {
 FoundLevels found_levels(const Comparison& c, const PairMatrix& m) {
   FoundLevels f;
   f.node.assign(m.labels.size(), -1);
-  const std::string op = c.registry->text(m.op), dtype = c.registry->text(m.dtype);
-  const std::uint64_t size = c.registry->key(c.metrics[m.metrics.front()].metric).size_bytes;
+  const OfMatrix of(c, m);
   std::map<std::string, std::size_t> by_label;
   for (std::size_t i = 0; i < c.pair_levels.size(); ++i) {
     const PairLevelTest& t = c.pair_levels[i];
-    if (!changed(t.verdict) || t.op != op || t.dtype != dtype || t.size_bytes != size) continue;
+    if (!changed(t.verdict) || !of(t)) continue;
     if (t.level == "all pairs") {
       f.common = static_cast<long>(i);
       f.common_log = std::log1p(t.change_percent / 100.0);
@@ -604,7 +615,7 @@ void test_pairs_beyond_levels(Comparison& c, const CompareSettings& s) {
     }
     // The common shift the levels were measured against, so that each pair's change beyond it and its
     // nodes is on the same terms.
-    const PairLevelTest* common = common_level(c, m);
+    PairLevelTest* common = common_level(c, m);
     const double shift = common ? std::log1p(common->change_percent / 100.0) : median_of(delta);
     for (std::size_t q = 0; q < pairs; ++q) {
       level[q] = touching(c, found, m.node_a[complete[q]], m.node_b[complete[q]], false, touched[q]);
@@ -618,12 +629,12 @@ void test_pairs_beyond_levels(Comparison& c, const CompareSettings& s) {
     // transients have outgrown. The side a pair moved to is left out of its own reference, so a real
     // slow link does not widen the tail it is tested against.
     const TailFit up = side_tail(rest, +1.0), down = side_tail(rest, -1.0);
-    if (PairLevelTest* all = common_level(c, m)) {
-      all->tail_df_faster = up.heavy ? up.df : 0.0;
-      all->tail_df_slower = down.heavy ? down.df : 0.0;
+    if (common) {
+      common->tail_df_faster = up.heavy ? up.df : 0.0;
+      common->tail_df_slower = down.heavy ? down.df : 0.0;
       for (double r : rest) {
-        if (sigma > 0.0 && r > 4.0 * sigma) ++all->tail_pairs_faster;
-        if (sigma > 0.0 && r < -4.0 * sigma) ++all->tail_pairs_slower;
+        if (sigma > 0.0 && r > 4.0 * sigma) ++common->tail_pairs_faster;
+        if (sigma > 0.0 && r < -4.0 * sigma) ++common->tail_pairs_slower;
       }
     }
     for (std::size_t q = 0; q < pairs; ++q) {

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <limits>
+#include <map>
 
 #include "analysis/stats/change_stats.hpp"
 
@@ -203,7 +203,7 @@ class Fitter {
   // Only pairs of the node's main class count (the class most of them are in): a pair with a partner
   // of a slower kind (half the ranks) runs at that kind's speed, which its class level already holds,
   // and says nothing of this node.
-  double contradicted_median(std::vector<double>& values, const std::vector<int>& classes, double tol,
+  double contradicted_median(const std::vector<double>& values, const std::vector<int>& classes, double tol,
                              std::size_t node) {
     std::map<int, std::size_t> per_class;
     for (int c : classes) ++per_class[c];
@@ -212,13 +212,10 @@ class Fitter {
     for (const auto& [c, count] : per_class) {
       if (count > main_count) main_class = c, main_count = count;
     }
+    std::vector<double> copy = values;  // median_of reorders; `values` stays aligned with `classes`
+    const double med = median_of(copy);
+    if (med >= -threshold_log_) return med;
     std::vector<double> upper;
-    const double med_all = [&] {
-      std::vector<double> copy = values;
-      return median_of(copy);
-    }();
-    if (med_all >= -threshold_log_) return med_all;
-    const double med = med_all;
     const double gap = contradicted_[node] ? threshold_log_ : std::max(threshold_log_, 4.0 * sigma_);
     for (std::size_t j = 0; j < values.size(); ++j) {
       const double r = values[j];
