@@ -38,6 +38,7 @@ struct MetricRuns {
   double se2_sum = 0.0;
   std::size_t se2_runs = 0;
   bool by_blocks = false;
+  float best_ratio_before = 1.0F, best_ratio_after = 1.0F;  // one run on the side: RunMetricSummary::best_ratio
 };
 
 double geometric_mean(const std::vector<double>& v) {
@@ -58,6 +59,8 @@ void gather_metric(MetricRuns& r, MetricComparison& m, UnitSpread& spread) {
   m.n_after = r.n_after;
   m.runs_before = std::move(r.before_runs);
   m.runs_after = std::move(r.after_runs);
+  m.best_ratio_before = m.runs_before.size() == 1 ? r.best_ratio_before : 1.0F;
+  m.best_ratio_after = m.runs_after.size() == 1 ? r.best_ratio_after : 1.0F;
   m.before = m.runs_before.size() == 1 ? m.runs_before[0] : geometric_mean(m.runs_before);
   m.after = m.runs_after.size() == 1 ? m.runs_after[0] : geometric_mean(m.runs_after);
   m.change_percent = m.before != 0.0 ? 100.0 * (m.after / m.before - 1.0) : 0.0;
@@ -103,6 +106,7 @@ void gather_side(const std::vector<RunMetricSummary>& runs, const std::vector<st
       r_out.by_blocks = true;
     } else {
       values.push_back(runs[r].values[i]);
+      (after ? r_out.best_ratio_after : r_out.best_ratio_before) = runs[r].best_ratio[i];
       const double se = runs[r].log_se[i];
       if (std::isfinite(se) && runs[r].values[i] > 0.0) {
         r_out.se2_sum += se * se;

@@ -90,6 +90,20 @@ bool compared_by_retest(const PairResult& p, bool blocked, const std::vector<cha
          std::isfinite(p.retest_busbw_gbps) && !named(p.nodes[0]) && !named(p.nodes[1]);
 }
 
+// A pair's best measurement in its run (first, retest, later retests) over `taken`, the busbw of the one
+// compare takes: >= 1, and 1 where there is no other measurement or `taken` is not a busbw.
+float best_measurement_ratio(const PairResult& p, double taken) {
+  if (!(taken > 0.0) || !std::isfinite(taken)) return 1.0F;
+  double best = taken;
+  auto consider = [&](double v) {
+    if (v > best && std::isfinite(v)) best = v;
+  };
+  consider(p.busbw_gbps);
+  if (!p.retest_samples_s.empty()) consider(p.retest_busbw_gbps);
+  for (double v : p.later_retest_busbw_gbps) consider(v);
+  return static_cast<float>(best / taken);
+}
+
 // Per node index, whether the run's findings name the node as slow now and then (by its hostname).
 std::vector<char> intermittent_nodes(const Run& run) {
   std::vector<char> out(run.nodes.size(), 0);
@@ -301,6 +315,16 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
   out.values.assign(count, 0.0);
   out.samples.assign(count, 0);
   out.log_se.assign(count, std::nanf(""));
+  out.best_ratio.assign(count, 1.0F);
+  // A pair of a node the run names as slow now and then keeps its slow measurements (compared_by_retest):
+  // its best measurement is not what compare tests either.
+  const std::vector<char> intermittent = intermittent_nodes(run_);
+  auto on_named = [&](const PairResult& p) {
+    for (int node : {p.nodes[0], p.nodes[1]}) {
+      if (node >= 0 && static_cast<std::size_t>(node) < intermittent.size() && intermittent[node] != 0) return true;
+    }
+    return false;
+  };
   const bool blocked = has_blocks(run_);
   if (blocked) {
     out.blocks = run_.blocks.count;
@@ -322,9 +346,11 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
         if (s.type == Source::kPairSamples) {
           const PairResult& p = run_.pairs[s.index];
           append_busbw_samples(p.samples_s, p.busbw_gbps, p.median_s, samples);
+          if (!blocked && !on_named(p)) out.best_ratio[m] = best_measurement_ratio(p, p.busbw_gbps);
         } else if (s.type == Source::kPairRetestSamples) {
           const PairResult& p = run_.pairs[s.index];
           append_busbw_samples(p.retest_samples_s, p.retest_busbw_gbps, median(p.retest_samples_s), samples);
+          if (!blocked && !on_named(p)) out.best_ratio[m] = best_measurement_ratio(p, p.retest_busbw_gbps);
         } else if (s.type == Source::kCollectiveSamples) {
           const CollectiveResult& c = run_.collectives[s.index];
           append_busbw_samples(c.samples_s, c.busbw_gbps, c.median_s, samples);

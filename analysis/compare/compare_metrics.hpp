@@ -94,6 +94,11 @@ struct RunMetricSummary {
   // Registry ids of the pair metrics whose value is the pair's retest, not its first measurement: the
   // run cleared the pair by its retest (PairResult::cleared_by_retest; runs without blocks only).
   std::vector<std::uint32_t> from_retest;
+  // Per metric, a pair measured more than once in this run (its first measurement, retest and later
+  // retests): its best measurement's busbw over the one its value comes from (>= 1; 1 for one
+  // measurement, for other metrics and for runs with blocks). One run a side tests a pair that moved
+  // down by its best measurement in the job where it is slower (analysis/compare/compare_pair_levels).
+  std::vector<float> best_ratio;
   std::vector<MetricFailure> failed;    // in the order the run lists them
   std::string run_status = "complete";  // Run::status: complete | timeout | aborted
   std::string run_error;                // Run::error

@@ -657,6 +657,17 @@ void test_pairs_beyond_levels(Comparison& c, const CompareSettings& s) {
       x.df = dof;
       x.beyond_level = !touched[q].empty();
       set_pair_test(x, rest[q], se, dof, s.confidence, true);
+      // Every measurement of the job where the pair is slower must agree (its retest and later retests:
+      // a transient only lowers busbw, and the run's own link rule asks every measurement of a link to be
+      // low): its best measurement must also be beyond the pairs' spread, at kBestMeasurementAlpha on
+      // its own (both must hold: an intersection-union test, no larger than either). A pair hit by a
+      // transient in its measurement and its retest, and at its speed in a later retest, is no change.
+      const double best = rest[q] < 0.0 ? std::min(0.0, rest[q] + std::log(static_cast<double>(x.best_ratio_after)))
+                                        : std::max(0.0, rest[q] - std::log(static_cast<double>(x.best_ratio_before)));
+      if (best != rest[q]) {
+        const double p_best = t_two_sided_p(best / se, dof);
+        if (p_best >= kBestMeasurementAlpha) x.p_value = std::max(x.p_value, p_best);
+      }
       mark_candidate(x, delta[q] - shift, level[q], touched[q], s);
     }
   }

@@ -15,7 +15,8 @@
 // such, never judged by an allowance), and each node's and each pair's change beyond the common shift
 // is tested against the spread of all the pairs' changes (robust: median and MAD, their degrees of
 // freedom discounted to the MAD's efficiency), nodes first, then every pair against the spread left
-// once the nodes found are taken out; a slower pair against the tail of the pairs that moved up (and
+// once the nodes found are taken out, a pair measured more than once in the job where it is slower only
+// when its best measurement there agrees; a slower pair against the tail of the pairs that moved up (and
 // the other way round) when that tail is heavier than normal (transients of either job: a symmetric t
 // fit, analysis/stats/tail_fit). Floor: analysis/compare; pure, deterministic.
 #include "analysis/compare/types.hpp"
@@ -31,6 +32,9 @@ inline constexpr std::size_t kMinLevelNodes = 4;
 // A MAD-based scale from n values is worth about this share of n degrees of freedom (its asymptotic
 // efficiency against the standard deviation for normal data: 0.3675).
 inline constexpr double kMadEfficiency = 0.3675;
+// One run a side: a pair measured more than once in the job where it is slower counts as changed only when
+// its best measurement there is also beyond the pairs' spread at this level (two-sided, on its own).
+inline constexpr double kBestMeasurementAlpha = 0.01;
 
 // Fills c.pair_levels (tested, not yet judged: the pairs family's first stage adjusts and judges them);
 // with one run a side, marks the pair metrics that the second stage will test against the spread of all

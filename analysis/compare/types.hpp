@@ -71,6 +71,10 @@ struct MetricComparison {
   double iteration_share = -1.0;
   std::vector<double> runs_before;  // per-run medians, in the order the runs were given
   std::vector<double> runs_after;
+  // A pair with one run a side: its best measurement in that run over the one its value comes from (>= 1;
+  // RunMetricSummary::best_ratio); 1 otherwise.
+  float best_ratio_before = 1.0F;
+  float best_ratio_after = 1.0F;
   // How it was tested: moderated_t (its runs' spread, moderated with the metrics of its kind and size:
   // analysis/compare/compare_noise; with one run on a side, the other side's spread: a prediction test),
   // pair_spread (one run a side: its change against the spread of every pair's change, relative to their

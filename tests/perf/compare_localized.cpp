@@ -214,6 +214,9 @@ void scenario(const Options& o, int nodes, int kb, int ka, const CompareSettings
         if (fault == "link" ? link : node) {
           p.busbw_gbps *= f;
           p.algbw_gbps *= f;
+          // A lasting change moves every measurement of the pair, its retests too.
+          p.retest_busbw_gbps *= f;
+          for (double& v : p.later_retest_busbw_gbps) v *= f;
         }
       }
     }
