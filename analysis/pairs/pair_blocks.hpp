@@ -7,7 +7,10 @@
 // form the blocks: greedily, the node with the most fast pairs and the nodes fast with at least half
 // of the block (refined until stable), blocks of 3 nodes or more, at least two of them, fast inside
 // (70% of their measured pairs) and slow across (at most 30%), each faster inside than across by half
-// the gap. Nodes in no block (a slow node is fast
+// the gap. With no two such blocks, groups of 2 (two nodes under one switch, NVLink pairs): the fast
+// pairs taken fastest first, each node in one at most, when at least 3 cover three quarters of the nodes
+// (at most one fast pair in four joining nodes already taken) and every one clears, beyond its slower
+// node's term, what one chance pair among all the pairs reaches. Nodes in no block (a slow node is fast
 // with nobody) join the block they are fastest with when they are faster with it than with the others
 // by half the gap: a node is always judged among its own. A node as fast with every block (a group too
 // small for a block: all its pairs cross) stays apart, in a group of its own with the nodes it is fast
