@@ -82,12 +82,17 @@ void append_busbw_samples(const std::vector<double>& samples_s, double busbw_gbp
 // comparisons at 16 nodes, every one from such a node's first measurements). A run with blocks keeps
 // the first measurement: its per-block medians already outvote a transient block, and the retest is no
 // block of its own.
-bool compared_by_retest(const PairResult& p, bool blocked, const std::vector<char>& intermittent) {
+// Whether either node of pair `p` is one `intermittent` (intermittent_nodes) names.
+bool on_intermittent_node(const PairResult& p, const std::vector<char>& intermittent) {
   auto named = [&](int node) {
     return node >= 0 && static_cast<std::size_t>(node) < intermittent.size() && intermittent[node] != 0;
   };
+  return named(p.nodes[0]) || named(p.nodes[1]);
+}
+
+bool compared_by_retest(const PairResult& p, bool blocked, const std::vector<char>& intermittent) {
   return !blocked && p.cleared_by_retest && !p.retest_samples_s.empty() && p.retest_busbw_gbps > 0.0 &&
-         std::isfinite(p.retest_busbw_gbps) && !named(p.nodes[0]) && !named(p.nodes[1]);
+         std::isfinite(p.retest_busbw_gbps) && !on_intermittent_node(p, intermittent);
 }
 
 // A pair's best measurement in its run (first, retest, later retests) over `taken`, the busbw of the one
@@ -199,6 +204,7 @@ class RunMetricCollector {
   std::vector<std::uint32_t> metrics_;   // local index -> registry id
   std::vector<Source> sources_;
   std::vector<std::uint32_t> from_retest_;  // local indices of the pair metrics taken from their retest
+  std::vector<char> intermittent_;          // intermittent_nodes(run_), set by collect()
   std::vector<MetricFailure> failed_;
 };
 
@@ -208,7 +214,8 @@ void RunMetricCollector::collect() {
   const Run& run = run_;
   sources_.reserve(run.pairs.size() * (run.topology_levels.empty() ? 1 : 2) + run.collectives.size());
   const bool blocked = has_blocks(run);
-  const std::vector<char> intermittent = intermittent_nodes(run);
+  intermittent_ = intermittent_nodes(run);
+  const std::vector<char>& intermittent = intermittent_;
   for (std::size_t i = 0; i < run.pairs.size(); ++i) {
     const PairResult& p = run.pairs[i];
     std::uint32_t a = node_label(p.nodes[0]);
@@ -318,13 +325,7 @@ RunMetricSummary RunMetricCollector::summarize(std::size_t threads) const {
   out.best_ratio.assign(count, 1.0F);
   // A pair of a node the run names as slow now and then keeps its slow measurements (compared_by_retest):
   // its best measurement is not what compare tests either.
-  const std::vector<char> intermittent = intermittent_nodes(run_);
-  auto on_named = [&](const PairResult& p) {
-    for (int node : {p.nodes[0], p.nodes[1]}) {
-      if (node >= 0 && static_cast<std::size_t>(node) < intermittent.size() && intermittent[node] != 0) return true;
-    }
-    return false;
-  };
+  auto on_named = [&](const PairResult& p) { return on_intermittent_node(p, intermittent_); };
   const bool blocked = has_blocks(run_);
   if (blocked) {
     out.blocks = run_.blocks.count;

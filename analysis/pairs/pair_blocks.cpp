@@ -299,6 +299,14 @@ std::optional<ModelGrouping> blocks_at(const ModelInput& input, const NodeModel&
   // the model without blocks says they are (slow nodes are as slow with each other as with anyone).
   // Blocks of 2 have one pair inside each: their pairs inside are pooled.
   const bool pooled = std::all_of(blocks.begin(), blocks.end(), [](const std::vector<int>& b) { return b.size() == 2; });
+  // Pairs beyond what the model without blocks says (`beyond`, 3 or more): faster by half the gap and
+  // 4 standard errors.
+  auto shows_group_effect = [&](std::vector<double>& beyond) {
+    if (beyond.size() < 3) return false;
+    const double se = 1.2533 * first.sigma / std::sqrt(static_cast<double>(beyond.size()));
+    const double shared = middle(beyond);
+    return shared > 0.5 * levels.gap && shared > 4.0 * se;
+  };
   bool group_effect = false;
   std::vector<double> excess;
   for (const std::vector<int>& block : blocks) {
@@ -312,16 +320,9 @@ std::optional<ModelGrouping> blocks_at(const ModelInput& input, const NodeModel&
       excess.push_back(values[k] -
                        std::min(first.node[static_cast<std::size_t>(q.a)], first.node[static_cast<std::size_t>(q.b)]));
     }
-    if (pooled || excess.size() < 3) continue;
-    const double se = 1.2533 * first.sigma / std::sqrt(static_cast<double>(excess.size()));
-    const double shared = middle(excess);
-    if (shared > 0.5 * levels.gap && shared > 4.0 * se) group_effect = true;
+    if (!pooled && shows_group_effect(excess)) group_effect = true;
   }
-  if (pooled && excess.size() >= 3) {
-    const double se = 1.2533 * first.sigma / std::sqrt(static_cast<double>(excess.size()));
-    const double shared = middle(excess);
-    group_effect = shared > 0.5 * levels.gap && shared > 4.0 * se;
-  }
+  if (pooled) group_effect = shows_group_effect(excess);
   if (!group_effect) return std::nullopt;
   std::fill(block_of.begin(), block_of.end(), -1);
   for (std::size_t b = 0; b < blocks.size(); ++b) {
