@@ -45,6 +45,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   toml_reject_unknown(pairs,
                       {"threshold", "noise_factor", "spread_factor", "max_spread_fraction", "baseline_max_passes",
                        "baseline_min_kept_fraction", "intermittent_min_links", "link_family_alpha", "node_family_alpha",
+                       "class_family_alpha",
                        "noise_prior", "noise_prior_df", "min_pair_noise", "half_split_max_ratio",
                        "min_cleared_partners", "stall_factor", "stall_min_iterations"},
                       "pairs.", source);
@@ -60,6 +61,7 @@ Thresholds parse_thresholds(std::string_view toml_text, const std::string& sourc
   out.pairs.intermittent_min_links = require_count(pairs, "intermittent_min_links", "pairs.", 2.0, 1e9, source);
   out.pairs.link_family_alpha = require_fraction(pairs, "link_family_alpha", "pairs.", 1e-12, 1.0, source);
   out.pairs.node_family_alpha = require_fraction(pairs, "node_family_alpha", "pairs.", 1e-12, 0.5, source);
+  out.pairs.class_family_alpha = require_fraction(pairs, "class_family_alpha", "pairs.", 1e-12, 0.5, source);
   out.pairs.noise_prior = require_fraction(pairs, "noise_prior", "pairs.", 0.0, 1.0, source);
   out.pairs.noise_prior_df = require_fraction(pairs, "noise_prior_df", "pairs.", 0.0, 1000.0, source);
   out.pairs.min_pair_noise = require_fraction(pairs, "min_pair_noise", "pairs.", 0.0, 1.0, source);
@@ -106,6 +108,7 @@ std::string thresholds_toml(const Thresholds& t) {
   count("intermittent_min_links", p.intermittent_min_links);
   number("link_family_alpha", p.link_family_alpha);
   number("node_family_alpha", p.node_family_alpha);
+  number("class_family_alpha", p.class_family_alpha);
   number("noise_prior", p.noise_prior);
   number("noise_prior_df", p.noise_prior_df);
   number("min_pair_noise", p.min_pair_noise);

@@ -20,6 +20,10 @@ struct PairThresholds {
   // A node is named when its capacity is beyond the threshold and its bound (the t quantile at
   // 1 - node_family_alpha / N nodes) below the healthy population (analysis/pairs/pair_verdicts.hpp).
   double node_family_alpha = 0.001;
+  // A crossing class is slower than the pairs inside a group (pairs.slow_crossing) beyond the threshold
+  // and q standard errors, q the t quantile at 1 - class_family_alpha / (2 x classes): tested with the
+  // run's pooled noise and with each class's own, either deciding (analysis/pairs/pair_findings.cpp).
+  double class_family_alpha = 0.01;
   // The pair noise assumed before the run says otherwise, worth noise_prior_df degrees of freedom (so
   // that 3 or 4 nodes cannot make the noise small by chance), and the least noise ever assumed.
   double noise_prior = 0.03;

@@ -66,7 +66,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunOptions, op, dtype, group_by,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunBlocks, count, seed, cases, order)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairThresholds, threshold, noise_factor, spread_factor, max_spread_fraction,
                                                 baseline_max_passes, baseline_min_kept_fraction, intermittent_min_links,
-                                                link_family_alpha, node_family_alpha, noise_prior, noise_prior_df,
+                                                link_family_alpha, node_family_alpha, class_family_alpha, noise_prior, noise_prior_df,
                                                 min_pair_noise, half_split_max_ratio, min_cleared_partners,
                                                 stall_factor, stall_min_iterations)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FsThresholds, threshold, spread_factor, max_spread_fraction,

@@ -97,6 +97,7 @@ class Fitter {
       m_.se[i] = m_.support[i] > 0 ? 1.2533 * m_.sigma / std::sqrt(static_cast<double>(m_.support[i])) : 0.0;
     }
     m_.tolerance = tolerance();
+    estimate_class_sigma();
   }
 
  private:
@@ -275,6 +276,32 @@ class Fitter {
     sigma_ = m_.sigma;
   }
 
+  // Each class's own noise: the robust spread of its pairs' values less their group terms (their nodes
+  // left in: conservative, and a node term fitted on the same few pairs would make it small), on its
+  // pairs less one degrees of freedom, pooled with the prior as the run's noise is.
+  void estimate_class_sigma() {
+    std::vector<std::vector<double>> values(in_.class_names.size());
+    for (std::size_t k = 0; k < in_.pairs.size(); ++k) {
+      const ModelPair& q = in_.pairs[k];
+      const auto a = static_cast<std::size_t>(q.a), b = static_cast<std::size_t>(q.b);
+      if (!in_.judged.empty() && (!in_.judged[a] || !in_.judged[b])) continue;
+      values[static_cast<std::size_t>(q.cls)].push_back(q.value - m_.pair_term[k]);
+    }
+    const double prior = in_.referenced ? in_.reference_noise : p_.noise_prior;
+    const double prior_df = std::max(0.0, in_.referenced ? in_.reference_df : p_.noise_prior_df);
+    m_.class_sigma.assign(values.size(), prior);
+    m_.class_df.assign(values.size(), std::max(1.0, prior_df));
+    for (std::size_t c = 0; c < values.size(); ++c) {
+      const double df = values[c].size() > 1 ? static_cast<double>(values[c].size() - 1) : 0.0;
+      const double observed = robust_sigma_of(values[c]);
+      const double pooled_df = df + prior_df;
+      const double variance =
+          pooled_df > 0.0 ? (df * observed * observed + prior_df * prior * prior) / pooled_df : prior * prior;
+      m_.class_sigma[c] = std::max(p_.min_noise, std::sqrt(variance));
+      m_.class_df[c] = std::max(1.0, pooled_df);
+    }
+  }
+
   // The group terms of every grouping (see node_model.hpp), from the pairs less their class, the
   // other kept terms and (for pairs leaving the group) the partner's own deficit.
   void fit_groups() {
@@ -357,7 +384,12 @@ class Fitter {
     const double q = student_t_quantile(1.0 - std::min(0.5, p_.group_alpha / tests), std::max(1.0, m_.df));
     for (Candidate& c : candidates) {
       c.term.kept = std::abs(c.term.value) > threshold_log_ && std::abs(c.term.value) > q * c.term.se;
-      if (c.term.inside && c.term.value < 0.0) c.term.kept = c.term.kept && c.own < -threshold_log_;
+      // A slow inside term rests on at least two pairs: a group of 2 has one pair inside, which the term
+      // would fit exactly (a transient in its one measurement would read as a slow switch and never be
+      // retested); that pair is judged as a link instead, which must be slow in its retests too.
+      if (c.term.inside && c.term.value < 0.0) {
+        c.term.kept = c.term.kept && c.own < -threshold_log_ && c.pairs.size() >= 2;
+      }
     }
     // A group slow inside and out alike is its nodes' (no group term): its out term and inside term
     // both kept, both negative, and within the noise of each other.

@@ -29,7 +29,8 @@
 //  - the noise: the robust spread of the pairs between nodes at the reference level about their
 //    class (conservative: it holds node-to-node variation too), pooled with a prior (noise_prior on
 //    noise_prior_df degrees of freedom) so that 3 or 4 nodes cannot make it small by chance; each
-//    node's standard error is 1.2533 x noise / sqrt(pairs it rests on) (a median's).
+//    node's standard error is 1.2533 x noise / sqrt(pairs it rests on) (a median's); each class also
+//    gets its own noise (its pairs' spread, pooled with the same prior) for the test of class gaps.
 // Decisions (stragglers, links, what is ambiguous) are the pair judge's (pair_judge.cpp); this is the
 // fit. Floor: analysis/pairs; pure; throws nothing.
 #include <cstddef>
@@ -110,6 +111,12 @@ struct NodeModel {
   double sigma = 0.0;               // the pair noise (log) the decisions use
   double sigma_observed = 0.0;      // the run's own (before the prior; 0 when it has no degrees of freedom)
   double df = 0.0;                  // degrees of freedom of sigma (the prior's included)
+  // Per class: the robust spread (log) of its pairs' values less their group terms about their median,
+  // pooled with the prior, and its degrees of freedom (prior included). The class gap is tested with
+  // these (Welch): a shaped or congested crossing jitters far more than the pairs inside a group, and one
+  // pooled noise would lend the quiet class the noisy one's spread.
+  std::vector<double> class_sigma;
+  std::vector<double> class_df;
   double tolerance = 0.0;           // the partner tolerance (log)
   std::size_t judged_nodes = 0;     // judged and estimated
   double reference = 0.0;           // the shift applied (log); class levels include it

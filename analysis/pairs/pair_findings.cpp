@@ -112,7 +112,12 @@ void class_gap_findings(Run& run, const PairVerdicts& v, const PairThresholds& t
   const NodeModel& m = v.model;
   const double thr = -std::log(1.0 - t.threshold);
   const double tests = std::max<double>(1.0, static_cast<double>(m.class_level.size()));
-  const double q = student_t_quantile(1.0 - std::min(0.5, t.node_family_alpha / tests), std::max(1.0, m.df));
+  // Two tests of each gap, each at half the family's level (so either may decide: Bonferroni): with the
+  // run's pooled noise (the stronger when the classes are alike) and with each class's own (Welch: a
+  // shaped or congested crossing jitters far more than the quiet pairs inside a group, and the pooled
+  // noise would lend them its spread).
+  const double level = 1.0 - std::min(0.5, 0.5 * t.class_family_alpha / tests);
+  const double q_pooled = student_t_quantile(level, std::max(1.0, m.df));
   for (std::size_t c = 0; c < m.class_level.size(); ++c) {
     if (in.class_inside[c] || in.class_split[c] < 0 || m.class_pairs[c] < 2) continue;
     std::size_t inside = m.class_level.size();
@@ -121,9 +126,17 @@ void class_gap_findings(Run& run, const PairVerdicts& v, const PairThresholds& t
     }
     if (inside == m.class_level.size()) continue;
     const double gap = m.class_level[c] - m.class_level[inside];
-    const double se =
+    if (gap >= -thr) continue;
+    const double se_pooled =
         1.2533 * m.sigma * std::sqrt(1.0 / m.class_pairs[c] + 1.0 / static_cast<double>(m.class_pairs[inside]));
-    if (gap >= -thr || -gap <= q * se) continue;
+    // Welch: each class's median with its own noise, the degrees of freedom by Satterthwaite.
+    const double var_c = m.class_sigma[c] * m.class_sigma[c] / m.class_pairs[c];
+    const double var_in = m.class_sigma[inside] * m.class_sigma[inside] / m.class_pairs[inside];
+    const double se = 1.2533 * std::sqrt(var_c + var_in);
+    const double denominator = var_c * var_c / m.class_df[c] + var_in * var_in / m.class_df[inside];
+    const double df = denominator > 0.0 ? (var_c + var_in) * (var_c + var_in) / denominator : 1.0;
+    const double q = student_t_quantile(level, std::max(1.0, df));
+    if (-gap <= q_pooled * se_pooled && -gap <= q * se) continue;
     Finding f = make(Tag::kConcern, "pairs.slow_crossing");
     std::string groups;
     if (in.structure == "blocks" && !in.model.groupings.empty()) {

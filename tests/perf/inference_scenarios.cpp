@@ -14,6 +14,7 @@
 // its busbw with probability 0.002 (an occasional 3x outlier), iteration cv 3%. Families (faults chosen
 // by the seed):
 //   healthy         nothing wrong
+//   healthy-topology  2 to 8 groups (the topology known), crossing as fast as inside: nothing wrong
 //   nodes-moderate  1 to max(1, N/4) slow nodes at 0.85-0.93 (a 7-15% fault)
 //   nodes-small     1 to max(1, N/4) slow nodes at 0.93-0.95 (5-7%: below the goal's reach)
 //   nodes-severe    1 to max(1, N/4) slow nodes at 0.5-0.8
@@ -161,6 +162,8 @@ std::pair<SimModel, Truth> scenario(const std::string& family, int n, double noi
     truth.crossing = m.crossing_factors[0] < 0.93;  // beyond the threshold (5%) and the noise: said
     truth.crossing_either = !truth.crossing;        // 0.93-0.95: at the threshold, either is right
     hide_topology = family == "groups-hidden";
+  } else if (family == "healthy-topology") {  // 2-8 groups given, crossing as fast as inside: nothing to say
+    groups(std::min(2 + below(rng, 7), std::max(2, n / 2)));
   } else if (family == "fast-class") {
     const int g = std::min(4 + below(rng, 5), std::max(2, n / 2));
     groups(g);
@@ -348,7 +351,7 @@ int main(int argc, char** argv) {
   int seeds = 50, iters = 10, first_seed = 1000;
   std::string node_list = "4,8,16,64,256", noise_list = "0.01,0.03,0.05", schedules = "all,adaptive", size = "64M";
   std::string families =
-      "healthy,nodes-moderate,nodes-small,nodes-severe,links,nodes-links,groups,groups-hidden,fast-class,mixed-ranks,"
+      "healthy,healthy-topology,nodes-moderate,nodes-small,nodes-severe,links,nodes-links,groups,groups-hidden,fast-class,mixed-ranks,"
       "flapping";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];

@@ -25,6 +25,7 @@ baseline_min_kept_fraction = 0.4
 intermittent_min_links = 4
 link_family_alpha = 0.01
 node_family_alpha = 0.01
+class_family_alpha = 0.02
 noise_prior = 0.04
 noise_prior_df = 3
 min_pair_noise = 0.01
@@ -81,6 +82,7 @@ TEST(Thresholds, EmbeddedConfigLoads) {
   EXPECT_DOUBLE_EQ(t.pairs.baseline_min_kept_fraction, 0.5);
   EXPECT_EQ(t.pairs.intermittent_min_links, 3);
   EXPECT_DOUBLE_EQ(t.pairs.node_family_alpha, 0.001);
+  EXPECT_DOUBLE_EQ(t.pairs.class_family_alpha, 0.01);
   EXPECT_DOUBLE_EQ(t.pairs.half_split_max_ratio, 0.35);
   EXPECT_DOUBLE_EQ(t.pairs.stall_factor, 5.0);
   EXPECT_EQ(t.pairs.stall_min_iterations, 2);
@@ -108,6 +110,7 @@ TEST(Thresholds, ParsesEveryKey) {
   EXPECT_EQ(t.pairs.intermittent_min_links, 4);
   EXPECT_DOUBLE_EQ(t.pairs.link_family_alpha, 0.01);
   EXPECT_DOUBLE_EQ(t.pairs.node_family_alpha, 0.01);
+  EXPECT_DOUBLE_EQ(t.pairs.class_family_alpha, 0.02);
   EXPECT_DOUBLE_EQ(t.pairs.noise_prior, 0.04);
   EXPECT_DOUBLE_EQ(t.pairs.noise_prior_df, 3.0);
   EXPECT_DOUBLE_EQ(t.pairs.min_pair_noise, 0.01);
@@ -151,7 +154,7 @@ TEST(Thresholds, MissingFileNamesThePath) {
 
 TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   const std::string what = error_of(kPairs + "treshold = 0.1\n" + kFs);
-  EXPECT_TRUE(has(what, "my.toml:18")) << what;
+  EXPECT_TRUE(has(what, "my.toml:19")) << what;
   EXPECT_TRUE(has(what, "pairs.treshold")) << what;
   EXPECT_TRUE(has(what, "threshold")) << what;  // the expected keys are listed
 
@@ -160,7 +163,7 @@ TEST(Thresholds, UnknownKeyNamesKeyAndSource) {
   EXPECT_TRUE(has(top, "'pair'")) << top;
 
   const std::string fs = error_of(kPairs + kFs + "saturation = 0.9\n" + kTopology);
-  EXPECT_TRUE(has(fs, "my.toml:27")) << fs;
+  EXPECT_TRUE(has(fs, "my.toml:28")) << fs;
   EXPECT_TRUE(has(fs, "'fs.saturation'")) << fs;
   EXPECT_TRUE(has(fs, "cache_warn_fraction")) << fs;  // the expected keys are listed
 }
@@ -207,7 +210,7 @@ TEST(Thresholds, TopologyTable) {
   EXPECT_TRUE(has(error_of(kPairs + kFs), "missing table [topology]"));
   EXPECT_TRUE(has(error_of(with_line("min_pairs", "", "[topology]")), "missing key 'topology.min_pairs'"));
   std::string what = error_of(with_line("slower_fraction", "slower_fraction = 1.5", "[topology]"));
-  EXPECT_TRUE(has(what, "my.toml:28: 'topology.slower_fraction' = 1.5 is out of range")) << what;
+  EXPECT_TRUE(has(what, "my.toml:29: 'topology.slower_fraction' = 1.5 is out of range")) << what;
   what = error_of(with_line("min_pairs", "min_pairs = 2.5", "[topology]"));
   EXPECT_TRUE(has(what, "'topology.min_pairs' must be a whole number")) << what;
   what = error_of(kValid + "max_ratio = 1\n");
