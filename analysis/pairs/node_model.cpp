@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
+#include <utility>
 
 #include "analysis/stats/change_stats.hpp"
 
@@ -266,14 +268,20 @@ class Fitter {
     const double df = std::max(0.0, static_cast<double>(r.size()) - classes - kept - std::max(0.0, nodes - 1.0));
     const double observed = robust_sigma_of(r);
     m_.sigma_observed = df > 0.0 ? observed : 0.0;
+    std::tie(m_.sigma, m_.df) = pooled_with_prior(observed, df);
+    sigma_ = m_.sigma;
+  }
+
+  // A noise `observed` on `df` degrees of freedom pooled with the prior (noise_prior, or the reference
+  // run's noise when judged against one): the pooled noise (never below min_noise) and its degrees of
+  // freedom (at least 1).
+  std::pair<double, double> pooled_with_prior(double observed, double df) const {
     const double prior = in_.referenced ? in_.reference_noise : p_.noise_prior;
     const double prior_df = std::max(0.0, in_.referenced ? in_.reference_df : p_.noise_prior_df);
     const double pooled_df = df + prior_df;
-    double variance =
+    const double variance =
         pooled_df > 0.0 ? (df * observed * observed + prior_df * prior * prior) / pooled_df : prior * prior;
-    m_.sigma = std::max(p_.min_noise, std::sqrt(variance));
-    m_.df = std::max(1.0, pooled_df);
-    sigma_ = m_.sigma;
+    return {std::max(p_.min_noise, std::sqrt(variance)), std::max(1.0, pooled_df)};
   }
 
   // Each class's own noise: the robust spread of its pairs' values less their group terms (their nodes
@@ -287,18 +295,11 @@ class Fitter {
       if (!in_.judged.empty() && (!in_.judged[a] || !in_.judged[b])) continue;
       values[static_cast<std::size_t>(q.cls)].push_back(q.value - m_.pair_term[k]);
     }
-    const double prior = in_.referenced ? in_.reference_noise : p_.noise_prior;
-    const double prior_df = std::max(0.0, in_.referenced ? in_.reference_df : p_.noise_prior_df);
-    m_.class_sigma.assign(values.size(), prior);
-    m_.class_df.assign(values.size(), std::max(1.0, prior_df));
+    m_.class_sigma.resize(values.size());
+    m_.class_df.resize(values.size());
     for (std::size_t c = 0; c < values.size(); ++c) {
       const double df = values[c].size() > 1 ? static_cast<double>(values[c].size() - 1) : 0.0;
-      const double observed = robust_sigma_of(values[c]);
-      const double pooled_df = df + prior_df;
-      const double variance =
-          pooled_df > 0.0 ? (df * observed * observed + prior_df * prior * prior) / pooled_df : prior * prior;
-      m_.class_sigma[c] = std::max(p_.min_noise, std::sqrt(variance));
-      m_.class_df[c] = std::max(1.0, pooled_df);
+      std::tie(m_.class_sigma[c], m_.class_df[c]) = pooled_with_prior(robust_sigma_of(values[c]), df);
     }
   }
 

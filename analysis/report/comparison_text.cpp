@@ -153,11 +153,11 @@ std::string method_text(const Comparison& c) {
       "their median absolute deviation, with the degrees of freedom of its efficiency; nodes first, their spread "
       "the larger of what pair noise gives and the spread of the nodes, then the pairs against the spread left "
       "once the nodes found are taken out; a pair retested in the job where it is slower counts only when its "
-      "best measurement there is also beyond that spread at 1%, as the run's own link rule asks every "
+      "best measurement there is also beyond that spread at {:g}%, as the run's own link rule asks every "
       "measurement to be low). The common shift itself, and every metric that is not a pair, cannot "
       "be told from the launch-to-launch difference with one run a side: untestable, never judged by an allowance. "
       "Give 3 or more runs per side (--before RUN... --after RUN...) to test them. {}",
-      c.runs_before, c.runs_after, common);
+      c.runs_before, c.runs_after, 100.0 * kBestMeasurementAlpha, common);
 }
 
 std::string from_retest_note(const Comparison& c) {
